@@ -1,0 +1,271 @@
+"""The Parquet dataset: tables as folders, partitioned by game, written atomically.
+
+Layout (DuckDB, polars and Spark read it as it is)::
+
+    DATASET/hands/game=doudizhu/part-<run>-<n>.parquet
+    DATASET/actions/game=doudizhu/part-<run>-<n>.parquet
+    DATASET/rejects/part-<run>-<n>.parquet
+
+A part file is written under a temporary name and renamed into place, so a crash never
+leaves a half-written ``.parquet`` file visible.  The ``game`` column of partitioned
+tables comes from the folder name (hive partitioning), not from the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+from collections.abc import Iterable
+
+import numpy as np
+import orjson
+import pyarrow as pa
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
+
+from ..record import FIELDS
+
+HANDS = pa.schema([
+    ("id", pa.string()), ("variant", pa.string()),
+    ("players", pa.list_(pa.string())), ("deal", pa.list_(pa.list_(pa.string()))),
+    ("bottom", pa.list_(pa.string())), ("n_actions", pa.int32()),
+    ("time", pa.string()), ("room", pa.string()), ("stacks", pa.list_(pa.float64())),
+    ("match_id", pa.string()), ("match_hand", pa.int64()),
+    ("levels", pa.list_(pa.string())), ("level", pa.string()), ("leader", pa.int8()),
+    ("lead_card", pa.string()), ("params", pa.string()), ("result", pa.string()),
+    ("extra", pa.string()),
+    ("source", pa.string()), ("line", pa.int64()), ("encoding", pa.string()), ("hash", pa.int64()),
+])
+ACTIONS = pa.schema([
+    ("hand_id", pa.string()), ("idx", pa.int32()), ("seat", pa.int8()), ("act", pa.string()),
+    ("cards", pa.list_(pa.string())), ("as_cards", pa.list_(pa.string())),
+    ("call", pa.bool_()), ("grab", pa.bool_()), ("factor", pa.int32()),
+    ("card", pa.string()), ("to", pa.int8()), ("t", pa.float64()), ("extra", pa.string()),
+])
+REJECTS = pa.schema([
+    ("source", pa.string()), ("line", pa.int64()), ("code", pa.string()),
+    ("message", pa.string()), ("raw", pa.string()), ("hand_id", pa.string()),
+])
+TABLES = {"hands": HANDS, "actions": ACTIONS, "rejects": REJECTS}
+_HAND_KEYS = set(FIELDS)
+_ACTION_KEYS = {"seat", "act", "cards", "as", "call", "grab", "factor", "card", "to", "t"}
+
+
+def _json(value) -> str | None:
+    return None if value is None else orjson.dumps(value).decode()
+
+
+def content_hash(record: dict) -> int:
+    """A 63-bit hash of the record's content (key order does not matter)."""
+    digest = hashlib.blake2b(orjson.dumps(record, option=orjson.OPT_SORT_KEYS), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 1
+
+
+def id_key(hand_id: str) -> int:
+    return int.from_bytes(hashlib.blake2b(hand_id.encode(), digest_size=8).digest(), "little") >> 1
+
+
+class Columns:
+    """Column lists for one table, appended row by row, turned into an Arrow table."""
+
+    def __init__(self, schema: pa.Schema):
+        self.schema = schema
+        self.cols: dict[str, list] = {name: [] for name in schema.names}
+
+    def __len__(self) -> int:
+        return len(next(iter(self.cols.values())))
+
+    def to_arrow(self) -> pa.Table:
+        return pa.table({k: pa.array(v, type=self.schema.field(k).type) for k, v in self.cols.items()}, schema=self.schema)
+
+
+def add_hand(hands: Columns, actions: Columns, record: dict, source: str, line: int, encoding: str, digest: int) -> None:
+    """Append one record's rows to the hands and actions columns."""
+    h = hands.cols
+    match = record.get("match") or {}
+    h["id"].append(record["id"])
+    h["variant"].append(record["variant"])
+    h["players"].append(record["players"])
+    h["deal"].append(record["deal"])
+    h["bottom"].append(record.get("bottom"))
+    h["n_actions"].append(len(record["actions"]))
+    h["time"].append(record.get("time"))
+    h["room"].append(_json(record.get("room")))
+    h["stacks"].append(record.get("stacks"))
+    h["match_id"].append(match.get("id"))
+    h["match_hand"].append(match.get("hand"))
+    h["levels"].append(record.get("levels"))
+    h["level"].append(record.get("level"))
+    h["leader"].append(record.get("leader"))
+    h["lead_card"].append(record.get("lead_card"))
+    h["params"].append(_json(record.get("params")))
+    h["result"].append(_json(record.get("result")))
+    extra = {k: v for k, v in record.items() if k not in _HAND_KEYS}
+    if set(match) - {"id", "hand"}:
+        extra["match"] = match
+    h["extra"].append(_json(extra) if extra else None)
+    h["source"].append(source)
+    h["line"].append(line)
+    h["encoding"].append(encoding)
+    h["hash"].append(digest)
+    a = actions.cols
+    hand_id = record["id"]
+    for i, action in enumerate(record["actions"]):
+        a["hand_id"].append(hand_id)
+        a["idx"].append(i)
+        a["seat"].append(action["seat"])
+        a["act"].append(action["act"])
+        a["cards"].append(action.get("cards"))
+        a["as_cards"].append(action.get("as"))
+        a["call"].append(action.get("call"))
+        a["grab"].append(action.get("grab"))
+        a["factor"].append(action.get("factor"))
+        a["card"].append(action.get("card"))
+        a["to"].append(action.get("to"))
+        a["t"].append(action.get("t"))
+        if len(action) > 2 and not action.keys() <= _ACTION_KEYS:
+            a["extra"].append(_json({k: v for k, v in action.items() if k not in _ACTION_KEYS}))
+        else:
+            a["extra"].append(None)
+
+
+class IdIndex:
+    """Hand id -> content hash of every hand in the dataset, in about 16 bytes per hand.
+
+    Ids are kept as 63-bit hashes in sorted NumPy arrays plus a small dict of recent ones,
+    merged when it grows: memory stays proportional to the number of distinct hands at
+    a small constant, never to the input size.
+    """
+
+    MERGE_AT = 200_000
+
+    def __init__(self, keys: np.ndarray | None = None, values: np.ndarray | None = None):
+        if keys is None:
+            keys = np.empty(0, dtype=np.int64)
+            values = np.empty(0, dtype=np.int64)
+        order = np.argsort(keys, kind="stable")
+        self.keys, self.values = keys[order], values[order]  # type: ignore[index]
+        self.recent: dict[int, int] = {}
+
+    @classmethod
+    def from_dataset(cls, root: str) -> "IdIndex":
+        path = os.path.join(root, "hands")
+        if not os.path.isdir(path):
+            return cls()
+        table = pads.dataset(path, format="parquet", partitioning="hive").to_table(columns=["id", "hash"])
+        keys = np.fromiter((id_key(x) for x in table.column("id").to_pylist()), dtype=np.int64, count=table.num_rows)
+        return cls(keys, table.column("hash").to_numpy().astype(np.int64))
+
+    def get(self, key: int) -> int | None:
+        if key in self.recent:
+            return self.recent[key]
+        i = int(np.searchsorted(self.keys, key))
+        if i < len(self.keys) and self.keys[i] == key:
+            return int(self.values[i])
+        return None
+
+    def add(self, key: int, value: int) -> None:
+        self.recent[key] = value
+        if len(self.recent) >= self.MERGE_AT:
+            self.merge()
+
+    def merge(self) -> None:
+        if not self.recent:
+            return
+        keys = np.fromiter(self.recent.keys(), dtype=np.int64, count=len(self.recent))
+        values = np.fromiter(self.recent.values(), dtype=np.int64, count=len(self.recent))
+        self.__init__(np.concatenate([self.keys, keys]), np.concatenate([self.values, values]))
+
+
+class DatasetWriter:
+    """Writes part files into a dataset folder: one file per table, game and flush."""
+
+    def __init__(self, root: str, run: str | None = None):
+        self.root = root
+        self.run = run or uuid.uuid4().hex[:12]
+        self.count = 0
+        os.makedirs(root, exist_ok=True)
+
+    def write(self, table: str, data: pa.Table, game: str | None = None) -> str | None:
+        if data.num_rows == 0:
+            return None
+        folder = os.path.join(self.root, table, f"game={game}") if game else os.path.join(self.root, table)
+        os.makedirs(folder, exist_ok=True)
+        self.count += 1
+        path = os.path.join(folder, f"part-{self.run}-{self.count:05d}.parquet")
+        tmp = path + ".tmp"
+        pq.write_table(data, tmp, compression="zstd")
+        os.replace(tmp, path)
+        return path
+
+
+def table_glob(root: str, table: str) -> str:
+    """The glob DuckDB reads a table with: ``ROOT/TABLE/**/*.parquet``."""
+    return os.path.join(root, table, "**", "*.parquet")
+
+
+def read_records(root: str, ids: Iterable[str] | None = None) -> Iterable[dict]:
+    """Rebuild hand records from a dataset's hands and actions (for audit and replay)."""
+    import duckdb
+
+    con = duckdb.connect()
+    hands_glob, actions_glob = table_glob(root, "hands"), table_glob(root, "actions")
+    where = ""
+    params: list = [hands_glob]
+    if ids is not None:
+        where = "where id in (select unnest($ids))"
+    con.execute(
+        f"create view hands as select * from read_parquet($g, hive_partitioning=true)", {"g": hands_glob}
+    )
+    has_actions = os.path.isdir(os.path.join(root, "actions"))
+    if has_actions:
+        con.execute("create view actions as select * from read_parquet($g, hive_partitioning=true)", {"g": actions_glob})
+    query = f"select * from hands {where} order by source, line"
+    cursor = con.execute(query, {"ids": list(ids)} if ids is not None else {})
+    names = [d[0] for d in cursor.description]
+    rows = cursor.fetchall()
+    for row in rows:
+        h = dict(zip(names, row))
+        acts = []
+        if has_actions:
+            cur = con.execute("select * from actions where hand_id = $id order by idx", {"id": h["id"]})
+            anames = [d[0] for d in cur.description]
+            for arow in cur.fetchall():
+                acts.append(_action_from_row(dict(zip(anames, arow))))
+        yield _record_from_row(h, acts)
+    del params
+
+
+def _action_from_row(a: dict) -> dict:
+    action: dict = {"seat": a["seat"], "act": a["act"]}
+    for column, key in (("cards", "cards"), ("as_cards", "as"), ("call", "call"), ("grab", "grab"),
+                        ("factor", "factor"), ("card", "card"), ("to", "to")):
+        if a[column] is not None:
+            action[key] = a[column]
+    if a["t"] is not None:
+        action["t"] = int(a["t"]) if float(a["t"]).is_integer() else a["t"]
+    if a["extra"]:
+        action.update(orjson.loads(a["extra"]))
+    return action
+
+
+def _record_from_row(h: dict, actions: list[dict]) -> dict:
+    record: dict = {"paipu": 1, "id": h["id"], "game": h["game"], "variant": h["variant"],
+                    "players": h["players"], "deal": h["deal"]}
+    if h["bottom"] is not None:
+        record["bottom"] = h["bottom"]
+    record["actions"] = actions
+    for key in ("result", "room", "params"):
+        if h[key] is not None:
+            record[key] = orjson.loads(h[key])
+    for key in ("time", "levels", "level", "leader", "lead_card"):
+        if h[key] is not None:
+            record[key] = h[key]
+    if h["stacks"] is not None:
+        record["stacks"] = [int(x) if float(x).is_integer() else x for x in h["stacks"]]
+    if h["match_id"] is not None:
+        record["match"] = {"id": h["match_id"], "hand": h["match_hand"]}
+    if h["extra"]:
+        record.update(orjson.loads(h["extra"]))
+    return record

@@ -1,0 +1,79 @@
+"""The JSONL hand record (format.md): one JSON object per line, plain or gzip."""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterable, Iterator
+from typing import IO
+
+import orjson
+
+from ..record import FIELDS, check_record
+from ..verdicts import Code, RecordError
+from .sources import Item, decode_line, iter_lines, short
+
+
+def parse_line(data: bytes, first: bool = False) -> tuple[object, str]:
+    """The JSON value of one line and the encoding it was read in.
+
+    Raises UnicodeDecodeError (neither UTF-8 nor GB18030) or orjson.JSONDecodeError.
+    """
+    if not first or not data.startswith(b"\xef\xbb\xbf"):
+        try:
+            return orjson.loads(data), "utf-8"
+        except orjson.JSONDecodeError:
+            try:
+                data.decode("utf-8")
+                raise
+            except UnicodeDecodeError:
+                pass  # not UTF-8: try the Chinese national encoding below
+    text, encoding = decode_line(data, first)
+    return orjson.loads(text), encoding
+
+
+def iter_jsonl(path: str, source: str | None = None) -> Iterator[Item]:
+    """Every hand of a JSONL file as an :class:`Item`; blank lines are skipped."""
+    source = source or path
+    try:
+        for number, data in iter_lines(path):
+            if not data.strip():
+                continue
+            try:
+                obj, encoding = parse_line(data, number == 1)
+            except UnicodeDecodeError:
+                yield Item(source, number, "unknown", code=Code.BAD_RECORD,
+                           message="not text: neither UTF-8 nor GB18030", raw=short(data.decode("latin-1")))
+                continue
+            except orjson.JSONDecodeError as e:
+                yield Item(source, number, "utf-8", code=Code.BAD_RECORD,
+                           message=f"not valid JSON ({e})", raw=short(data.decode("utf-8", "replace")))
+                continue
+            try:
+                record = check_record(obj)
+            except RecordError as e:
+                yield Item(source, number, encoding, code=e.code, message=str(e).split(": ", 1)[1],
+                           raw=short(data.decode(encoding if encoding != "utf-8-sig" else "utf-8-sig", "replace")))
+                continue
+            yield Item(source, number, encoding, record=record)
+    except (OSError, EOFError, gzip.BadGzipFile) as e:
+        yield Item(source, 0, "unknown", code=Code.BAD_RECORD, message=f"cannot read the file: {e}")
+
+
+def record_to_json(record: dict) -> bytes:
+    """One record as a JSON line (without the newline), known fields first."""
+    ordered = {k: record[k] for k in FIELDS if k in record}
+    ordered.update((k, v) for k, v in record.items() if k not in ordered)
+    return orjson.dumps(ordered)
+
+
+def write_jsonl(records: Iterable[dict], out: IO[bytes] | str) -> int:
+    """Write records as JSONL to a path (``.gz`` compresses) or a binary stream."""
+    if isinstance(out, str):
+        opener = gzip.open if out.endswith(".gz") else open
+        with opener(out, "wb") as f:  # type: ignore[operator]
+            return write_jsonl(records, f)
+    n = 0
+    for record in records:
+        out.write(record_to_json(record) + b"\n")
+        n += 1
+    return n

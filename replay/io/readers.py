@@ -1,0 +1,27 @@
+"""One entry point for every hand-record format paipu reads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .jsonl import iter_jsonl
+from .sources import Item, expand_inputs, sniff_format
+from .text import iter_text
+
+FORMATS = ("auto", "jsonl", "text")
+
+
+def iter_file(path: str, fmt: str = "auto") -> Iterator[Item]:
+    """Every hand of one file, in the format named or sniffed."""
+    fmt = sniff_format(path) if fmt == "auto" else fmt
+    if fmt == "jsonl":
+        return iter_jsonl(path)
+    if fmt == "text":
+        return iter_text(path)
+    raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+
+
+def iter_items(inputs: list[str], fmt: str = "auto") -> Iterator[Item]:
+    """Every hand of every input (files, folders, globs), in order."""
+    for path in expand_inputs(inputs):
+        yield from iter_file(path, fmt)

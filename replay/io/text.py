@@ -1,0 +1,392 @@
+"""paipu's readable text format for hand histories (see docs/format.md).
+
+One line per fact or action, ``#`` comments, easy to write by hand for a bug report:
+
+>>> text = '''
+... hand demo-1          # a hand starts here
+... game doudizhu huopin
+... seat 0 张三: 3s 4s
+... seat 1 李四: 5s
+... seat 2 王五: 6s
+... bottom: 7s 8s 9s
+... 0 bid yes @120
+... 1 play 5s as 5s {"note": "x"}
+... '''
+>>> rec = parse_text(text)[0].record
+>>> rec["players"], rec["actions"][0], rec["actions"][1]
+(['张三', '李四', '王五'], {'seat': 0, 'act': 'bid', 'call': True, 't': 120}, {'seat': 1, 'act': 'play', 'cards': ['5s'], 'as': ['5s'], 'note': 'x'})
+>>> parse_text("hand x\\ngame doudizhu\\n")[0].message
+'line 2, column 14: expected the variant after the game (like "game doudizhu huopin")'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ..record import FIELDS, check_record
+from ..verdicts import Code, RecordError
+from .sources import Item, decode_line, iter_lines, short
+
+_BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False}
+_PLAIN_ACTS = ("pass", "peek", "resist", "escape")
+_ACT_KEYS = {
+    "play": ("cards", "as"), "bid": ("call",), "grab": ("grab",), "show": ("factor",),
+    "tribute": ("card", "to"), "return": ("card", "to"),
+}
+_NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$")
+_NAME_UNSAFE = re.compile(r'[\s:"#]')
+
+
+class TextError(ValueError):
+    """A line that does not parse: line, column (from 1) and what was expected."""
+
+    def __init__(self, line: int, column: int, expected: str):
+        self.line, self.column, self.expected = line, column, expected
+        super().__init__(f"line {line}, column {column}: {expected}")
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _value_text(value: Any) -> str:
+    """A field value: a bare word or string when it reads back the same, else JSON."""
+    if isinstance(value, str) and _is_bare(value):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _is_bare(s: str) -> bool:
+    return (
+        bool(s) and s == s.strip() and s[0] not in '{["@' and "#" not in s and "\n" not in s
+        and s not in ("true", "false", "null") and not _NUMBER.match(s)
+    )
+
+
+def _word(s: str) -> str:
+    """A name or id: as it is when safe, else a JSON string."""
+    return s if s and not _NAME_UNSAFE.search(s) and s[0] not in '"{[' else json.dumps(s, ensure_ascii=False)
+
+
+def action_to_text(action: dict) -> str:
+    act = action["act"]
+    parts = [str(action["seat"]), act]
+    used = {"seat", "act", "t"}
+    if act == "play":
+        parts += action["cards"]
+        if "as" in action:
+            parts += ["as", *action["as"]]
+        used |= {"cards", "as"}
+    elif act in ("bid", "grab"):
+        key = "call" if act == "bid" else "grab"
+        parts.append("yes" if action[key] else "no")
+        used.add(key)
+    elif act == "show":
+        parts.append(str(action["factor"]))
+        used.add("factor")
+    elif act in ("tribute", "return"):
+        parts += [action["card"], "to", str(action["to"])]
+        used |= {"card", "to"}
+    if "t" in action:
+        parts.append("@" + json.dumps(action["t"]))
+    extra = {k: v for k, v in action.items() if k not in used}
+    if extra:
+        parts.append(json.dumps(extra, ensure_ascii=False))
+    return " ".join(parts)
+
+
+def record_to_text(record: dict) -> str:
+    """The text form of one (checked) record, ending with a newline."""
+    lines = [f"hand {_word(record['id'])}", f"game {record['game']} {record['variant']}"]
+    for seat, (name, hand) in enumerate(zip(record["players"], record["deal"])):
+        lines.append(f"seat {seat} {_word(name)}: {' '.join(hand)}".rstrip())
+    if "bottom" in record:
+        lines.append(f"bottom: {' '.join(record['bottom'])}".rstrip())
+    done = {"paipu", "id", "game", "variant", "players", "deal", "bottom", "actions"}
+    keys = [k for k in FIELDS if k in record and k not in done] + [k for k in record if k not in FIELDS]
+    fields = [k for k in keys if k != "result"]
+    for key in fields:
+        if not re.fullmatch(r"[A-Za-z_][\w.-]*", key):
+            raise ValueError(f"field name {key!r} cannot be written in the text format")
+        lines.append(f"{key}: {_value_text(record[key])}")
+    lines += [action_to_text(a) for a in record["actions"]]
+    if "result" in record:  # the outcome reads best after the play
+        lines.append(f"result: {_value_text(record['result'])}")
+    return "\n".join(lines) + "\n"
+
+
+def write_text(records: Iterable[dict]) -> str:
+    return "\n".join(record_to_text(r) for r in records)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def strip_comment(line: str) -> str:
+    """*line* without its ``#`` comment (a ``#`` inside a JSON string does not count)."""
+    in_string = escaped = False
+    for i, ch in enumerate(line):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "#" and (i == 0 or line[i - 1].isspace()):
+            return line[:i]
+    return line
+
+
+def _read_word(line: str, pos: int, n: int, what: str) -> tuple[str, int]:
+    """A bare word or a JSON string starting at *pos*; returns it and the position after."""
+    while pos < len(line) and line[pos] in " \t":
+        pos += 1
+    if pos >= len(line):
+        raise TextError(n, pos + 1, f"expected {what}")
+    if line[pos] == '"':
+        try:
+            value, end = json.JSONDecoder().raw_decode(line, pos)
+        except json.JSONDecodeError:
+            raise TextError(n, pos + 1, f"expected {what} as a closed JSON string") from None
+        return value, end
+    end = pos
+    while end < len(line) and not line[end].isspace() and line[end] != ":":
+        end += 1
+    return line[pos:end], end
+
+
+def _parse_value(text: str, n: int, col: int) -> Any:
+    v = text.strip()
+    if v and (v[0] in '{["' or v in ("true", "false", "null") or _NUMBER.match(v)):
+        try:
+            return json.loads(v)
+        except json.JSONDecodeError as e:
+            raise TextError(n, col + e.colno - 1, f"expected a JSON value ({e.msg})") from None
+    return v
+
+
+def _parse_action(line: str, n: int) -> dict:
+    """``SEAT ACT [args] [as CARDS] [@T] [{json}]``."""
+    body, extra = line, None
+    brace = line.find("{")
+    if brace >= 0:
+        body = line[:brace]
+        try:
+            extra = json.loads(line[brace:])
+        except json.JSONDecodeError as e:
+            raise TextError(n, brace + e.colno, f"expected a JSON object of extra fields ({e.msg})") from None
+        if not isinstance(extra, dict):
+            raise TextError(n, brace + 1, "expected a JSON object of extra fields")
+    tokens, cols = [], []
+    for m in re.finditer(r"\S+", body):
+        tokens.append(m.group())
+        cols.append(m.start() + 1)
+    seat = int(tokens[0])
+    if len(tokens) < 2:
+        raise TextError(n, len(line) + 1, "expected an act after the seat (play, pass, bid, grab, show, ...)")
+    act = tokens[1]
+    action: dict[str, Any] = {"seat": seat, "act": act}
+    rest, rest_cols = tokens[2:], cols[2:]
+    if rest and rest[-1].startswith("@"):
+        try:
+            action["t"] = json.loads(rest[-1][1:])
+        except json.JSONDecodeError:
+            raise TextError(n, rest_cols[-1], "expected milliseconds after @ (like @1200)") from None
+        rest, rest_cols = rest[:-1], rest_cols[:-1]
+    col_end = rest_cols[-1] if rest_cols else (cols[1] + len(act))
+
+    def need(count: int, what: str) -> None:
+        if len(rest) != count:
+            at = rest_cols[count] if len(rest) > count else col_end + 1
+            raise TextError(n, at, f"expected {what} after {act!r}")
+
+    if act == "play":
+        if "as" in rest:
+            k = rest.index("as")
+            action["cards"], action["as"] = rest[:k], rest[k + 1:]
+        else:
+            action["cards"] = rest
+        if not action["cards"]:
+            raise TextError(n, col_end + 1, "expected the cards played (like 0 play 3s 3h)")
+    elif act in ("bid", "grab"):
+        need(1, "yes or no")
+        if rest[0] not in _BOOL_WORDS:
+            raise TextError(n, rest_cols[0], f"expected yes or no after {act!r}")
+        action["call" if act == "bid" else "grab"] = _BOOL_WORDS[rest[0]]
+    elif act == "show":
+        need(1, "the factor (5, 4, 3 or 2)")
+        if not rest[0].lstrip("-").isdigit():
+            raise TextError(n, rest_cols[0], "expected the factor as a whole number (5, 4, 3 or 2)")
+        action["factor"] = int(rest[0])
+    elif act in ("tribute", "return"):
+        need(3, "a card, 'to' and a seat (like 'tribute BJ to 0')")
+        if rest[1] != "to" or not rest[2].isdigit():
+            raise TextError(n, rest_cols[1], "expected 'to SEAT' after the card")
+        action["card"], action["to"] = rest[0], int(rest[2])
+    elif act in _PLAIN_ACTS:
+        if rest:
+            raise TextError(n, rest_cols[0], f"expected nothing after {act!r}")
+    else:
+        raise TextError(n, cols[1], "expected an act: play, pass, bid, grab, show, peek, tribute, return, resist, escape")
+    if extra:
+        action.update(extra)
+    return action
+
+
+class _HandBuilder:
+    def __init__(self, hand_id: str, line: int):
+        self.line = line
+        self.record: dict[str, Any] = {"paipu": 1, "id": hand_id}
+        self.seats: dict[int, tuple[str, list[str]]] = {}
+        self.actions: list[dict] = []
+        self.action_lines: list[int] = []
+        self.lines: list[str] = []
+
+    def feed(self, line: str, n: int) -> None:
+        stripped = line.strip()
+        if stripped[0].isdigit():
+            self.actions.append(_parse_action(stripped, n))
+            self.action_lines.append(n)
+            return
+        indent = len(line) - len(line.lstrip())
+        if stripped.startswith("game") and (len(stripped) == 4 or stripped[4] in " \t"):
+            words = stripped.split()
+            if len(words) != 3:
+                raise TextError(n, indent + len(stripped) + 1 if len(words) < 3 else indent + 1,
+                                'expected the variant after the game (like "game doudizhu huopin")'
+                                if len(words) < 3 else 'expected "game GAME VARIANT"')
+            self.record["game"], self.record["variant"] = words[1], words[2]
+            return
+        if stripped.startswith("seat") and (len(stripped) > 4 and stripped[4] in " \t"):
+            m = re.match(r"seat\s+(\d+)\s*", stripped)
+            if not m:
+                raise TextError(n, indent + 6, "expected a seat number (like 'seat 0 张三: 3s 4h')")
+            seat = int(m.group(1))
+            name, end = _read_word(stripped, m.end(), n, "the player's name")
+            rest = stripped[end:].lstrip()
+            if not rest.startswith(":"):
+                raise TextError(n, indent + len(stripped) - len(rest) + 1, "expected ':' and the cards dealt after the name")
+            if seat in self.seats:
+                raise TextError(n, indent + 1, f"seat {seat} given twice")
+            self.seats[seat] = (name, rest[1:].split())
+            return
+        key, sep, value = stripped.partition(":")
+        key = key.strip()
+        if not sep or not re.fullmatch(r"[A-Za-z_][\w.-]*", key):
+            raise TextError(n, indent + 1, "expected 'hand ID', 'game G V', 'seat N NAME: CARDS', 'KEY: VALUE' or an action 'SEAT ACT ...'")
+        if key in self.record or key in ("players", "deal", "actions"):
+            raise TextError(n, indent + 1, f"field {key!r} given twice or not writable as a field line")
+        col = indent + len(key) + 2
+        self.record[key] = value.split() if key == "bottom" else _parse_value(value, n, col)
+
+    def finish(self) -> dict:
+        seats = sorted(self.seats)
+        if seats != list(range(len(seats))):
+            raise TextError(self.line, 1, f"expected seats 0..{len(seats) - 1} each once, got {seats}")
+        self.record["players"] = [self.seats[s][0] for s in seats]
+        self.record["deal"] = [self.seats[s][1] for s in seats]
+        self.record["actions"] = self.actions
+        for key in ("game", "variant"):
+            if key not in self.record:
+                raise TextError(self.line, 1, "expected a 'game GAME VARIANT' line in this hand")
+        return self.record
+
+
+def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str) -> Iterator[Item]:
+    """Hands from (line number, text, encoding) triples."""
+    builder: _HandBuilder | None = None
+    failed: Item | None = None
+    encoding = "utf-8"
+
+    def close() -> Item | None:
+        nonlocal builder, failed
+        if failed is not None:
+            item, failed, builder = failed, None, None
+            item.raw = short(item.raw or "")
+            return item
+        if builder is None:
+            return None
+        b, builder = builder, None
+        raw = short("\n".join(b.lines))
+        try:
+            record = check_record(b.finish())
+        except TextError as e:
+            return Item(source, e.line, encoding, code=Code.BAD_RECORD, message=str(e), raw=raw)
+        except RecordError as e:
+            line = b.line
+            m = re.match(r"actions\[(\d+)\]", e.field or "")
+            if m and int(m.group(1)) < len(b.action_lines):
+                line = b.action_lines[int(m.group(1))]
+            return Item(source, line, encoding, code=e.code, message=str(e).split(": ", 1)[1], raw=raw)
+        return Item(source, b.line, encoding, record=record)
+
+    for n, raw_line, enc in lines:
+        encoding = enc if enc != "utf-8" else encoding
+        line = strip_comment(raw_line)
+        if not line.strip():
+            continue
+        stripped = line.strip()
+        if stripped.startswith("hand") and (len(stripped) == 4 or stripped[4] in " \t"):
+            item = close()
+            if item:
+                yield item
+            try:
+                hand_id, end = _read_word(stripped, 4, n, "the hand id (like 'hand dz-0001')")
+                if stripped[end:].strip():
+                    raise TextError(n, end + 1, "expected nothing after the hand id")
+                builder = _HandBuilder(hand_id, n)
+                builder.lines.append(raw_line)
+            except TextError as e:
+                failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=str(e), raw=raw_line)
+            continue
+        if failed is not None:
+            failed.raw = (failed.raw or "") + "\n" + raw_line
+            continue
+        if builder is None:
+            yield Item(source, n, encoding, code=Code.BAD_RECORD,
+                       message=str(TextError(n, 1, "expected 'hand ID' before anything else")), raw=raw_line)
+            failed = None
+            continue
+        builder.lines.append(raw_line)
+        try:
+            builder.feed(line, n)
+        except TextError as e:
+            failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=str(e), raw="\n".join(builder.lines))
+            builder = None
+        except (ValueError, IndexError) as e:  # e.g. a seat number too large for int()
+            failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=f"line {n}: {e}", raw="\n".join(builder.lines))
+            builder = None
+    item = close()
+    if item:
+        yield item
+
+
+def parse_text(text: str, source: str = "<text>") -> list[Item]:
+    return list(iter_text_lines(((n, line, "utf-8") for n, line in enumerate(text.splitlines(), 1)), source))
+
+
+def iter_text(path: str, source: str | None = None) -> Iterator[Item]:
+    """Every hand of a text-format file (plain or gzip) as an :class:`Item`."""
+    source = source or path
+
+    def lines() -> Iterator[tuple[int, str, str]]:
+        for n, data in iter_lines(path):
+            try:
+                text, enc = decode_line(data, n == 1)
+            except UnicodeDecodeError:
+                text, enc = data.decode("utf-8", "replace"), "unknown"
+            if "\x00" in text:
+                raise TextError(n, text.index("\x00") + 1, "expected text, found a NUL byte (a binary file?)")
+            yield n, text, enc
+
+    try:
+        yield from iter_text_lines(lines(), source)
+    except TextError as e:
+        yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=str(e))
+    except (OSError, EOFError) as e:
+        yield Item(source, 0, "unknown", code=Code.BAD_RECORD, message=f"cannot read the file: {e}")

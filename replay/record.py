@@ -1,0 +1,171 @@
+"""The hand record of format.md: structural checks, nothing about the rules of play.
+
+A record stays the JSON object it was read as (a ``dict``): it is what round-trips through
+the text format and what the engines read.  :func:`check_record` raises
+:class:`RecordError` with the verdict code (``bad_record``, ``bad_card``,
+``unknown_game``), the field path and what was expected.
+
+>>> check_record({"paipu": 1, "id": "x", "game": "ddz", "variant": "huopin",
+...               "players": ["a", "b", "c"], "deal": [[], [], ["3h", "1x"]], "actions": []})
+Traceback (most recent call last):
+...
+replay.verdicts.RecordError: bad_card: field "deal[2][1]": expected a card like '3h', 'Ts' or 'BJ', got '1x'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARD_OF
+from .games import GAMES, game_name, UnknownGame
+from .verdicts import Code, RecordError
+
+FORMAT_VERSION = 1
+ACTS = ("play", "pass", "bid", "grab", "show", "peek", "tribute", "return", "resist", "escape")
+#: known top-level fields, in the order the writers put them
+FIELDS = (
+    "paipu", "id", "game", "variant", "players", "deal", "bottom", "actions", "result",
+    "time", "room", "stacks", "match", "levels", "level", "leader", "lead_card", "params",
+)
+_TYPE_NAMES = {str: "a string", int: "an integer", list: "a list", dict: "an object", bool: "true or false"}
+
+
+def _bad(field: str, expected: str, got: Any, code: Code = Code.BAD_RECORD) -> RecordError:
+    shown = repr(got)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return RecordError(code, field, f"expected {expected}, got {shown}")
+
+
+def _need(obj: dict, key: str, kind: type, path: str = "") -> Any:
+    field = f"{path}{key}"
+    if key not in obj:
+        raise RecordError(Code.BAD_RECORD, field, f"required field missing (expected {_TYPE_NAMES[kind]})")
+    value = obj[key]
+    if not _is(value, kind):
+        raise _bad(field, _TYPE_NAMES[kind], value)
+    return value
+
+
+def _is(value: Any, kind: type) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def _opt(obj: dict, key: str, kind: type) -> Any:
+    value = obj.get(key)
+    if value is not None and not _is(value, kind):
+        raise _bad(key, _TYPE_NAMES[kind], value)
+    return value
+
+
+def _cards(value: Any, field: str, nonempty: bool = False) -> None:
+    if not isinstance(value, list):
+        raise _bad(field, "a list of cards", value)
+    if nonempty and not value:
+        raise _bad(field, "at least one card", value)
+    for i, token in enumerate(value):
+        if not isinstance(token, str) or token not in CARD_OF:
+            raise _bad(f"{field}[{i}]", "a card like '3h', 'Ts' or 'BJ'", token, Code.BAD_CARD)
+
+
+def _card(value: Any, field: str) -> None:
+    if not isinstance(value, str) or value not in CARD_OF:
+        raise _bad(field, "a card like '3h', 'Ts' or 'BJ'", value, Code.BAD_CARD)
+
+
+def check_record(obj: Any) -> dict:
+    """Check the structure of a hand record; return it (game name canonicalised)."""
+    if not isinstance(obj, dict):
+        raise RecordError(Code.BAD_RECORD, None, f"expected a JSON object per hand, got {type(obj).__name__}")
+    version = _need(obj, "paipu", int)
+    if version != FORMAT_VERSION:
+        raise _bad("paipu", f"format version {FORMAT_VERSION}", version)
+    hand_id = _need(obj, "id", str)
+    if not hand_id:
+        raise _bad("id", "a non-empty string", hand_id)
+    game = _need(obj, "game", str)
+    variant = _need(obj, "variant", str)
+    try:
+        canonical_game = game_name(game)
+    except UnknownGame as e:
+        raise RecordError(Code.UNKNOWN_GAME, "game", str(e)) from None
+    if variant not in GAMES[canonical_game][1]:
+        known = ", ".join(GAMES[canonical_game][1])
+        raise RecordError(Code.UNKNOWN_GAME, "variant", f"unknown variant {variant!r} of {canonical_game} (known: {known})")
+    if canonical_game != game:
+        obj["game"] = canonical_game
+    players = _need(obj, "players", list)
+    if not 2 <= len(players) <= 4:
+        raise _bad("players", "2 to 4 player names", players)
+    for i, name in enumerate(players):
+        if not isinstance(name, str):
+            raise _bad(f"players[{i}]", "a string", name)
+    n = len(players)
+    deal = _need(obj, "deal", list)
+    if len(deal) != n:
+        raise _bad("deal", f"one list of cards per seat ({n})", f"{len(deal)} lists")
+    for s, hand in enumerate(deal):
+        _cards(hand, f"deal[{s}]")
+    if canonical_game == "doudizhu":
+        _cards(_need(obj, "bottom", list), "bottom")
+    elif obj.get("bottom") is not None:
+        _cards(obj["bottom"], "bottom")
+    actions = _need(obj, "actions", list)
+    for i, action in enumerate(actions):
+        _check_action(action, i, n)
+    _opt(obj, "result", dict)
+    _opt(obj, "time", str)
+    _opt(obj, "room", dict)
+    stacks = _opt(obj, "stacks", list)
+    if stacks is not None:
+        if len(stacks) != n or not all(_is(x, int) or isinstance(x, float) for x in stacks):
+            raise _bad("stacks", f"{n} numbers (coins per seat)", stacks)
+    match = _opt(obj, "match", dict)
+    if match is not None:
+        _need(match, "id", str, "match.")
+        _need(match, "hand", int, "match.")
+    levels = _opt(obj, "levels", list)
+    if levels is not None and (len(levels) != 2 or not all(isinstance(x, str) for x in levels)):
+        raise _bad("levels", 'two level ranks like ["2", "5"]', levels)
+    _opt(obj, "level", str)
+    leader = _opt(obj, "leader", int)
+    if leader is not None and not 0 <= leader < n:
+        raise _bad("leader", f"a seat 0..{n - 1}", leader)
+    if obj.get("lead_card") is not None:
+        _card(obj["lead_card"], "lead_card")
+    _opt(obj, "params", dict)
+    return obj
+
+
+def _check_action(action: Any, i: int, n: int) -> None:
+    path = f"actions[{i}]"
+    if not isinstance(action, dict):
+        raise _bad(path, 'an object like {"seat": 0, "act": "play", "cards": [...]}', action)
+    seat = _need(action, "seat", int, path + ".")
+    if not 0 <= seat < n:
+        raise _bad(f"{path}.seat", f"a seat 0..{n - 1}", seat)
+    act = _need(action, "act", str, path + ".")
+    if act not in ACTS:
+        raise _bad(f"{path}.act", "one of " + ", ".join(ACTS), act)
+    t = action.get("t")
+    if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
+        raise _bad(f"{path}.t", "milliseconds since the hand began (a number >= 0)", t)
+    if act == "play":
+        _cards(action.get("cards"), f"{path}.cards", nonempty=True)
+        if action.get("as") is not None:
+            _cards(action["as"], f"{path}.as")
+            if len(action["as"]) != len(action["cards"]):
+                raise _bad(f"{path}.as", f"{len(action['cards'])} cards (one per card played)", action["as"])
+    elif act == "bid":
+        _need(action, "call", bool, path + ".")
+    elif act == "grab":
+        _need(action, "grab", bool, path + ".")
+    elif act == "show":
+        _need(action, "factor", int, path + ".")
+    elif act in ("tribute", "return"):
+        _card(action.get("card"), f"{path}.card")
+        to = _need(action, "to", int, path + ".")
+        if not 0 <= to < n:
+            raise _bad(f"{path}.to", f"a seat 0..{n - 1}", to)
