@@ -119,6 +119,157 @@ def convert(
         raise typer.Exit(1)
 
 
+def _rules_or_fail(game: str, variant: Optional[str], level: Optional[str]):
+    from replay.games import UnknownGame, find_engine, find_rules
+
+    try:
+        rules = find_rules(game, variant)
+    except UnknownGame as e:
+        fail(str(e))
+    engine = find_engine(rules.game)
+    if not hasattr(engine, "Engine"):
+        fail(f"the rules of {rules.game} are not implemented yet")
+    if level is not None:
+        fail(f"--level applies to guandan only, not {rules.game}")
+    return rules, engine.Engine
+
+
+def _classify(engine, rules, text: str):
+    from replay.cards import CardError, pack, parse_cards
+
+    try:
+        ids = parse_cards(text)
+    except CardError as e:
+        fail(str(e))
+    if not ids:
+        fail(f"no cards in {text!r}")
+    return engine.combo_table(rules).classify(pack(ids))
+
+
+GAME_OPT = typer.Option("--game", "-g", help="doudizhu, paodekuai, guandan or shuangkou (or an alias)")
+VARIANT_OPT = typer.Option("--variant", "-v", help="variant (default: the game's usual one)")
+LEVEL_OPT = typer.Option("--level", help="the level rank (guandan)")
+
+
+@app.command()
+def combo(
+    cards: Annotated[str, typer.Argument(help='cards, e.g. "3h 3s 3d 4c"')],
+    game: Annotated[str, GAME_OPT],
+    variant: Annotated[Optional[str], VARIANT_OPT] = None,
+    level: Annotated[Optional[str], LEVEL_OPT] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON output")] = False,
+) -> None:
+    """Name the combination that CARDS form (or say they form none)."""
+    import json
+
+    from replay.cards import RANK_NAMES
+
+    rules, engine = _rules_or_fail(game, variant, level)
+    readings = _classify(engine, rules, cards)
+    kinds_zh = getattr(__import__(engine.__module__, fromlist=["KINDS"]), "KINDS", {})
+    if not readings:
+        out.print(json.dumps({"valid": False}) if as_json else "no combination", markup=False)
+        return
+    items = [{"type": c.kind, "name_zh": kinds_zh.get(c.kind, ""), "cards": c.size, "rank": RANK_NAMES[c.key],
+              "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in readings]
+    if as_json:
+        out.print(json.dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
+    else:
+        for it in items:
+            bomb = f", bomb tier {it['tier']}" if it["bomb"] else ""
+            out.print(f"{it['type']} {it['name_zh']}: {it['cards']} cards, rank {it['rank']}{bomb}", markup=False)
+
+
+@app.command()
+def beats(
+    a: Annotated[str, typer.Argument(help="the cards played")],
+    b: Annotated[str, typer.Argument(help="the last play they answer")],
+    game: Annotated[str, GAME_OPT],
+    variant: Annotated[Optional[str], VARIANT_OPT] = None,
+    level: Annotated[Optional[str], LEVEL_OPT] = None,
+) -> None:
+    """Print yes when A, played on B, is legal and beats it; no otherwise."""
+    from replay.combos import any_beats
+
+    rules, engine = _rules_or_fail(game, variant, level)
+    ra, rb = _classify(engine, rules, a), _classify(engine, rules, b)
+    out.print("yes" if ra and rb and any_beats(ra, rb) else "no", markup=False)
+
+
+@app.command()
+def audit(
+    inputs: Annotated[list[str], typer.Argument(help="record files (any format paipu reads), folders, globs or datasets")],
+    jsonl: Annotated[bool, typer.Option("--jsonl", help="one JSON verdict per hand (format.md)")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or text")] = "auto",
+) -> None:
+    """Re-validate every move of every hand; exit 1 if any hand breaks a rule."""
+    import json
+
+    from replay.audit import iter_verdicts
+    from replay.io.sources import InputError
+
+    total = bad = 0
+    by_code: dict[str, int] = {}
+    try:
+        for v in iter_verdicts(inputs, fmt):
+            total += 1
+            if not v.ok:
+                bad += 1
+                by_code[str(v.violation.code)] = by_code.get(str(v.violation.code), 0) + 1
+            if jsonl:
+                sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
+            elif not v.ok:
+                where = f"action {v.violation.action}" if v.violation.action is not None else "record"
+                out.print(f"{v.source}:{v.line} {v.id or '?'}: {v.violation.code} at {where}: {v.violation.message}",
+                          markup=False, soft_wrap=True)
+    except InputError as e:
+        fail(str(e))
+    if not jsonl:
+        summary = ", ".join(f"{k} {n}" for k, n in sorted(by_code.items()))
+        out.print(f"{total} hands: {total - bad} ok, {bad} with violations" + (f" ({summary})" if summary else ""), markup=False)
+    if total == 0:
+        fail("no hands found in the inputs")
+    raise typer.Exit(1 if bad else 0)
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, GAME_OPT],
+    hands: Annotated[int, typer.Option("--hands", "-n", help="how many hands")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="random seed (same seed, same hands)")] = 0,
+    output: Annotated[str, typer.Option("--out", "-o", help="output file: .jsonl, .jsonl.gz or .paipu")] = "-",
+    variant: Annotated[Optional[str], VARIANT_OPT] = None,
+    escape_rate: Annotated[float, typer.Option(help="chance that a hand ends with a seat escaping")] = 0.0,
+) -> None:
+    """Play complete hands with a heuristic bot and write their records."""
+    import gzip
+
+    from replay.games import UnknownGame
+    from replay.io.jsonl import record_to_json
+    from replay.io.text import record_to_text
+    from replay.simulate import simulate as run
+
+    if hands < 0:
+        fail("--hands must be 0 or more")
+    text = output.endswith((".paipu", ".paipu.gz", ".txt"))
+    try:
+        records = run(game, variant, hands, seed, escape_rate=escape_rate)
+        if output == "-":
+            f = sys.stdout.buffer
+        else:
+            f = (gzip.open if output.endswith(".gz") else open)(output, "wb")
+        n = 0
+        for record in records:
+            f.write((("\n" if n else "") + record_to_text(record)).encode() if text else record_to_json(record) + b"\n")
+            n += 1
+        f.flush()
+        if output != "-":
+            f.close()
+            err.print(f"wrote {n} hands to {output}", markup=False)
+    except (UnknownGame, ValueError) as e:
+        fail(str(e))
+
+
 def main() -> None:  # pragma: no cover - console entry point alias
     app()
 

@@ -70,13 +70,30 @@ def _cards(value: Any, field: str, nonempty: bool = False) -> None:
             raise _bad(f"{field}[{i}]", "a card like '3h', 'Ts' or 'BJ'", token, Code.BAD_CARD)
 
 
+def _strings(value: Any, field: str, nonempty: bool = False) -> None:
+    if not isinstance(value, list) or (nonempty and not value):
+        raise _bad(field, "a list of cards" + (" (at least one)" if nonempty else ""), value)
+    for i, token in enumerate(value):
+        if not isinstance(token, str):
+            raise _bad(f"{field}[{i}]", "a card like '3h', 'Ts' or 'BJ'", token, Code.BAD_CARD)
+
+
+def _string(value: Any, field: str) -> None:
+    if not isinstance(value, str):
+        raise _bad(field, "a card like '3h', 'Ts' or 'BJ'", value, Code.BAD_CARD)
+
+
 def _card(value: Any, field: str) -> None:
     if not isinstance(value, str) or value not in CARD_OF:
         raise _bad(field, "a card like '3h', 'Ts' or 'BJ'", value, Code.BAD_CARD)
 
 
-def check_record(obj: Any) -> dict:
-    """Check the structure of a hand record; return it (game name canonicalised)."""
+def check_record(obj: Any, action_cards: bool = True) -> dict:
+    """Check the structure of a hand record; return it (game name canonicalised).
+
+    With ``action_cards=False`` card tokens inside actions are only checked to be strings:
+    the replay reports a misspelt card as ``bad_card`` at its action, after the turn check.
+    """
     if not isinstance(obj, dict):
         raise RecordError(Code.BAD_RECORD, None, f"expected a JSON object per hand, got {type(obj).__name__}")
     version = _need(obj, "paipu", int)
@@ -114,7 +131,7 @@ def check_record(obj: Any) -> dict:
         _cards(obj["bottom"], "bottom")
     actions = _need(obj, "actions", list)
     for i, action in enumerate(actions):
-        _check_action(action, i, n)
+        _check_action(action, i, n, action_cards)
     _opt(obj, "result", dict)
     _opt(obj, "time", str)
     _opt(obj, "room", dict)
@@ -139,7 +156,8 @@ def check_record(obj: Any) -> dict:
     return obj
 
 
-def _check_action(action: Any, i: int, n: int) -> None:
+def _check_action(action: Any, i: int, n: int, strict_cards: bool = True) -> None:
+    cards, card = (_cards, _card) if strict_cards else (_strings, _string)
     path = f"actions[{i}]"
     if not isinstance(action, dict):
         raise _bad(path, 'an object like {"seat": 0, "act": "play", "cards": [...]}', action)
@@ -153,9 +171,9 @@ def _check_action(action: Any, i: int, n: int) -> None:
     if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
         raise _bad(f"{path}.t", "milliseconds since the hand began (a number >= 0)", t)
     if act == "play":
-        _cards(action.get("cards"), f"{path}.cards", nonempty=True)
+        cards(action.get("cards"), f"{path}.cards", nonempty=True)
         if action.get("as") is not None:
-            _cards(action["as"], f"{path}.as")
+            cards(action["as"], f"{path}.as")
             if len(action["as"]) != len(action["cards"]):
                 raise _bad(f"{path}.as", f"{len(action['cards'])} cards (one per card played)", action["as"])
     elif act == "bid":
@@ -165,7 +183,7 @@ def _check_action(action: Any, i: int, n: int) -> None:
     elif act == "show":
         _need(action, "factor", int, path + ".")
     elif act in ("tribute", "return"):
-        _card(action.get("card"), f"{path}.card")
+        card(action.get("card"), f"{path}.card")
         to = _need(action, "to", int, path + ".")
         if not 0 <= to < n:
             raise _bad(f"{path}.to", f"a seat 0..{n - 1}", to)

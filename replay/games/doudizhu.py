@@ -1,16 +1,493 @@
-"""斗地主 Dou Dizhu: doudizhu/huopin (火拼斗地主)."""
+"""斗地主 Dou Dizhu: doudizhu/huopin (火拼斗地主), as docs/rules.md states it.
+
+Only what differs from the shared table lives here: the combinations with the RLCard
+kicker profile, bidding (叫/抢地主, 明牌, 黄金眼), the landlord's bottom cards and lead,
+spring, the multiplier, points, coins and escape.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ..cards import DECK_54
+from ..cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
+from ..combos import Combo, chains, kicker_sets, packed_of
 from ..rules import Rules
+from ..table import Table
+from ..verdicts import Code, Event, Violation
+
+# kinds: English name -> Chinese name
+KINDS = {
+    "single": "单张", "pair": "对子", "triple": "三张", "triple_single": "三带一", "triple_pair": "三带二",
+    "straight": "顺子", "pair_chain": "连对", "triple_chain": "飞机(三顺)", "airplane_single": "飞机带单",
+    "airplane_pair": "飞机带对", "four_two_single": "四带二", "four_two_pair": "四带两对",
+    "bomb": "炸弹", "rocket": "火箭",
+}
+TIER_BOMB, TIER_ROCKET = 1, 2
+SHOW_FACTORS_BEFORE = (5, 4, 3)
+SHOW_FACTOR_LANDLORD = 2
 
 
 @dataclass(frozen=True)
 class DoudizhuRules(Rules):
-    pass
+    kinds: frozenset[str] = frozenset(KINDS)
+    straight_min: int = 5
+    pair_chain_min: int = 3
+    triple_chain_min: int = 2
+    #: 黄金眼 uses per seat while bidding
+    peek_limit: int = 2
+    #: escape penalties (base multiples under the threshold, score multiples at or above it)
+    escape_threshold: int = 10
+    escape_landlord: tuple[int, int] = (20, 4)
+    escape_farmer: tuple[int, int] = (10, 2)
 
 
 HUOPIN = DoudizhuRules(game="doudizhu", variant="huopin", players=3, deck=DECK_54, bottom=3)
+
+
+def iter_combos(rules: DoudizhuRules):
+    """Every legal Dou Dizhu combination (the RLCard profile, docs/rules.md)."""
+    kinds, cap = rules.kinds, rules.max_play
+    normal = range(RANK_2 + 1)  # 3..2
+    every = range(RANK_BIG_JOKER + 1)  # 3..BJ
+    jokers = (RANK_SMALL_JOKER, RANK_BIG_JOKER)
+
+    def ok_singles(ks: tuple[int, ...], chain: list[int]) -> bool:
+        if RANK_SMALL_JOKER in ks and RANK_BIG_JOKER in ks:
+            return False  # kickers never hold both jokers
+        for r in set(ks):
+            n = ks.count(r)
+            if n >= 4 or (n > 1 and r in jokers):
+                return False  # no four of a rank; one small and one big joker per deck
+            if n == 3 and (r == chain[0] - 1 or r == chain[-1] + 1 <= RANK_A):
+                return False  # a wing triple may not continue the chain
+        return True
+
+    if "single" in kinds:
+        for r in every:
+            yield packed_of({r: 1}), Combo("single", 1, r)
+    if "pair" in kinds:
+        for r in normal:
+            yield packed_of({r: 2}), Combo("pair", 2, r)
+    if "triple" in kinds:
+        for r in normal:
+            yield packed_of({r: 3}), Combo("triple", 3, r)
+    if "bomb" in kinds:
+        for r in normal:
+            yield packed_of({r: 4}), Combo("bomb", 4, r, TIER_BOMB)
+    if "rocket" in kinds:
+        yield packed_of({RANK_SMALL_JOKER: 1, RANK_BIG_JOKER: 1}), Combo("rocket", 2, RANK_BIG_JOKER, TIER_ROCKET)
+    for t in normal:
+        if "triple_single" in kinds:
+            for k in every:
+                if k != t:
+                    yield packed_of({t: 3, k: 1}), Combo("triple_single", 4, t)
+        if "triple_pair" in kinds:
+            for k in normal:
+                if k != t:
+                    yield packed_of({t: 3, k: 2}), Combo("triple_pair", 5, t)
+        if "four_two_single" in kinds:
+            for ks in kicker_sets([r for r in every if r != t], 2, 2):
+                if ks[0] in jokers and ks[1] in jokers:
+                    continue
+                counts = {t: 4}
+                for k in ks:
+                    counts[k] = counts.get(k, 0) + 1
+                yield packed_of(counts), Combo("four_two_single", 6, t)
+        if "four_two_pair" in kinds:
+            for ks in kicker_sets([r for r in normal if r != t], 2, 1):
+                yield packed_of({t: 4, ks[0]: 2, ks[1]: 2}), Combo("four_two_pair", 8, t)
+    for unit, kind, min_len in ((1, "straight", rules.straight_min), (2, "pair_chain", rules.pair_chain_min),
+                                (3, "triple_chain", rules.triple_chain_min)):
+        if kind in kinds:
+            for chain in chains(0, RANK_A, min_len, cap // unit):
+                yield packed_of({r: unit for r in chain}), Combo(kind, unit * len(chain), chain[-1])
+    for chain in chains(0, RANK_A, rules.triple_chain_min, cap // 4):
+        if "airplane_single" in kinds and 4 * len(chain) <= cap:
+            others = [r for r in every if r not in chain]
+            for ks in kicker_sets(others, len(chain), 3):
+                if not ok_singles(ks, chain):
+                    continue
+                counts = {r: 3 for r in chain}
+                for k in ks:
+                    counts[k] = counts.get(k, 0) + 1
+                yield packed_of(counts), Combo("airplane_single", 4 * len(chain), chain[-1])
+        if "airplane_pair" in kinds and 5 * len(chain) <= cap:
+            others = [r for r in normal if r not in chain]
+            for ks in kicker_sets(others, len(chain), 1):
+                counts = {r: 3 for r in chain}
+                for k in ks:
+                    counts[k] = 2
+                yield packed_of(counts), Combo("airplane_pair", 5 * len(chain), chain[-1])
+
+
+class Doudizhu(Table):
+    """One hand of Dou Dizhu."""
+
+    iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
+
+    def setup(self) -> Violation | None:
+        record = self.record
+        v = self.check_deal(record["deal"], record.get("bottom"))
+        if v is not None:
+            return v
+        room = record.get("room") or {}
+        self.base = room.get("base", 1)
+        self.room_mult = room.get("multiplier", 1)
+        self.phase = "bidding"
+        self.stage = "before"  # before -> call -> grab -> final
+        self.leader_given = record.get("leader")
+        self.shows: dict[int, int] = {}
+        self.first_shower: int | None = None
+        self.peeks = [0] * self.n
+        self.declined: set[int] = set()
+        self.caller: int | None = None
+        self.grab_queue: list[int] = []
+        self.grabs = 0
+        self.last_grabber: int | None = None
+        self.landlord: int | None = None
+        self.bombs = 0
+        self.rockets = 0
+        self.escaper: int | None = None
+        self.turn = -1
+        return None
+
+    def opening_rule(self) -> str:
+        return "the landlord leads the first trick"
+
+    # ------------------------------------------------------------------ bidding
+
+    def do_other(self, i: int, action: dict) -> Violation | None:
+        act, seat = action["act"], action["seat"]
+        if act == "show":
+            return self.do_show(i, seat, action["factor"])
+        if act == "peek":
+            if self.phase != "bidding":
+                return Violation(Code.BAD_BID, i, f"seat {seat} used 黄金眼 (peek) after bidding; it is only allowed while bidding", seat)
+            self.peeks[seat] += 1
+            if self.peeks[seat] > self.rules.peek_limit:
+                return Violation(Code.BAD_BID, i, f"seat {seat} used 黄金眼 (peek) a {self.peeks[seat]}rd time; at most {self.rules.peek_limit} per hand", seat)
+            return None
+        if act == "bid":
+            return self.do_bid(i, seat, action["call"])
+        if act == "grab":
+            return self.do_grab(i, seat, action["grab"])
+        return Violation(Code.OUT_OF_TURN, i, f"{act!r} is not an act of Dou Dizhu", seat)
+
+    def do_show(self, i: int, seat: int, factor: int) -> Violation | None:
+        if self.phase == "bidding" and self.stage == "before":
+            if factor not in SHOW_FACTORS_BEFORE:
+                return Violation(Code.BAD_BID, i, f"a show before bidding has factor 5, 4 or 3 (明牌开始 / 发牌明牌), not {factor}", seat)
+            if seat in self.shows:
+                return Violation(Code.BAD_BID, i, f"seat {seat} already showed its cards", seat)
+            self.shows[seat] = factor
+            if self.first_shower is None:
+                self.first_shower = seat
+            self.events.append(Event("show", i, seat, {"factor": factor}))
+            return None
+        if self.phase == "play" and not self.first_play_done:
+            if seat != self.landlord:
+                return Violation(Code.BAD_BID, i, f"after the deal only the landlord (seat {self.landlord}) may show, not seat {seat}", seat)
+            if factor != SHOW_FACTOR_LANDLORD:
+                return Violation(Code.BAD_BID, i, f"the landlord's show after taking the bottom has factor 2, not {factor}", seat)
+            if self.shows.get(seat) == SHOW_FACTOR_LANDLORD:
+                return Violation(Code.BAD_BID, i, f"seat {seat} already showed its cards", seat)
+            self.shows[seat] = max(self.shows.get(seat, 0), factor)
+            self.events.append(Event("show", i, seat, {"factor": factor}))
+            return None
+        when = "during bidding" if self.phase == "bidding" else "after the first play"
+        return Violation(Code.BAD_BID, i, f"seat {seat} showed {when}; shows are made before bidding (×5, ×4, ×3) or by the landlord before the first play (×2)", seat)
+
+    def do_bid(self, i: int, seat: int, call: bool) -> Violation | None:
+        if self.phase != "bidding" or self.stage not in ("before", "call"):
+            where = "grabbing" if self.phase == "bidding" else self.phase
+            return Violation(Code.OUT_OF_TURN, i, f"seat {seat} bid during {where}; calling is over", seat)
+        if self.stage == "before":
+            self.stage = "call"
+            if self.first_shower is not None:
+                self.turn = self.first_shower
+            elif self.leader_given is not None:
+                self.turn = self.leader_given
+            else:
+                self.turn = seat  # no leader recorded: the first bid names the first bidder
+            self.first_bidder = self.turn
+        if seat != self.turn:
+            return Violation(Code.OUT_OF_TURN, i, f"seat {seat} bid, but it is seat {self.turn}'s turn to bid", seat)
+        if call:
+            self.caller = seat
+            self.events.append(Event("call", i, seat))
+            self.grab_queue = [s for s in ((seat + k) % self.n for k in range(1, self.n)) if s not in self.declined]
+            if self.grab_queue:
+                self.stage = "grab"
+                self.turn = self.grab_queue[0]
+            else:
+                self.start_play(seat)
+            return None
+        self.declined.add(seat)
+        if len(self.declined) == self.n:
+            if self.first_shower is not None:
+                self.start_play(self.first_shower)
+            else:
+                self.over = True
+                self.end_reason = "redeal"
+                self.phase = "over"
+                self.events.append(Event("redeal", i, None))
+            return None
+        self.turn = (seat + 1) % self.n
+        return None
+
+    def do_grab(self, i: int, seat: int, grab: bool) -> Violation | None:
+        if self.phase != "bidding" or self.stage not in ("grab", "final"):
+            where = "calling" if self.phase == "bidding" else self.phase
+            return Violation(Code.OUT_OF_TURN, i, f"seat {seat} grabbed during {where}; there is no grab turn now", seat)
+        if seat != self.turn:
+            return Violation(Code.OUT_OF_TURN, i, f"seat {seat} grabbed, but it is seat {self.turn}'s turn", seat)
+        if grab:
+            self.grabs += 1
+            self.last_grabber = seat
+            self.events.append(Event("grab", i, seat))
+        if self.stage == "final":
+            self.start_play(self.last_grabber)  # the caller's own grab makes it the last grabber
+            return None
+        self.grab_queue.pop(0)
+        if self.grab_queue:
+            self.turn = self.grab_queue[0]
+        elif self.grabs:
+            self.stage = "final"
+            self.turn = self.caller
+        else:
+            self.start_play(self.caller)
+        return None
+
+    def start_play(self, landlord: int) -> None:
+        self.landlord = landlord
+        self.give(landlord, [CARD_OF[t] for t in self.record["bottom"]])
+        self.phase = "play"
+        self.turn = landlord
+        self.events.append(Event("landlord", None, landlord))
+
+    # ------------------------------------------------------------------ play
+
+    def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
+        c = readings[0]
+        if c.tier:
+            if c.tier == TIER_ROCKET:
+                self.rockets += 1
+            else:
+                self.bombs += 1
+            self.events.append(Event(c.kind, i, seat, {"rank": c.key}))
+        if self.detail:
+            self.plays.append((i, seat, c, led))
+
+    def describe(self, readings: tuple[Combo, ...]) -> str:
+        from ..cards import RANK_NAMES
+
+        c = readings[0]
+        return f"{c.kind} {KINDS[c.kind]} of {c.size} to {RANK_NAMES[c.key]}"
+
+    # ------------------------------------------------------------------ settlement
+
+    def action_multiplier(self, bombs: int) -> int:
+        show = max(self.shows.values(), default=1)
+        return (2 ** self.grabs) * show * (2 ** bombs)
+
+    def held_bombs(self) -> int:
+        count = 0
+        for packed in self.packed:
+            for r in range(RANK_2 + 1):
+                if (packed >> (5 * r)) & 31 == 4:
+                    count += 1
+            if (packed >> (5 * RANK_SMALL_JOKER)) & 31 and (packed >> (5 * RANK_BIG_JOKER)) & 31:
+                count += 1
+        return count
+
+    def outcome(self) -> dict[str, Any]:
+        n = self.n
+        out: dict[str, Any] = {"order": list(self.out), "landlord": self.landlord, "redeal": self.end_reason == "redeal"}
+        if self.end_reason == "redeal":
+            out.update(multiplier=self.room_mult, spring=False, scores=[0] * n)
+            if self.coins_wanted():
+                out["coins"] = [0] * n
+            return out
+        if self.end_reason == "escape":
+            return self.escape_outcome(out)
+        landlord = self.landlord
+        landlord_wins = self.out[0] == landlord
+        farmers = [s for s in range(n) if s != landlord]
+        spring = landlord_wins and all(self.cards_played[s] == 0 for s in farmers)
+        anti_spring = not landlord_wins and self.plays_by[landlord] == 1
+        mult = self.room_mult * self.action_multiplier(self.bombs + self.rockets) * (2 if spring or anti_spring else 1)
+        unit = self.base * mult
+        sign = 1 if landlord_wins else -1
+        scores = [(2 * unit * sign if s == landlord else -unit * sign) for s in range(n)]
+        out.update(multiplier=mult, spring=spring or anti_spring, scores=scores,
+                   winner="landlord" if landlord_wins else "farmers",
+                   spring_kind="spring" if spring else "anti_spring" if anti_spring else None,
+                   grabs=self.grabs, show=max(self.shows.values(), default=1), bombs=self.bombs, rockets=self.rockets)
+        if self.coins_wanted():
+            out["coins"] = self.coins(scores)
+        return out
+
+    def escape_outcome(self, out: dict[str, Any]) -> dict[str, Any]:
+        n, seat = self.n, self.escaper
+        action_mult = self.action_multiplier(self.bombs + self.rockets + self.held_bombs())
+        mult = self.room_mult * action_mult
+        is_landlord = seat == self.landlord
+        low, high = self.rules.escape_landlord if is_landlord else self.rules.escape_farmer
+        if action_mult < self.rules.escape_threshold:
+            penalty = low * self.base
+        else:
+            penalty = high * self.base * mult * (2 if is_landlord else 1)
+        scores = [0] * n
+        scores[seat] = -penalty
+        out.update(multiplier=mult, spring=False, scores=scores, escape=seat)
+        if self.coins_wanted():
+            room = self.record["room"]
+            coins = [0] * n
+            coins[seat] = -penalty * room["coef"]
+            stacks = self.record.get("stacks")
+            if stacks is not None:
+                coins[seat] = -min(-coins[seat], stacks[seat])
+            out["coins"] = coins
+        return out
+
+    def coins_wanted(self) -> bool:
+        room = self.record.get("room")
+        return bool(room) and "coef" in room
+
+    def coins(self, scores: list[int]) -> list[float]:
+        room = self.record["room"]
+        return settle_coins(scores, room["coef"], room.get("fee", 0), self.record.get("stacks"))
+
+
+def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float] | None) -> list[float]:
+    """Coins per seat: points × coef, capped by what each seat carried, then the fee.
+
+    Losers pay, winners receive; a cap on one side shrinks the other side in proportion
+    (largest remainders keep whole coins zero-sum); the fee is taken from every seat but
+    never past what it has left.
+
+    >>> settle_coins([2, -1, -1], 100, 0, None)
+    [200, -100, -100]
+    >>> settle_coins([2, -1, -1], 100, 10, [1000, 50, 1000])   # farmer 1 can pay only 50
+    [140, -50, -110]
+    """
+    want = [s * coef for s in scores]
+    caps = [float("inf")] * len(scores) if stacks is None else [max(0, x) for x in stacks]
+    pays = {s: min(-w, caps[s]) for s, w in enumerate(want) if w < 0}
+    wins = {s: min(w, caps[s]) for s, w in enumerate(want) if w > 0}
+    total = min(sum(pays.values()), sum(wins.values()))
+    pays = _shrink(pays, total)
+    wins = _shrink(wins, total)
+    net = [wins.get(s, 0) - pays.get(s, 0) for s in range(len(scores))]
+    if fee:
+        for s in range(len(net)):
+            room_left = (caps[s] + net[s]) if stacks is not None else float("inf")
+            net[s] -= min(fee, max(0, room_left))
+    return [int(x) if float(x).is_integer() else x for x in net]
+
+
+def _shrink(amounts: dict[int, float], total: float) -> dict[int, float]:
+    have = sum(amounts.values())
+    if have <= total or have == 0:
+        return amounts
+    exact = {s: a * total / have for s, a in amounts.items()}
+    if float(total).is_integer() and all(float(a).is_integer() for a in amounts.values()):
+        floors = {s: int(x) for s, x in exact.items()}
+        short = int(total) - sum(floors.values())
+        for s in sorted(exact, key=lambda s: (-(exact[s] - floors[s]), s))[:short]:
+            floors[s] += 1
+        return floors
+    return exact
+
+
+Engine = Doudizhu
+
+
+# ---------------------------------------------------------------------- simulation
+
+ROOMS = (
+    {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
+    {"name": "初级场", "base": 1, "coef": 1200, "fee": 500},
+    {"name": "中级场", "base": 2, "coef": 3000, "fee": 1500},
+)
+NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
+
+
+def strength(packed: int) -> float:
+    """A rough bidding strength: bombs, jokers, twos and aces."""
+    from ..cards import counts
+
+    c = counts(packed)
+    bombs = sum(1 for r in range(13) if c[r] == 4)
+    return 3 * bombs + 2 * c[RANK_BIG_JOKER] + 1.5 * c[RANK_SMALL_JOKER] + c[RANK_2] + 0.5 * c[RANK_A] \
+        + (2 if c[RANK_SMALL_JOKER] and c[RANK_BIG_JOKER] else 0)
+
+
+def simulate_hand(rng, rules: DoudizhuRules, hand_id: str, escape_rate: float = 0.0) -> dict:
+    """One complete hand (bidding included) played by the heuristic bot."""
+    from ..bots import choose_play
+    from ..cards import card_name, cards_name
+
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    sizes = rules.hand_sizes()
+    deal, k = [], 0
+    for size in sizes:
+        deal.append(sorted(deck[k:k + size]))
+        k += size
+    bottom = sorted(deck[k:])
+    room = dict(rng.choice(ROOMS))
+    record: dict = {
+        "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
+        "players": rng.sample(NAMES, rules.players),
+        "deal": [[card_name(c) for c in hand] for hand in deal],
+        "bottom": [card_name(c) for c in bottom],
+        "actions": [], "room": room,
+        "stacks": [rng.choice((300, 2000, 10_000, 50_000, 200_000)) * room["coef"] // 100 for _ in range(rules.players)],
+        "leader": rng.randrange(rules.players),
+    }
+    table = Doudizhu(rules, record)
+    table.setup()
+    actions = record["actions"]
+    clock = 0
+
+    def act(action: dict) -> None:
+        nonlocal clock
+        clock += rng.randint(300, 6000)
+        action["t"] = clock
+        actions.append(action)
+        v = table.step(len(actions) - 1, action)
+        assert v is None, (v, record)
+
+    power = [strength(table.packed[s]) for s in range(rules.players)]
+    for s in range(rules.players):  # 明牌 before bidding: rare, on strong hands
+        if power[s] >= 7 and rng.random() < 0.3:
+            act({"seat": s, "act": "show", "factor": rng.choice(SHOW_FACTORS_BEFORE)})
+    escape_at = rng.randrange(5, 40) if rng.random() < escape_rate else -1
+    while table.phase == "bidding" and not table.over:
+        seat = table.turn if table.stage != "before" else (
+            table.first_shower if table.first_shower is not None else record["leader"])
+        if rng.random() < 0.05 and table.peeks[seat] < rules.peek_limit:
+            act({"seat": seat, "act": "peek"})
+        if table.stage in ("before", "call"):
+            act({"seat": seat, "act": "bid", "call": power[seat] >= 4 or rng.random() < 0.15})
+        else:
+            act({"seat": seat, "act": "grab", "grab": power[seat] >= 6.5 or rng.random() < 0.05})
+    if table.phase == "play" and strength(table.packed[table.landlord]) >= 9 and rng.random() < 0.3:
+        act({"seat": table.landlord, "act": "show", "factor": SHOW_FACTOR_LANDLORD})
+    while not table.over:
+        if len(actions) == escape_at:
+            act({"seat": rng.randrange(rules.players), "act": "escape"})
+            break
+        seat = table.turn
+        partners = frozenset() if seat == table.landlord else frozenset(
+            s for s in range(rules.players) if s not in (seat, table.landlord))
+        play = choose_play(table, rng, partners)
+        if play is None:
+            act({"seat": seat, "act": "pass"})
+        else:
+            act({"seat": seat, "act": "play", "cards": cards_name(table.cards_for(seat, play)).split()})
+    outcome = table.outcome()
+    record["result"] = {k: outcome[k] for k in ("order", "landlord", "multiplier", "spring", "scores", "coins", "redeal") if k in outcome}
+    return record

@@ -31,7 +31,7 @@ def parse_line(data: bytes, first: bool = False) -> tuple[object, str]:
     return orjson.loads(text), encoding
 
 
-def iter_jsonl(path: str, source: str | None = None) -> Iterator[Item]:
+def iter_jsonl(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
     """Every hand of a JSONL file as an :class:`Item`; blank lines are skipped."""
     source = source or path
     try:
@@ -49,7 +49,7 @@ def iter_jsonl(path: str, source: str | None = None) -> Iterator[Item]:
                            message=f"not valid JSON ({e})", raw=short(data.decode("utf-8", "replace")))
                 continue
             try:
-                record = check_record(obj)
+                record = check_record(obj, action_cards=strict)
             except RecordError as e:
                 yield Item(source, number, encoding, code=e.code, message=str(e).split(": ", 1)[1],
                            raw=short(data.decode(encoding if encoding != "utf-8-sig" else "utf-8-sig", "replace")))

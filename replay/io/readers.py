@@ -11,17 +11,20 @@ from .text import iter_text
 FORMATS = ("auto", "jsonl", "text")
 
 
-def iter_file(path: str, fmt: str = "auto") -> Iterator[Item]:
-    """Every hand of one file, in the format named or sniffed."""
+def iter_file(path: str, fmt: str = "auto", strict: bool = True) -> Iterator[Item]:
+    """Every hand of one file, in the format named or sniffed.
+
+    ``strict=False`` leaves misspelt cards inside actions to the replay (audit).
+    """
     fmt = sniff_format(path) if fmt == "auto" else fmt
     if fmt == "jsonl":
-        return iter_jsonl(path)
+        return iter_jsonl(path, strict=strict)
     if fmt == "text":
-        return iter_text(path)
+        return iter_text(path, strict=strict)
     raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
 
 
-def iter_items(inputs: list[str], fmt: str = "auto") -> Iterator[Item]:
+def iter_items(inputs: list[str], fmt: str = "auto", strict: bool = True) -> Iterator[Item]:
     """Every hand of every input (files, folders, globs), in order."""
     for path in expand_inputs(inputs):
-        yield from iter_file(path, fmt)
+        yield from iter_file(path, fmt, strict)

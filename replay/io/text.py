@@ -297,7 +297,7 @@ class _HandBuilder:
         return self.record
 
 
-def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str) -> Iterator[Item]:
+def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: bool = True) -> Iterator[Item]:
     """Hands from (line number, text, encoding) triples."""
     builder: _HandBuilder | None = None
     failed: Item | None = None
@@ -314,7 +314,7 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str) -> Itera
         b, builder = builder, None
         raw = short("\n".join(b.lines))
         try:
-            record = check_record(b.finish())
+            record = check_record(b.finish(), action_cards=strict)
         except TextError as e:
             return Item(source, e.line, encoding, code=Code.BAD_RECORD, message=str(e), raw=raw)
         except RecordError as e:
@@ -370,7 +370,7 @@ def parse_text(text: str, source: str = "<text>") -> list[Item]:
     return list(iter_text_lines(((n, line, "utf-8") for n, line in enumerate(text.splitlines(), 1)), source))
 
 
-def iter_text(path: str, source: str | None = None) -> Iterator[Item]:
+def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
     """Every hand of a text-format file (plain or gzip) as an :class:`Item`."""
     source = source or path
 
@@ -385,7 +385,7 @@ def iter_text(path: str, source: str | None = None) -> Iterator[Item]:
             yield n, text, enc
 
     try:
-        yield from iter_text_lines(lines(), source)
+        yield from iter_text_lines(lines(), source, strict)
     except TextError as e:
         yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=str(e))
     except (OSError, EOFError) as e:

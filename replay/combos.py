@@ -1,0 +1,144 @@
+"""Combinations: readings of a set of cards, comparison, and the lookup table per variant.
+
+A :class:`Combo` is one *reading* of some cards: its kind, size (cards), key (what it is
+compared by within its class) and tier (0 for ordinary plays; bombs have tiers, a higher
+tier beats any lower one, whatever the key).  A game builds a :class:`ComboTable` once per
+variant from the list of every legal combination; classifying a play is then one dict
+lookup on packed rank counts, and generating the legal plays of a hand is a filter over
+the same table — validation and generation share one definition of legality.
+
+>>> table = ComboTable([(pack_counts([2]), Combo("pair", 2, 0)), (pack_counts([0, 2]), Combo("pair", 2, 1)),
+...                     (pack_counts([4]), Combo("bomb", 4, 0, tier=1))])
+>>> [c.kind for c in table.classify(pack_counts([0, 2]))]
+['pair']
+>>> beats(Combo("pair", 2, 1), Combo("pair", 2, 0)), beats(Combo("bomb", 4, 0, 1), Combo("pair", 2, 1))
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import combinations_with_replacement
+from typing import NamedTuple
+
+import numpy as np
+
+from .cards import GUARD, N_RANKS, counts, pack_counts
+
+
+class Combo(NamedTuple):
+    """One reading of a play."""
+
+    kind: str
+    size: int
+    key: int
+    tier: int = 0  # 0: not a bomb; bombs compare by tier, then key
+
+    @property
+    def is_bomb(self) -> bool:
+        return self.tier > 0
+
+
+def beats(a: Combo, b: Combo) -> bool:
+    """True if *a* played on *b* is legal and beats it."""
+    if a.tier != b.tier:
+        return a.tier > b.tier
+    if a.tier:
+        return a.key > b.key
+    return a.kind == b.kind and a.size == b.size and a.key > b.key
+
+
+def any_beats(plays: tuple[Combo, ...], lasts: tuple[Combo, ...]) -> bool:
+    """True if some reading of the play beats some reading of the last play."""
+    for a in plays:
+        for b in lasts:
+            if beats(a, b):
+                return True
+    return False
+
+
+class ComboTable:
+    """Every legal combination of a variant, keyed by packed rank counts."""
+
+    def __init__(self, entries: Iterable[tuple[int, Combo]]):
+        readings: dict[int, list[Combo]] = {}
+        for packed, combo in entries:
+            lst = readings.setdefault(packed, [])
+            if combo not in lst:
+                lst.append(combo)
+        self.readings: dict[int, tuple[Combo, ...]] = {p: tuple(v) for p, v in readings.items()}
+        #: (kind, size) -> [(key, packed)] sorted by key; bombs -> [(tier, key, packed)]
+        self.classes: dict[tuple[str, int], list[tuple[int, int]]] = {}
+        bombs: list[tuple[int, int, int]] = []
+        for packed, combos in self.readings.items():
+            for c in combos:
+                if c.tier:
+                    bombs.append((c.tier, c.key, packed))
+                else:
+                    self.classes.setdefault((c.kind, c.size), []).append((c.key, packed))
+        for lst in self.classes.values():
+            lst.sort()
+        self.bombs = sorted(set(bombs))
+        self.packed = list(self.readings)
+        self.matrix = np.array([counts(p) for p in self.packed], dtype=np.int16).reshape(-1, N_RANKS)
+
+    def __len__(self) -> int:
+        return len(self.readings)
+
+    def classify(self, packed: int) -> tuple[Combo, ...]:
+        """All readings of *packed*; empty if the cards form no combination."""
+        return self.readings.get(packed, ())
+
+    def iter_beating(self, hand: int, lasts: tuple[Combo, ...]) -> Iterator[int]:
+        """Packed plays held in *hand* that beat some reading in *lasts* (no duplicates)."""
+        seen: set[int] = set()
+        for last in lasts:
+            if not last.tier:
+                for key, packed in self.classes.get((last.kind, last.size), ()):
+                    if key > last.key and packed not in seen and ((hand | GUARD) - packed) & GUARD == GUARD:
+                        seen.add(packed)
+                        yield packed
+            for tier, key, packed in self.bombs:
+                if (tier > last.tier or (tier == last.tier and key > last.key)) and packed not in seen \
+                        and ((hand | GUARD) - packed) & GUARD == GUARD:
+                    seen.add(packed)
+                    yield packed
+
+    def has_beating(self, hand: int, lasts: tuple[Combo, ...]) -> bool:
+        for _ in self.iter_beating(hand, lasts):
+            return True
+        return False
+
+    def all_plays(self, hand: int) -> list[int]:
+        """Every packed combination held in *hand* (a lead), by a vectorised filter."""
+        have = np.array(counts(hand), dtype=np.int16)
+        rows = np.nonzero((self.matrix <= have).all(axis=1))[0]
+        return [self.packed[i] for i in rows]
+
+
+# ----------------------------------------------------------------- building blocks
+
+
+def chains(low: int, high: int, min_len: int, max_len: int) -> Iterator[list[int]]:
+    """Runs of consecutive rank indexes within [low, high], of min..max length."""
+    for length in range(min_len, max_len + 1):
+        for start in range(low, high - length + 2):
+            yield list(range(start, start + length))
+
+
+def kicker_sets(ranks: Iterable[int], k: int, per_rank: int) -> Iterator[tuple[int, ...]]:
+    """Multisets of *k* ranks from *ranks*, each rank at most *per_rank* times."""
+    for combo in combinations_with_replacement(sorted(ranks), k):
+        if per_rank < k and any(combo.count(r) > per_rank for r in set(combo)):
+            continue
+        yield combo
+
+
+def packed_of(rank_counts: dict[int, int]) -> int:
+    total = 0
+    for r, n in rank_counts.items():
+        total += n << (5 * r)
+    return total
+
+
+__all__ = ["Combo", "ComboTable", "beats", "any_beats", "chains", "kicker_sets", "packed_of", "pack_counts"]

@@ -1,0 +1,63 @@
+"""Replay a hand record: re-validate every action, return verdict, events and outcome.
+
+>>> from replay.io.text import parse_text
+>>> rec = parse_text(open("sample_logs/doudizhu_handmade.paipu", encoding="utf-8").read())[0].record
+>>> r = replay(rec)
+>>> r.ok, r.outcome["landlord"], r.outcome["multiplier"], r.outcome["scores"]
+(True, 0, 8, [16, -8, -8])
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from .games import UnknownGame, find_engine, find_rules
+from .table import Table, compare_result
+from .verdicts import Code, Event, Violation
+
+
+@dataclass
+class Replay:
+    id: str
+    game: str
+    variant: str
+    violation: Violation | None
+    events: list[Event] = field(default_factory=list)
+    outcome: dict[str, Any] = field(default_factory=dict)
+    table: Table | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.violation is None
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "ok": self.ok, "violations": [self.violation.to_json()] if self.violation else []}
+
+
+def make_table(record: dict, detail: bool = False) -> Table:
+    """The game's table for *record* (rules with the record's params applied)."""
+    rules = find_rules(record["game"], record["variant"]).with_params(record.get("params"))
+    return find_engine(record["game"]).Engine(rules, record, detail)
+
+
+def replay(record: dict, detail: bool = False) -> Replay:
+    """Replay one structurally checked record. Engine bugs become ``engine_error`` verdicts."""
+    hand_id, game, variant = record.get("id"), record.get("game"), record.get("variant")
+    try:
+        table = make_table(record, detail)
+    except UnknownGame as e:
+        return Replay(hand_id, game, variant, Violation(Code.UNKNOWN_GAME, None, str(e)))
+    except ValueError as e:
+        return Replay(hand_id, game, variant, Violation(Code.BAD_RECORD, None, str(e)))
+    except AttributeError:
+        return Replay(hand_id, game, variant, Violation(Code.UNKNOWN_GAME, None, f"the rules of {game} are not implemented yet"))
+    try:
+        violation = table.run()
+        outcome = table.outcome() if violation is None else {}
+        if violation is None and isinstance(record.get("result"), dict):
+            violation = compare_result(record["result"], outcome)
+    except Exception:  # noqa: BLE001 - an engine bug must not stop an audit run
+        return Replay(hand_id, game, variant, Violation(Code.ENGINE_ERROR, None, traceback.format_exc(limit=8)), table=table)
+    return Replay(hand_id, game, variant, violation, table.events, outcome, table)

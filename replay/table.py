@@ -1,0 +1,330 @@
+"""The per-hand state machine and the trick loop shared by every game.
+
+A game subclasses :class:`Table` and overrides only its hooks: the phases before play
+(``do_other``: bidding, tribute), the opening rule, extra checks on a play or a pass
+(must-play, let-go), who leads after a seat goes out (接风), when the hand is over and the
+settlement.  Rule violations are returned as :class:`Violation` values, never raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from .cards import CARD_NAMES, CARD_OF, RANK_BIT, contains
+from .combos import Combo, ComboTable, any_beats
+from .rules import Rules
+from .verdicts import Code, Event, Violation
+
+
+class Table:
+    """One hand being replayed."""
+
+    #: the game's combination table for its rules, built once per rules object
+    _tables: ClassVar[dict[Rules, ComboTable]] = {}
+
+    def __init__(self, rules: Rules, record: dict, detail: bool = False):
+        self.rules = rules
+        self.record = record
+        self.n = n = rules.players
+        self.table = self.combo_table(rules)
+        self.hands = [bytearray(54) for _ in range(n)]
+        self.packed = [0] * n
+        self.left = [0] * n
+        self.phase = "play"
+        self.turn = -1
+        self.last: tuple[Combo, ...] | None = None
+        self.last_seat = -1
+        self.passes = 0
+        self.active = [True] * n
+        self.out: list[int] = []
+        self.plays_by = [0] * n
+        self.cards_played = [0] * n
+        self.first_play_done = False
+        self.over = False
+        self.end_reason: str | None = None
+        self.events: list[Event] = []
+        self.detail = detail
+        #: with detail: (action, seat, combo, led, size of last beaten or 0)
+        self.plays: list[tuple[int, int, Combo, bool]] = []
+
+    # ----------------------------------------------------------------- the combination table
+
+    @classmethod
+    def combo_table(cls, rules: Rules) -> ComboTable:
+        table = cls._tables.get(rules)
+        if table is None:
+            table = cls._tables[rules] = ComboTable(cls.iter_combos(rules))
+        return table
+
+    @classmethod
+    def iter_combos(cls, rules: Rules):
+        """Every legal combination as (packed counts, Combo): the game defines it."""
+        raise NotImplementedError
+
+    def classify(self, ids: Sequence[int], packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
+        """Readings of a play (hook for wild cards and suits); empty if none."""
+        if declared is not None and sorted(CARD_OF.get(t, -1) for t in declared) != sorted(ids):
+            return ()
+        return self.table.classify(packed)
+
+    # ----------------------------------------------------------------- dealing
+
+    def give(self, seat: int, ids: Sequence[int]) -> None:
+        hand = self.hands[seat]
+        for c in ids:
+            hand[c] += 1
+            self.packed[seat] += RANK_BIT[c]
+        self.left[seat] += len(ids)
+
+    def check_deal(self, deal: list[list[str]], bottom: list[str] | None = None) -> Violation | None:
+        """The deal (and bottom) must be exactly the deck, in the variant's sizes."""
+        rules = self.rules
+        if len(deal) != rules.players:
+            return Violation(Code.BAD_DEAL, None, f"{len(deal)} seats dealt; {rules.game}/{rules.variant} has {rules.players}")
+        sizes = rules.hand_sizes()
+        for seat, hand in enumerate(deal):
+            if len(hand) != sizes[seat]:
+                return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(hand)} cards, expected {sizes[seat]}")
+        if (len(bottom) if bottom is not None else 0) != rules.bottom:
+            return Violation(Code.BAD_DEAL, None, f"{len(bottom or [])} bottom cards, expected {rules.bottom}")
+        have = [0] * 54
+        for hand in list(deal) + [bottom or []]:
+            for token in hand:
+                c = CARD_OF.get(token)
+                if c is None:
+                    return Violation(Code.BAD_CARD, None, f"not a card in the deal: {token!r}")
+                have[c] += 1
+        want = [0] * 54
+        for c in rules.deck:
+            want[c] += 1
+        if have != want:
+            extra = [CARD_NAMES[c] for c in range(54) if have[c] > want[c]]
+            missing = [CARD_NAMES[c] for c in range(54) if have[c] < want[c]]
+            parts = []
+            if extra:
+                parts.append("too many " + " ".join(extra))
+            if missing:
+                parts.append("missing " + " ".join(missing))
+            return Violation(Code.BAD_DEAL, None, f"the deal is not the {len(rules.deck)}-card deck: " + "; ".join(parts))
+        for seat, hand in enumerate(deal):
+            self.give(seat, [CARD_OF[t] for t in hand])
+        return None
+
+    # ----------------------------------------------------------------- the run
+
+    def setup(self) -> Violation | None:
+        """Deal and set the first phase and turn (the game's hook)."""
+        raise NotImplementedError
+
+    def run(self) -> Violation | None:
+        """Replay every action; the first violation, or None when the hand is legal."""
+        v = self.setup()
+        if v is not None:
+            return v
+        actions = self.record["actions"]
+        step = self.step
+        for i, action in enumerate(actions):
+            if self.over:
+                return Violation(Code.AFTER_END, i, f"the hand was over ({self.end_reason}) before this {action['act']}", action["seat"])
+            v = step(i, action)
+            if v is not None:
+                return v
+        if not self.over:
+            return Violation(Code.INCOMPLETE, None, f"the actions stop before the hand is over ({len(actions)} actions, {self.phase} phase)")
+        return None
+
+    def step(self, i: int, action: dict) -> Violation | None:
+        act = action["act"]
+        if act == "play":
+            return self.do_play(i, action)
+        if act == "pass":
+            return self.do_pass(i, action)
+        if act == "escape":
+            return self.do_escape(i, action["seat"])
+        return self.do_other(i, action)
+
+    def do_other(self, i: int, action: dict) -> Violation | None:
+        """Acts other than play, pass and escape (the game's hook)."""
+        return Violation(Code.OUT_OF_TURN, i, f"{action['act']!r} is not an act of {self.rules.game}", action["seat"])
+
+    def wrong_turn(self, i: int, seat: int, what: str) -> Violation:
+        if self.phase != "play":
+            return Violation(Code.OUT_OF_TURN, i, f"seat {seat} tried to {what} during {self.phase}", seat)
+        return Violation(Code.OUT_OF_TURN, i, f"seat {seat} tried to {what}, but it is seat {self.turn}'s turn", seat)
+
+    def do_play(self, i: int, action: dict) -> Violation | None:
+        seat = action["seat"]
+        if self.phase != "play" or seat != self.turn:
+            if self.phase == "play" and not self.first_play_done:
+                return Violation(Code.FIRST_PLAY, i, f"the first play belongs to seat {self.turn} ({self.opening_rule()}), not seat {seat}", seat)
+            return self.wrong_turn(i, seat, "play")
+        tokens = action["cards"]
+        ids = []
+        for token in tokens:
+            c = CARD_OF.get(token)
+            if c is None:
+                return Violation(Code.BAD_CARD, i, f"not a card: {token!r}", seat)
+            ids.append(c)
+        declared = action.get("as")
+        if declared is not None:
+            for token in declared:
+                if token not in CARD_OF:
+                    return Violation(Code.BAD_CARD, i, f"not a card in 'as': {token!r}", seat)
+        hand = self.hands[seat]
+        packed = 0
+        for k, c in enumerate(ids):
+            if not hand[c]:
+                for c2 in ids[:k]:
+                    hand[c2] += 1
+                return Violation(Code.NOT_IN_HAND, i, f"seat {seat} does not hold {CARD_NAMES[c]}", seat)
+            hand[c] -= 1
+            packed += RANK_BIT[c]
+        v: Violation | None
+        if not (readings := self.classify(ids, packed, declared)):
+            v = Violation(Code.INVALID_COMBO, i, f"{' '.join(tokens)} is no combination of {self.rules.game}/{self.rules.variant}", seat)
+        elif self.last is not None and not any_beats(readings, self.last):
+            v = Violation(Code.DOES_NOT_BEAT, i, f"{' '.join(tokens)} ({self.describe(readings)}) does not beat {self.describe(self.last)}", seat)
+        else:
+            v = self.check_play(i, seat, ids, readings)
+        if v is not None:
+            for c in ids:
+                hand[c] += 1
+            return v
+        led = self.last is None
+        self.packed[seat] -= packed
+        self.left[seat] -= len(ids)
+        self.plays_by[seat] += 1
+        self.cards_played[seat] += len(ids)
+        self.first_play_done = True
+        self.last = readings
+        self.last_seat = seat
+        self.passes = 0
+        self.on_play(i, seat, ids, readings, led)
+        if self.left[seat] == 0:
+            self.active[seat] = False
+            self.out.append(seat)
+            self.events.append(Event("out", i, seat, {"place": len(self.out)}))
+            self.on_out(i, seat)
+            if self.over:
+                return None
+        self.turn = self.next_active(seat)
+        return None
+
+    def do_pass(self, i: int, action: dict) -> Violation | None:
+        seat = action["seat"]
+        if self.phase != "play" or seat != self.turn:
+            return self.wrong_turn(i, seat, "pass")
+        if self.last is None:
+            return Violation(Code.CANNOT_PASS, i, f"seat {seat} leads this trick and may not pass", seat)
+        v = self.check_pass(i, seat)
+        if v is not None:
+            return v
+        self.passes += 1
+        nxt = self.next_active(seat)
+        if nxt == self.last_seat:
+            self.last = None  # everyone else passed: the last player leads
+        elif not self.active[self.last_seat] and self.passes >= sum(self.active):
+            self.last = None
+            nxt = self.leader_after_out(self.last_seat)
+        self.turn = nxt
+        return None
+
+    def do_escape(self, i: int, seat: int) -> Violation | None:
+        self.over = True
+        self.end_reason = "escape"
+        self.escaper = seat
+        self.events.append(Event("escape", i, seat))
+        return None
+
+    def next_active(self, seat: int) -> int:
+        n = self.n
+        s = (seat + 1) % n
+        while not self.active[s] and s != seat:
+            s = (s + 1) % n
+        return s
+
+    # ----------------------------------------------------------------- hooks with defaults
+
+    def opening_rule(self) -> str:
+        return "the opening rule"
+
+    def check_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...]) -> Violation | None:
+        return None
+
+    def check_pass(self, i: int, seat: int) -> Violation | None:
+        return None
+
+    def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
+        if self.detail:
+            self.plays.append((i, seat, readings[0], led))
+
+    def on_out(self, i: int, seat: int) -> None:
+        """A seat played its last card (default: the hand ends)."""
+        self.over = True
+        self.end_reason = "out"
+
+    def leader_after_out(self, seat: int) -> int:
+        return self.next_active(seat)
+
+    def describe(self, readings: tuple[Combo, ...]) -> str:
+        c = readings[0]
+        return f"{c.kind} of {c.size}"
+
+    # ----------------------------------------------------------------- legal plays
+
+    def legal_plays(self, seat: int | None = None) -> list[int]:
+        """Packed plays the seat to act may make now (empty list: only a pass is legal)."""
+        seat = self.turn if seat is None else seat
+        hand = self.packed[seat]
+        if self.last is None:
+            plays = self.table.all_plays(hand)
+        else:
+            plays = list(self.table.iter_beating(hand, self.last))
+        return [p for p in plays if self.allows(seat, p)]
+
+    def allows(self, seat: int, packed: int) -> bool:
+        """Extra per-play restrictions at rank level (the game's hook; default none)."""
+        return True
+
+    def cards_for(self, seat: int, packed: int) -> list[int]:
+        """Card ids from the seat's hand that make up the packed play (lowest suit first)."""
+        from .cards import RANK
+
+        need = packed
+        out = []
+        hand = self.hands[seat]
+        for c in range(54):
+            if hand[c] and (need >> (5 * RANK[c])) & 31:
+                take = min(hand[c], (need >> (5 * RANK[c])) & 31)
+                out += [c] * take
+                need -= take * RANK_BIT[c]
+        assert need == 0 and contains(self.packed[seat], packed)
+        return out
+
+    # ----------------------------------------------------------------- results
+
+    def outcome(self) -> dict[str, Any]:
+        """The replayed outcome (the game's hook): order, scores, ..."""
+        return {"order": list(self.out)}
+
+
+def compare_result(declared: dict, replayed: dict) -> Violation | None:
+    """``result_mismatch`` for the first declared field that differs from the replay."""
+    for key, value in declared.items():
+        if key not in replayed:
+            continue
+        mine = replayed[key]
+        if not _same(value, mine):
+            return Violation(Code.RESULT_MISMATCH, None, f"result.{key}: the record says {value!r}, the replay gives {mine!r}")
+    return None
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b if isinstance(a, bool) and isinstance(b, bool) else False
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
