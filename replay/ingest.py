@@ -95,6 +95,7 @@ class Ingester:
             self.on_reject(item)
 
     def flush(self) -> None:
+        self.writer.next_batch()
         for game, (hands, actions) in self.hands.items():
             self.writer.write("hands", hands.to_arrow(), game)
             self.writer.write("actions", actions.to_arrow(), game)

@@ -153,44 +153,54 @@ class Table:
             return Violation(Code.OUT_OF_TURN, i, f"seat {seat} tried to {what} during {self.phase}", seat)
         return Violation(Code.OUT_OF_TURN, i, f"seat {seat} tried to {what}, but it is seat {self.turn}'s turn", seat)
 
-    def do_play(self, i: int, action: dict) -> Violation | None:
-        seat = action["seat"]
+    def verify_play(self, i: int, seat: int, tokens: list[str], declared: list[str] | None = None,
+                    ) -> tuple[Violation | None, list[int], int, tuple[Combo, ...]]:
+        """Check a play without making it: (violation or None, card ids, packed, readings)."""
         if self.phase != "play" or seat != self.turn:
             if self.phase == "play" and not self.first_play_done:
-                return Violation(Code.FIRST_PLAY, i, f"the first play belongs to seat {self.turn} ({self.opening_rule()}), not seat {seat}", seat)
-            return self.wrong_turn(i, seat, "play")
-        tokens = action["cards"]
+                return Violation(Code.FIRST_PLAY, i, f"the first play belongs to seat {self.turn} ({self.opening_rule()}), not seat {seat}", seat), [], 0, ()
+            return self.wrong_turn(i, seat, "play"), [], 0, ()
         ids = []
         for token in tokens:
             c = CARD_OF.get(token)
             if c is None:
-                return Violation(Code.BAD_CARD, i, f"not a card: {token!r}", seat)
+                return Violation(Code.BAD_CARD, i, f"not a card: {token!r}", seat), [], 0, ()
             ids.append(c)
-        declared = action.get("as")
         if declared is not None:
             for token in declared:
                 if token not in CARD_OF:
-                    return Violation(Code.BAD_CARD, i, f"not a card in 'as': {token!r}", seat)
+                    return Violation(Code.BAD_CARD, i, f"not a card in 'as': {token!r}", seat), [], 0, ()
         hand = self.hands[seat]
         packed = 0
-        for k, c in enumerate(ids):
+        v: Violation | None = None
+        taken = 0
+        for c in ids:
             if not hand[c]:
-                for c2 in ids[:k]:
-                    hand[c2] += 1
-                return Violation(Code.NOT_IN_HAND, i, f"seat {seat} does not hold {CARD_NAMES[c]}", seat)
+                v = Violation(Code.NOT_IN_HAND, i, f"seat {seat} does not hold {CARD_NAMES[c]}", seat)
+                break
             hand[c] -= 1
+            taken += 1
             packed += RANK_BIT[c]
-        v: Violation | None
-        if not (readings := self.classify(ids, packed, declared)):
-            v = Violation(Code.INVALID_COMBO, i, f"{' '.join(tokens)} is no combination of {self.rules.game}/{self.rules.variant}", seat)
-        elif self.last is not None and not any_beats(readings, self.last):
-            v = Violation(Code.DOES_NOT_BEAT, i, f"{' '.join(tokens)} ({self.describe(readings)}) does not beat {self.describe(self.last)}", seat)
-        else:
-            v = self.check_play(i, seat, ids, readings)
+        readings: tuple[Combo, ...] = ()
+        if v is None:
+            if not (readings := self.classify(ids, packed, declared)):
+                v = Violation(Code.INVALID_COMBO, i, f"{' '.join(tokens)} is no combination of {self.rules.game}/{self.rules.variant}", seat)
+            elif self.last is not None and not any_beats(readings, self.last):
+                v = Violation(Code.DOES_NOT_BEAT, i, f"{' '.join(tokens)} ({self.describe(readings)}) does not beat {self.describe(self.last)}", seat)
+            else:
+                v = self.check_play(i, seat, ids, readings)
+        for c in ids[:taken]:
+            hand[c] += 1
+        return v, ids, packed, readings
+
+    def do_play(self, i: int, action: dict) -> Violation | None:
+        seat = action["seat"]
+        v, ids, packed, readings = self.verify_play(i, seat, action["cards"], action.get("as"))
         if v is not None:
-            for c in ids:
-                hand[c] += 1
             return v
+        hand = self.hands[seat]
+        for c in ids:
+            hand[c] -= 1
         led = self.last is None
         self.packed[seat] -= packed
         self.left[seat] -= len(ids)

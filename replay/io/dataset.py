@@ -16,11 +16,12 @@ from __future__ import annotations
 import hashlib
 import os
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 import orjson
 import pyarrow as pa
+import pyarrow.compute  # noqa: F401  (pa.compute)
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
@@ -179,21 +180,27 @@ class IdIndex:
 
 
 class DatasetWriter:
-    """Writes part files into a dataset folder: one file per table, game and flush."""
+    """Writes part files into a dataset folder: one file per table, game and batch.
+
+    The hands and actions of one batch share a file name (``part-<run>-<batch>.parquet``)
+    in their tables, so a reader can pair them without reading a whole table.
+    """
 
     def __init__(self, root: str, run: str | None = None):
         self.root = root
         self.run = run or uuid.uuid4().hex[:12]
-        self.count = 0
+        self.batch = 0
         os.makedirs(root, exist_ok=True)
+
+    def next_batch(self) -> None:
+        self.batch += 1
 
     def write(self, table: str, data: pa.Table, game: str | None = None) -> str | None:
         if data.num_rows == 0:
             return None
         folder = os.path.join(self.root, table, f"game={game}") if game else os.path.join(self.root, table)
         os.makedirs(folder, exist_ok=True)
-        self.count += 1
-        path = os.path.join(folder, f"part-{self.run}-{self.count:05d}.parquet")
+        path = os.path.join(folder, f"part-{self.run}-{self.batch:05d}.parquet")
         tmp = path + ".tmp"
         pq.write_table(data, tmp, compression="zstd")
         os.replace(tmp, path)
@@ -205,36 +212,41 @@ def table_glob(root: str, table: str) -> str:
     return os.path.join(root, table, "**", "*.parquet")
 
 
-def read_records(root: str, ids: Iterable[str] | None = None) -> Iterable[dict]:
-    """Rebuild hand records from a dataset's hands and actions (for audit and replay)."""
-    import duckdb
+def iter_hand_files(root: str) -> Iterator[tuple[str, str, str | None]]:
+    """(game, hands part file, matching actions part file or None), in a stable order."""
+    hands_root = os.path.join(root, "hands")
+    if not os.path.isdir(hands_root):
+        return
+    for part in sorted(os.listdir(hands_root)):
+        if not part.startswith("game="):
+            continue
+        game = part[len("game="):]
+        for name in sorted(os.listdir(os.path.join(hands_root, part))):
+            if name.endswith(".parquet"):
+                actions = os.path.join(root, "actions", part, name)
+                yield game, os.path.join(hands_root, part, name), actions if os.path.exists(actions) else None
 
-    con = duckdb.connect()
-    hands_glob, actions_glob = table_glob(root, "hands"), table_glob(root, "actions")
-    where = ""
-    params: list = [hands_glob]
-    if ids is not None:
-        where = "where id in (select unnest($ids))"
-    con.execute(
-        f"create view hands as select * from read_parquet($g, hive_partitioning=true)", {"g": hands_glob}
-    )
-    has_actions = os.path.isdir(os.path.join(root, "actions"))
-    if has_actions:
-        con.execute("create view actions as select * from read_parquet($g, hive_partitioning=true)", {"g": actions_glob})
-    query = f"select * from hands {where} order by source, line"
-    cursor = con.execute(query, {"ids": list(ids)} if ids is not None else {})
-    names = [d[0] for d in cursor.description]
-    rows = cursor.fetchall()
-    for row in rows:
-        h = dict(zip(names, row))
-        acts = []
-        if has_actions:
-            cur = con.execute("select * from actions where hand_id = $id order by idx", {"id": h["id"]})
-            anames = [d[0] for d in cur.description]
-            for arow in cur.fetchall():
-                acts.append(_action_from_row(dict(zip(anames, arow))))
-        yield _record_from_row(h, acts)
-    del params
+
+def read_records(root: str, ids: Iterable[str] | None = None) -> Iterator[dict]:
+    """Rebuild hand records from a dataset's hands and actions, one part file at a time."""
+    wanted = set(ids) if ids is not None else None
+    for game, hands_path, actions_path in iter_hand_files(root):
+        hands = pq.read_table(hands_path)
+        if wanted is not None:
+            hands = hands.filter(pa.compute.is_in(hands.column("id"), pa.array(sorted(wanted), pa.string())))
+            if hands.num_rows == 0:
+                continue
+        by_hand: dict[str, list[dict]] = {}
+        if actions_path is not None:
+            actions = pq.read_table(actions_path)
+            if wanted is not None:
+                actions = actions.filter(pa.compute.is_in(actions.column("hand_id"), hands.column("id")))
+            for a in actions.to_pylist():
+                by_hand.setdefault(a["hand_id"], []).append(a)
+        for h in hands.to_pylist():
+            h["game"] = game
+            acts = sorted(by_hand.get(h["id"], ()), key=lambda a: a["idx"])
+            yield _record_from_row(h, [_action_from_row(a) for a in acts])
 
 
 def _action_from_row(a: dict) -> dict:

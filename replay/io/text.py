@@ -14,7 +14,7 @@ One line per fact or action, ``#`` comments, easy to write by hand for a bug rep
 ... '''
 >>> rec = parse_text(text)[0].record
 >>> rec["players"], rec["actions"][0], rec["actions"][1]
-(['张三', '李四', '王五'], {'seat': 0, 'act': 'bid', 'call': True, 't': 120}, {'seat': 1, 'act': 'play', 'cards': ['5s'], 'as': ['5s'], 'note': 'x'})
+(['张三', '李四', '王五'], {'seat': 0, 'act': 'bid', 't': 120, 'call': True}, {'seat': 1, 'act': 'play', 'cards': ['5s'], 'as': ['5s'], 'note': 'x'})
 >>> parse_text("hand x\\ngame doudizhu\\n")[0].message
 'line 2, column 14: expected the variant after the game (like "game doudizhu huopin")'
 """
@@ -51,23 +51,34 @@ class TextError(ValueError):
 # ---------------------------------------------------------------- writing
 
 
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _json_text(value: Any, separators: tuple[str, str] | None = None) -> str:
+    """JSON on one line: characters that some readers take as line breaks are escaped."""
+    text = json.dumps(value, ensure_ascii=False, separators=separators)
+    for ch, escaped in _LINE_BREAKS.items():
+        text = text.replace(ch, escaped)
+    return text
+
+
 def _value_text(value: Any) -> str:
     """A field value: a bare word or string when it reads back the same, else JSON."""
     if isinstance(value, str) and _is_bare(value):
         return value
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return _json_text(value, (", ", ": "))
 
 
 def _is_bare(s: str) -> bool:
     return (
-        bool(s) and s == s.strip() and s[0] not in '{["@' and "#" not in s and "\n" not in s
+        bool(s) and s == s.strip() and s[0] not in '{["@' and "#" not in s and len(s.splitlines()) == 1
         and s not in ("true", "false", "null") and not _NUMBER.match(s)
     )
 
 
 def _word(s: str) -> str:
     """A name or id: as it is when safe, else a JSON string."""
-    return s if s and not _NAME_UNSAFE.search(s) and s[0] not in '"{[' else json.dumps(s, ensure_ascii=False)
+    return s if s and not _NAME_UNSAFE.search(s) and s[0] not in '"{[' and len(s.splitlines()) == 1 else _json_text(s)
 
 
 def action_to_text(action: dict) -> str:
@@ -93,7 +104,7 @@ def action_to_text(action: dict) -> str:
         parts.append("@" + json.dumps(action["t"]))
     extra = {k: v for k, v in action.items() if k not in used}
     if extra:
-        parts.append(json.dumps(extra, ensure_ascii=False))
+        parts.append(_json_text(extra))
     return " ".join(parts)
 
 
@@ -367,7 +378,8 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
 
 
 def parse_text(text: str, source: str = "<text>") -> list[Item]:
-    return list(iter_text_lines(((n, line, "utf-8") for n, line in enumerate(text.splitlines(), 1)), source))
+    lines = (line.rstrip("\r") for line in text.split("\n"))  # as files are read: lines end at \n only
+    return list(iter_text_lines(((n, line, "utf-8") for n, line in enumerate(lines, 1)), source))
 
 
 def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:

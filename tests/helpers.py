@@ -1,0 +1,64 @@
+"""Building hands for tests: a fixed Dou Dizhu deal written in the text format."""
+
+from __future__ import annotations
+
+import json
+
+from replay.io.text import parse_text
+from replay.replayer import Replay, replay
+
+# seat 0 holds a 3..A straight, 2s 2h 2d, SJ, 3h; the bottom BJ 2c 3d completes a bomb of
+# twos and the rocket.  Seat 1: hearts 4..A and diamonds 4..9.  Seat 2: the rest.
+DDZ_HEAD = """\
+hand t-1
+game doudizhu huopin
+seat 0 张三: 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As 2s 2h 2d SJ 3h
+seat 1 李四: 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah 4d 5d 6d 7d 8d 9d
+seat 2 王五: Td Jd Qd Kd Ad 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 3c
+bottom: BJ 2c 3d
+leader: 0
+"""
+BID_0 = "0 bid yes\n1 grab no\n2 grab no\n"
+STRAIGHT = "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"
+#: the landlord's spring: straight, bomb, pair, rocket
+SPRING = BID_0 + f"""\
+0 play {STRAIGHT}
+1 pass
+2 pass
+0 play 2s 2h 2d 2c
+1 pass
+2 pass
+0 play 3h 3d
+1 pass
+2 pass
+0 play SJ BJ
+"""
+#: farmers win after the landlord's single play: anti-spring
+ANTI_SPRING = BID_0 + """\
+0 play 3h
+1 play 4h
+2 pass
+0 pass
+1 play 5h 6h 7h 8h 9h Th Jh Qh Kh Ah
+2 pass
+0 pass
+1 play 4d 5d 6d 7d 8d 9d
+"""
+
+
+def ddz(actions: str, head: str = DDZ_HEAD, **fields) -> dict:
+    """A Dou Dizhu record: the fixed deal, *actions* in text form, extra fields as JSON."""
+    text = head + "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in fields.items()) + actions
+    items = parse_text(text)
+    assert len(items) == 1 and items[0].record is not None, items[0].message
+    return items[0].record
+
+
+def run(actions: str, **fields) -> Replay:
+    return replay(ddz(actions, **fields))
+
+
+def verdict(actions: str, **fields) -> tuple[str, int | None] | None:
+    """(code, action index) of the first violation, or None for a legal hand."""
+    r = run(actions, **fields)
+    return None if r.ok else (str(r.violation.code), r.violation.action)

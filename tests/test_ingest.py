@@ -1,0 +1,134 @@
+"""Ingest: every hand lands in the dataset or in rejects, with file, line and reason."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+
+import duckdb
+import pytest
+
+from replay.ingest import ingest
+from replay.io.dataset import read_records
+from replay.io.readers import iter_items
+from replay.io.text import record_to_text
+from replay.simulate import simulate
+
+RECORDS = list(simulate("doudizhu", None, 6, 11))
+
+
+def jsonl(records) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+def run(tmp_path, files: dict[str, bytes | str], **kw):
+    src = tmp_path / "in"
+    src.mkdir(exist_ok=True)
+    for name, data in files.items():
+        (src / name).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    out = str(tmp_path / "ds")
+    stats = ingest(iter_items([str(src)]), out, **kw)
+    return stats, out
+
+
+def rows(out: str, table: str, cols: str = "*", order: str = "") -> list[tuple]:
+    path = os.path.join(out, table, "**", "*.parquet")
+    return duckdb.sql(f"select {cols} from read_parquet('{path}', hive_partitioning=true) {order}").fetchall()
+
+
+def test_both_formats_gzip_and_counts(tmp_path):
+    text = "\n".join(record_to_text(r) for r in RECORDS[3:])
+    stats, out = run(tmp_path, {"a.jsonl": jsonl(RECORDS[:2]), "b.jsonl.gz": gzip.compress(jsonl(RECORDS[2:3]).encode()),
+                                "c.paipu": text})
+    assert (stats.read, stats.written, stats.rejected) == (6, 6, 0)
+    assert rows(out, "hands", "count(*), count(distinct id), min(game)") == [(6, 6, "doudizhu")]
+    n_actions = sum(len(r["actions"]) for r in RECORDS)
+    assert rows(out, "actions", "count(*)") == [(n_actions,)]
+    assert rows(out, "hands", "source, line", "where id = '%s'" % RECORDS[4]["id"])[0][0].endswith("c.paipu")
+
+
+def test_dataset_rebuilds_the_records_exactly(tmp_path):
+    stats, out = run(tmp_path, {"a.jsonl": jsonl(RECORDS)})
+    assert sorted(read_records(out), key=lambda r: r["id"]) == sorted(RECORDS, key=lambda r: r["id"])
+
+
+def test_reingest_adds_nothing_and_different_hand_with_same_id_is_rejected(tmp_path):
+    stats, out = run(tmp_path, {"a.jsonl": jsonl(RECORDS)})
+    again = ingest(iter_items([str(tmp_path / "in")]), out)
+    assert (again.written, again.duplicates, again.rejected) == (0, 6, 0)
+    changed = dict(RECORDS[0], time="2020-01-01T00:00:00Z")
+    (tmp_path / "in2.jsonl").write_text(jsonl([changed]))
+    third = ingest(iter_items([str(tmp_path / "in2.jsonl")]), out)
+    assert (third.written, third.rejected) == (0, 1)
+    assert rows(out, "rejects", "code, line, hand_id") == [("duplicate_id", 1, RECORDS[0]["id"])]
+    assert rows(out, "hands", "count(*)") == [(6,)]
+
+
+def test_duplicate_ids_within_one_input(tmp_path):
+    changed = dict(RECORDS[1], id=RECORDS[0]["id"])
+    stats, out = run(tmp_path, {"a.jsonl": jsonl([RECORDS[0], RECORDS[0], changed])})
+    assert (stats.written, stats.duplicates, stats.rejected) == (1, 1, 1)
+    assert rows(out, "rejects", "code, line") == [("duplicate_id", 3)]
+
+
+BAD_LINES = [
+    ('{"paipu": 1, "id": "x"', "bad_record", "not valid JSON"),               # truncated line
+    ('{"paipu": 1, "id": 5}', "bad_record", 'field "id": expected a string'),  # wrong type
+    ("[1, 2]", "bad_record", "expected a JSON object"),
+]
+
+
+def test_bad_lines_are_rejected_with_line_and_reason(tmp_path):
+    bad_card = dict(RECORDS[0], id="bc")
+    bad_card["deal"] = [list(h) for h in bad_card["deal"]]
+    bad_card["deal"][1][3] = "1z"
+    unknown = dict(RECORDS[0], id="ug", game="mahjong")
+    lines = [json.dumps(RECORDS[0])] + [b for b, _, _ in BAD_LINES] + [json.dumps(bad_card), "", json.dumps(unknown)]
+    stats, out = run(tmp_path, {"a.jsonl": "\n".join(lines) + "\n"})
+    assert (stats.written, stats.rejected) == (1, 5)
+    got = rows(out, "rejects", "line, code, message", "order by line")
+    assert [(line, code) for line, code, _ in got] == [(2, "bad_record"), (3, "bad_record"), (4, "bad_record"),
+                                                        (5, "bad_card"), (7, "unknown_game")]
+    for (_, _, message), (_, _, expected) in zip(got, BAD_LINES):
+        assert expected in message
+    assert 'field "deal[1][3]": expected a card like' in got[3][2]
+
+
+def test_encodings_bom_gbk_recorded(tmp_path):
+    r = dict(RECORDS[0])
+    bom = b"\xef\xbb\xbf" + (json.dumps(r, ensure_ascii=False) + "\n").encode("utf-8")
+    gbk_rec = dict(RECORDS[1], players=["张三", "李四", "王五"])
+    gbk = (json.dumps(gbk_rec, ensure_ascii=False) + "\n").encode("gb18030")
+    text_gbk = record_to_text(dict(RECORDS[2], players=["老王", "小红", "赵六"])).encode("gb18030")
+    stats, out = run(tmp_path, {"bom.jsonl": bom, "gbk.jsonl": gbk, "gbk.paipu": text_gbk})
+    assert stats.rejected == 0
+    got = dict((i, (enc, p)) for i, enc, p in rows(out, "hands", "id, encoding, players"))
+    assert got[RECORDS[0]["id"]][0] == "utf-8-sig"
+    assert got[RECORDS[1]["id"]] == ("gb18030", ["张三", "李四", "王五"])
+    assert got[RECORDS[2]["id"]] == ("gb18030", ["老王", "小红", "赵六"])
+
+
+def test_empty_file_and_binary_garbage(tmp_path):
+    garbage = bytes(range(256)) * 4
+    stats, out = run(tmp_path, {"empty.jsonl": b"", "junk.jsonl": garbage, "junk.paipu": b"\x00\x01\x02hand"})
+    assert stats.written == 0 and stats.rejected >= 2
+    got = rows(out, "rejects", "source, code, message")
+    assert all(code == "bad_record" for _, code, _ in got)
+    assert {os.path.basename(s) for s, _, _ in got} == {"junk.jsonl", "junk.paipu"}
+    assert any("NUL byte" in m for _, _, m in got)
+
+
+def test_no_temporary_files_left_and_parts_small_batches(tmp_path):
+    stats, out = run(tmp_path, {"a.jsonl": jsonl(RECORDS)}, batch_size=2)
+    names = [f for _, _, files in os.walk(out) for f in files]
+    assert names and all(n.endswith(".parquet") for n in names)
+    assert len([n for n in names if n.startswith("part-")]) >= 3
+    assert rows(out, "hands", "count(*)") == [(6,)]
+
+
+def test_missing_input_is_an_error(tmp_path):
+    from replay.io.sources import InputError
+
+    with pytest.raises(InputError):
+        list(iter_items([str(tmp_path / "nope.jsonl")]))

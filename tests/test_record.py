@@ -1,0 +1,74 @@
+"""Structural checks of the hand record: codes, field paths, what was expected."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from replay.record import check_record
+from replay.verdicts import RecordError
+
+GOOD = {
+    "paipu": 1, "id": "h1", "game": "doudizhu", "variant": "huopin", "players": ["a", "b", "c"],
+    "deal": [["3s"], ["4s"], ["5s"]], "bottom": ["6s", "7s", "8s"],
+    "actions": [{"seat": 0, "act": "bid", "call": True}, {"seat": 0, "act": "play", "cards": ["3s"], "t": 5}],
+}
+
+
+def broken(path: list, value=...) -> dict:
+    rec = copy.deepcopy(GOOD)
+    target = rec
+    for key in path[:-1]:
+        target = target[key]
+    if value is ...:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return rec
+
+
+@pytest.mark.parametrize("path,value,code,field,expected", [
+    (["id"], ..., "bad_record", "id", "required field missing"),
+    (["paipu"], 2, "bad_record", "paipu", "expected format version 1"),
+    (["id"], 7, "bad_record", "id", "expected a string"),
+    (["game"], "chess", "unknown_game", "game", "unknown game 'chess'"),
+    (["variant"], "nope", "unknown_game", "variant", "unknown variant 'nope' of doudizhu"),
+    (["players"], ["a"], "bad_record", "players", "expected 2 to 4 player names"),
+    (["players", 1], 5, "bad_record", "players[1]", "expected a string"),
+    (["deal"], [["3s"], ["4s"]], "bad_record", "deal", "one list of cards per seat"),
+    (["deal", 2, 0], "5z", "bad_card", "deal[2][0]", "expected a card like"),
+    (["bottom"], ..., "bad_record", "bottom", "required field missing"),
+    (["actions", 1, "seat"], 3, "bad_record", "actions[1].seat", "expected a seat 0..2"),
+    (["actions", 1, "seat"], "0", "bad_record", "actions[1].seat", "expected an integer"),
+    (["actions", 1, "act"], "fold", "bad_record", "actions[1].act", "expected one of play, pass"),
+    (["actions", 1, "cards"], [], "bad_record", "actions[1].cards", "at least one card"),
+    (["actions", 1, "cards", 0], "3S!", "bad_card", "actions[1].cards[0]", "expected a card like"),
+    (["actions", 1, "t"], -1, "bad_record", "actions[1].t", "milliseconds"),
+    (["actions", 0, "call"], "yes", "bad_record", "actions[0].call", "expected true or false"),
+    (["stacks"], [1, 2], "bad_record", "stacks", "3 numbers"),
+    (["leader"], 5, "bad_record", "leader", "a seat 0..2"),
+    (["match"], {"id": "m"}, "bad_record", "match.hand", "required field missing"),
+])
+def test_structural_errors(path, value, code, field, expected):
+    with pytest.raises(RecordError) as e:
+        check_record(broken(path, value))
+    assert e.value.code == code
+    assert e.value.field == field
+    assert expected in e.value.message
+
+
+def test_not_an_object():
+    with pytest.raises(RecordError) as e:
+        check_record([1, 2])
+    assert e.value.code == "bad_record" and "expected a JSON object" in str(e.value)
+
+
+def test_good_record_and_aliases():
+    assert check_record(copy.deepcopy(GOOD))["game"] == "doudizhu"
+    assert check_record(broken(["game"], "斗地主"))["game"] == "doudizhu"
+
+
+def test_lenient_action_cards_leave_spelling_to_the_replay():
+    rec = broken(["actions", 1, "cards", 0], "3S!")
+    assert check_record(rec, action_cards=False) is rec
