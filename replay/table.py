@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from .cards import CARD_NAMES, CARD_OF, RANK_BIT, contains
-from .combos import Combo, ComboTable, any_beats
+from .combos import Combo, ComboTable, any_beats, beats
 from .rules import Rules
 from .verdicts import Code, Event, Violation
 
@@ -22,6 +22,14 @@ class Table:
 
     #: the game's combination table for its rules, built once per rules object
     _tables: ClassVar[dict[Rules, ComboTable]] = {}
+    #: True when a play's readings depend on its rank counts alone (no wild cards, no suits)
+    plain_lookup: ClassVar[bool] = True
+    #: True when the game overrides check_play (skipped on the hot path otherwise)
+    has_play_rules: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.has_play_rules = cls.check_play is not Table.check_play
 
     def __init__(self, rules: Rules, record: dict, detail: bool = False):
         self.rules = rules
@@ -74,7 +82,7 @@ class Table:
         hand = self.hands[seat]
         for c in ids:
             hand[c] += 1
-            self.packed[seat] += RANK_BIT[c]
+        self.packed[seat] += sum(map(RANK_BIT.__getitem__, ids))
         self.left[seat] += len(ids)
 
     def check_deal(self, deal: list[list[str]], bottom: list[str] | None = None) -> Violation | None:
@@ -88,17 +96,19 @@ class Table:
                 return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(hand)} cards, expected {sizes[seat]}")
         if (len(bottom) if bottom is not None else 0) != rules.bottom:
             return Violation(Code.BAD_DEAL, None, f"{len(bottom or [])} bottom cards, expected {rules.bottom}")
-        have = [0] * 54
-        for hand in list(deal) + [bottom or []]:
-            for token in hand:
-                c = CARD_OF.get(token)
-                if c is None:
-                    return Violation(Code.BAD_CARD, None, f"not a card in the deal: {token!r}")
+        try:
+            ids = [[CARD_OF[t] for t in hand] for hand in deal]
+            bottom_ids = [CARD_OF[t] for t in bottom or ()]
+        except (KeyError, TypeError):
+            bad = next(t for hand in list(deal) + [bottom or []] for t in hand if t not in CARD_OF)
+            return Violation(Code.BAD_CARD, None, f"not a card in the deal: {bad!r}")
+        dealt = sorted([c for hand in ids for c in hand] + bottom_ids)
+        if dealt != sorted_deck(rules.deck):
+            have, want = [0] * 54, [0] * 54
+            for c in dealt:
                 have[c] += 1
-        want = [0] * 54
-        for c in rules.deck:
-            want[c] += 1
-        if have != want:
+            for c in rules.deck:
+                want[c] += 1
             extra = [CARD_NAMES[c] for c in range(54) if have[c] > want[c]]
             missing = [CARD_NAMES[c] for c in range(54) if have[c] < want[c]]
             parts = []
@@ -107,8 +117,8 @@ class Table:
             if missing:
                 parts.append("missing " + " ".join(missing))
             return Violation(Code.BAD_DEAL, None, f"the deal is not the {len(rules.deck)}-card deck: " + "; ".join(parts))
-        for seat, hand in enumerate(deal):
-            self.give(seat, [CARD_OF[t] for t in hand])
+        for seat, hand in enumerate(ids):
+            self.give(seat, hand)
         return None
 
     # ----------------------------------------------------------------- the run
@@ -156,24 +166,32 @@ class Table:
     def verify_play(self, i: int, seat: int, tokens: list[str], declared: list[str] | None = None,
                     ) -> tuple[Violation | None, list[int], int, tuple[Combo, ...]]:
         """Check a play without making it: (violation or None, card ids, packed, readings)."""
+        v, ids, packed, readings = self._take(i, seat, tokens, declared)
+        if v is None:
+            hand = self.hands[seat]
+            for c in ids:
+                hand[c] += 1
+        return v, ids, packed, readings
+
+    def _take(self, i: int, seat: int, tokens: list[str], declared: list[str] | None,
+              ) -> tuple[Violation | None, list[int], int, tuple[Combo, ...]]:
+        """Every check of a play; on success its cards are out of the seat's card counts."""
         if self.phase != "play" or seat != self.turn:
             if self.phase == "play" and not self.first_play_done:
                 return Violation(Code.FIRST_PLAY, i, f"the first play belongs to seat {self.turn} ({self.opening_rule()}), not seat {seat}", seat), [], 0, ()
             return self.wrong_turn(i, seat, "play"), [], 0, ()
-        ids = []
-        for token in tokens:
-            c = CARD_OF.get(token)
-            if c is None:
-                return Violation(Code.BAD_CARD, i, f"not a card: {token!r}", seat), [], 0, ()
-            ids.append(c)
+        try:
+            ids = [CARD_OF[t] for t in tokens]
+        except (KeyError, TypeError):
+            bad = next(t for t in tokens if not isinstance(t, str) or t not in CARD_OF)
+            return Violation(Code.BAD_CARD, i, f"not a card: {bad!r}", seat), [], 0, ()
         if declared is not None:
             for token in declared:
                 if token not in CARD_OF:
                     return Violation(Code.BAD_CARD, i, f"not a card in 'as': {token!r}", seat), [], 0, ()
         hand = self.hands[seat]
-        packed = 0
+        packed = taken = 0
         v: Violation | None = None
-        taken = 0
         for c in ids:
             if not hand[c]:
                 v = Violation(Code.NOT_IN_HAND, i, f"seat {seat} does not hold {CARD_NAMES[c]}", seat)
@@ -183,24 +201,29 @@ class Table:
             packed += RANK_BIT[c]
         readings: tuple[Combo, ...] = ()
         if v is None:
-            if not (readings := self.classify(ids, packed, declared)):
-                v = Violation(Code.INVALID_COMBO, i, f"{' '.join(tokens)} is no combination of {self.rules.game}/{self.rules.variant}", seat)
-            elif self.last is not None and not any_beats(readings, self.last):
-                v = Violation(Code.DOES_NOT_BEAT, i, f"{' '.join(tokens)} ({self.describe(readings)}) does not beat {self.describe(self.last)}", seat)
+            if declared is None and self.plain_lookup:
+                readings = self.table.readings.get(packed, ())
             else:
+                readings = self.classify(ids, packed, declared)
+            last = self.last
+            if not readings:
+                v = Violation(Code.INVALID_COMBO, i, f"{' '.join(tokens)} is no combination of {self.rules.game}/{self.rules.variant}", seat)
+            elif last is not None and not (
+                beats(readings[0], last[0]) if len(readings) == 1 and len(last) == 1 else any_beats(readings, last)
+            ):
+                v = Violation(Code.DOES_NOT_BEAT, i, f"{' '.join(tokens)} ({self.describe(readings)}) does not beat {self.describe(last)}", seat)
+            elif self.has_play_rules:
                 v = self.check_play(i, seat, ids, readings)
-        for c in ids[:taken]:
-            hand[c] += 1
+        if v is not None:
+            for c in ids[:taken]:
+                hand[c] += 1
         return v, ids, packed, readings
 
     def do_play(self, i: int, action: dict) -> Violation | None:
         seat = action["seat"]
-        v, ids, packed, readings = self.verify_play(i, seat, action["cards"], action.get("as"))
+        v, ids, packed, readings = self._take(i, seat, action["cards"], action.get("as"))
         if v is not None:
             return v
-        hand = self.hands[seat]
-        for c in ids:
-            hand[c] -= 1
         led = self.last is None
         self.packed[seat] -= packed
         self.left[seat] -= len(ids)
@@ -319,6 +342,16 @@ class Table:
         return {"order": list(self.out)}
 
 
+_SORTED_DECKS: dict[tuple[int, ...], list[int]] = {}
+
+
+def sorted_deck(deck: tuple[int, ...]) -> list[int]:
+    found = _SORTED_DECKS.get(deck)
+    if found is None:
+        found = _SORTED_DECKS[deck] = sorted(deck)
+    return found
+
+
 def compare_result(declared: dict, replayed: dict) -> Violation | None:
     """``result_mismatch`` for the first declared field that differs from the replay."""
     for key, value in declared.items():
@@ -331,10 +364,13 @@ def compare_result(declared: dict, replayed: dict) -> Violation | None:
 
 
 def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b if isinstance(a, bool) and isinstance(b, bool) else False
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+    ta, tb = type(a), type(b)
+    if ta is list and tb is list:
+        return len(a) == len(b) and all(map(_same, a, b))
+    if ta is tb and a == b:
+        return True
+    if ta is bool or tb is bool:
+        return False
+    if ta in (int, float) and tb in (int, float):
         return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return a == b
+    return False

@@ -287,3 +287,19 @@ def test_result_mismatch_names_field(field, value):
     r = run(SPRING, result={field: value})
     assert (r.violation.code, r.violation.action) == ("result_mismatch", None)
     assert f"result.{field}" in r.violation.message
+
+
+# ---------------------------------------------------------------- declared readings and escape
+
+
+def test_declared_reading_must_repeat_the_cards_without_wilds():
+    assert verdict(BID_0 + "0 play 3h as 3h\n1 escape\n") is None
+    assert verdict(BID_0 + "0 play 3h as 4h\n") == ("invalid_combo", 3)
+    rec = ddz(BID_0)
+    rec["actions"].append({"seat": 0, "act": "play", "cards": ["3h"], "as": ["3?"]})
+    r = replay(rec)
+    assert (r.violation.code, r.violation.action) == ("bad_card", 3)
+
+
+def test_nothing_after_an_escape():
+    assert verdict(BID_0 + "1 escape\n0 play 3h\n") == ("after_end", 4)

@@ -373,17 +373,21 @@ def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float]
     [140, -50, -110]
     """
     want = [s * coef for s in scores]
-    caps = [float("inf")] * len(scores) if stacks is None else [max(0, x) for x in stacks]
-    pays = {s: min(-w, caps[s]) for s, w in enumerate(want) if w < 0}
-    wins = {s: min(w, caps[s]) for s, w in enumerate(want) if w > 0}
-    total = min(sum(pays.values()), sum(wins.values()))
-    pays = _shrink(pays, total)
-    wins = _shrink(wins, total)
-    net = [wins.get(s, 0) - pays.get(s, 0) for s in range(len(scores))]
+    if stacks is None:
+        net = want
+    else:
+        caps = [x if x > 0 else 0 for x in stacks]
+        pays = {s: (-w if -w < caps[s] else caps[s]) for s, w in enumerate(want) if w < 0}
+        wins = {s: (w if w < caps[s] else caps[s]) for s, w in enumerate(want) if w > 0}
+        total = min(sum(pays.values()), sum(wins.values()))
+        pays = _shrink(pays, total)
+        wins = _shrink(wins, total)
+        net = [wins.get(s, 0) - pays.get(s, 0) for s in range(len(scores))]
+        if fee:
+            net = [x - min(fee, max(0, caps[s] + x)) for s, x in enumerate(net)]
+            fee = 0
     if fee:
-        for s in range(len(net)):
-            room_left = (caps[s] + net[s]) if stacks is not None else float("inf")
-            net[s] -= min(fee, max(0, room_left))
+        net = [x - fee for x in net]
     return [int(x) if float(x).is_integer() else x for x in net]
 
 

@@ -1,0 +1,1 @@
+"""paipu's analysis side: DuckDB queries over the dataset, detectors and reports."""
