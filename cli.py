@@ -33,12 +33,12 @@ def ingest(
     inputs: Annotated[list[str], typer.Argument(help="files, folders or globs (JSONL or text, optionally .gz)")],
     out_dir: Annotated[str, typer.Option("--out", "-o", help="dataset folder (created or added to)")],
     fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or text")] = "auto",
-    batch: Annotated[int, typer.Option(help="hands per part file (bounds memory)")] = 20_000,
+    batch: Annotated[int, typer.Option(help="hands per part file (bounds memory)")] = 5_000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no per-reject lines")] = False,
+    workers: Annotated[Optional[int], typer.Option(help="parsing processes (default: all cores for large inputs)")] = None,
 ) -> None:
     """Read hand histories into a Parquet dataset (hands, actions, rejects)."""
-    from replay.ingest import ingest as run_ingest
-    from replay.io.readers import iter_file
+    from replay.ingest import ingest_files
     from replay.io.sources import InputError, expand_inputs
 
     try:
@@ -47,15 +47,12 @@ def ingest(
         fail(str(e))
     if not files:
         fail("no input files found (paipu reads .jsonl, .ndjson, .json, .paipu and .txt, also gzipped)")
+    if fmt not in ("auto", "jsonl", "text"):
+        fail(f"--format must be auto, jsonl or text, got {fmt!r}")
 
     def on_reject(item) -> None:
         if not quiet:
             err.print(f"{item.where}: {item.code}: {item.message}", markup=False, soft_wrap=True)
-
-    def items():
-        for path in files:
-            yield from iter_file(path, fmt)
-            progress.advance(task, os.path.getsize(path))
 
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
@@ -63,10 +60,8 @@ def ingest(
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
     with progress:
         task = progress.add_task("ingest", total=sum(os.path.getsize(p) for p in files))
-        try:
-            stats = run_ingest(items(), out_dir, batch_size=batch, on_reject=on_reject)
-        except ValueError as e:
-            fail(str(e))
+        stats = ingest_files(files, out_dir, fmt, batch_size=batch, workers=workers, on_reject=on_reject,
+                             on_batch=lambda size: progress.advance(task, size))
     codes = ", ".join(f"{k} {v}" for k, v in sorted(stats.by_code.items()))
     out.print(
         f"ingested {stats.written} hands from {len(files)} files into {out_dir}; "

@@ -4,7 +4,7 @@
 
 Generates N Dou Dizhu hands (a few hundred simulated hands repeated under new ids) as
 JSONL and as paipu text, then times, each in a fresh process:
-- ``paipu ingest`` of the JSONL file and of the text file,
+- ``paipu ingest`` of the JSONL file and of the text file, with 1 and 2 worker processes,
 - DuckDB ``COPY (select * from read_json(...)) TO ... (FORMAT parquet)`` of the JSONL file.
 """
 
@@ -45,11 +45,13 @@ def main() -> None:
     print(f"generating {args.hands} hands in {folder} ...", flush=True)
     jsonl, text = write_inputs(folder, args.hands)
     rows = []
-    for label, path in (("paipu ingest (JSONL)", jsonl), ("paipu ingest (text)", text)):
-        out = os.path.join(folder, "ds-" + label.split("(")[1][:-1].lower())
+    runs = (("paipu ingest (JSONL, 1 worker)", jsonl, 1), ("paipu ingest (JSONL, 2 workers)", jsonl, 2),
+            ("paipu ingest (text, 1 worker)", text, 1), ("paipu ingest (text, 2 workers)", text, 2))
+    for k, (label, path, workers) in enumerate(runs):
+        out = os.path.join(folder, f"ds-{k}")
         shutil.rmtree(out, ignore_errors=True)
-        code = f"from replay.ingest import ingest\nfrom replay.io.readers import iter_items\n" \
-               f"s = ingest(iter_items([{path!r}]), {out!r})\nassert s.written == {args.hands}, s"
+        code = f"from replay.ingest import ingest_files\n" \
+               f"s = ingest_files([{path!r}], {out!r}, workers={workers})\nassert s.written == {args.hands}, s"
         seconds, peak, _ = peak_of(code)
         rows.append((label, path, seconds, peak))
     duck_out = os.path.join(folder, "duck.parquet")
@@ -65,8 +67,9 @@ def main() -> None:
     for label, path, seconds, peak in rows:
         mb = os.path.getsize(path) / 1e6
         print(f"{label:42} {args.hands / seconds:10.0f} {mb / seconds:8.1f} {seconds:8.2f} {peak:8.0f}")
-    ratio = rows[0][2] / rows[2][2]
-    print(f"\nJSONL ingest takes {ratio:.1f}x DuckDB's single-thread copy (target: within 3x); "
+    duck1, duck2 = rows[4][2], rows[5][2]
+    print(f"\nJSONL ingest takes {rows[0][2] / duck1:.1f}x DuckDB's single-thread copy with 1 worker, "
+          f"{rows[1][2] / duck2:.1f}x DuckDB's 2-thread copy with 2 workers (target: within 3x); "
           f"input {os.path.getsize(jsonl) / 1e6:.0f} MB JSONL, {os.path.getsize(text) / 1e6:.0f} MB text")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)

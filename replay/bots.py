@@ -20,12 +20,28 @@ from .table import Table
 
 
 def choose_play(table: Table, rng: random.Random, partners: frozenset[int] = frozenset(),
-                danger: int = 4) -> int | None:
-    """A packed play for the seat to act, or None to pass."""
+                danger: int = 4, must_play: bool = False, high_single: bool = False) -> int | None:
+    """A packed play for the seat to act, or None to pass.
+
+    *must_play*: never pass while a play is possible (有出必出). *high_single*: a single is
+    the highest card held (报单: the next seat has one card left).
+    """
     seat = table.turn
     plays = table.legal_plays(seat)
     if not plays:
         return None
+    choice = _choose(table, rng, plays, partners, danger)
+    if choice is None and must_play:
+        classify = table.table.classify
+        choice = min(plays, key=lambda p: (classify(p)[0].tier, classify(p)[0].key))
+    if high_single and choice is not None and table.table.classify(choice)[0].kind == "single":
+        singles = [p for p in plays if table.table.classify(p)[0].kind == "single"]
+        choice = max(singles, key=lambda p: table.table.classify(p)[0].key)
+    return choice
+
+
+def _choose(table: Table, rng: random.Random, plays: list[int], partners: frozenset[int], danger: int) -> int | None:
+    seat = table.turn
     hand = table.packed[seat]
     classify = table.table.classify
     for p in plays:

@@ -124,14 +124,33 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
     if len(deal) != n:
         raise _bad("deal", f"one list of cards per seat ({n})", f"{len(deal)} lists")
     for s, hand in enumerate(deal):
-        _cards(hand, f"deal[{s}]")
+        if not _all_cards(hand):
+            _cards(hand, f"deal[{s}]")
     if canonical_game == "doudizhu":
         _cards(_need(obj, "bottom", list), "bottom")
     elif obj.get("bottom") is not None:
         _cards(obj["bottom"], "bottom")
     actions = _need(obj, "actions", list)
-    for i, action in enumerate(actions):
-        _check_action(action, i, n, action_cards)
+    superset, flags = _CARD_SET.issuperset, _FLAG
+    for i, a in enumerate(actions):
+        # the hot path, inline: a well-formed play, pass, bid or grab; anything else (every
+        # malformed action included) goes to _check_action, which accepts or names the field
+        if type(a) is dict:
+            seat, act, t = a.get("seat"), a.get("act"), a.get("t")
+            if type(seat) is int and 0 <= seat < n and (t is None or (type(t) in _NUMBERS and t >= 0)):
+                if act == "pass":
+                    continue
+                if act == "play":
+                    cards = a.get("cards")
+                    if type(cards) is list and cards and "as" not in a:
+                        try:
+                            if superset(cards) if action_cards else all(type(x) is str for x in cards):
+                                continue
+                        except TypeError:  # an unhashable element: the slow path names it
+                            pass
+                elif act in flags and type(a.get(flags[act])) is bool:
+                    continue
+        _check_action(a, i, n, action_cards)
     _opt(obj, "result", dict)
     _opt(obj, "time", str)
     _opt(obj, "room", dict)
@@ -154,6 +173,19 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
         _card(obj["lead_card"], "lead_card")
     _opt(obj, "params", dict)
     return obj
+
+
+_CARD_SET = frozenset(CARD_OF)
+_FLAG = {"bid": "call", "grab": "grab"}
+_NUMBERS = (int, float)
+
+
+def _all_cards(value: Any) -> bool:
+    """Fast path: a list of known card tokens (False sends the caller to the precise check)."""
+    try:
+        return type(value) is list and _CARD_SET.issuperset(value)
+    except TypeError:  # an unhashable element
+        return False
 
 
 def _check_action(action: Any, i: int, n: int, strict_cards: bool = True) -> None:

@@ -256,8 +256,10 @@ class Table:
         self.passes += 1
         nxt = self.next_active(seat)
         if nxt == self.last_seat:
+            self.on_trick_won(i, self.last_seat)
             self.last = None  # everyone else passed: the last player leads
         elif not self.active[self.last_seat] and self.passes >= sum(self.active):
+            self.on_trick_won(i, self.last_seat)
             self.last = None
             nxt = self.leader_after_out(self.last_seat)
         self.turn = nxt
@@ -291,6 +293,9 @@ class Table:
     def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
         if self.detail:
             self.plays.append((i, seat, readings[0], led))
+
+    def on_trick_won(self, i: int, seat: int) -> None:
+        """Everyone else passed on *seat*'s play (``self.last``), at action *i*."""
 
     def on_out(self, i: int, seat: int) -> None:
         """A seat played its last card (default: the hand ends)."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
+from replay.cards import counts
 from replay.io.text import parse_text
 from replay.replayer import Replay, replay
 
@@ -62,3 +64,41 @@ def verdict(actions: str, **fields) -> tuple[str, int | None] | None:
     """(code, action index) of the first violation, or None for a legal hand."""
     r = run(actions, **fields)
     return None if r.ok else (str(r.violation.code), r.violation.action)
+
+
+def text_record(head: str, actions: str, **fields) -> dict:
+    """A record from a text-format head (hand, game, seats), actions and extra fields."""
+    return ddz(actions, head=head, **fields)
+
+
+# 跑得快 (huopin): seat 0 holds 3♦ and the bomb of fours; seat 1 a 2, an ace and seven pairs.
+PDK_HEAD = """\
+hand p-1
+game paodekuai huopin
+seat 0 张三: 3d 4d 4s 4h 4c 5d 5s 5h 6h 7d 8d 9d Td Jd Qd Kd
+seat 1 李四: Ah 2s 7s 7h 8s 8h 9s 9h Ts Th Js Jh Qs Qh Ks Kh
+seat 2 王五: 3s 3h 3c 5c 6d 6s 6c 7c 8c 9c Tc Jc Qc Kc Ad Ac
+"""
+
+# 扑克王 (classic): seat 0 holds 3♣; seat 1 a bomb of twos; seat 2 the rocket.
+CLASSIC_HEAD = """\
+hand c-1
+game paodekuai classic
+seat 0 张三: 3c 3d 3h 3s 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac Ks Kh Kd
+seat 1 李四: 9s 9h 9d Ts Th Td 2s 2h 2d 2c 4s 4h 5s 5h 6s 6h 7s 7h
+seat 2 王五: 4d 5d 6d 7d 8s 8h 8d Js Jh Jd Qs Qh Qd As Ah Ad SJ BJ
+"""
+
+
+def pdk_verdict(actions: str, head: str = PDK_HEAD, **fields):
+    r = replay(text_record(head, actions, **fields))
+    return None if r.ok else (str(r.violation.code), r.violation.action)
+
+
+def submultisets(packed: int):
+    c = counts(packed)
+    ranks = [r for r in range(15) if c[r]]
+    for choice in itertools.product(*[range(c[r] + 1) for r in ranks]):
+        value = sum(n << (5 * r) for r, n in zip(ranks, choice))
+        if value:
+            yield value

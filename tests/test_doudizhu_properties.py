@@ -4,8 +4,8 @@ legal-move generation and validation agree both ways."""
 from __future__ import annotations
 
 import copy
-import itertools
 
+from helpers import submultisets
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -143,15 +143,6 @@ def test_weaker_follow_is_caught(seed, data):
     bad = copy.deepcopy(record)
     bad["actions"][k]["cards"] = [CARD_NAMES[c] for c in ids]
     assert violation(bad) == ("does_not_beat", k)
-
-
-def submultisets(packed: int):
-    c = counts(packed)
-    ranks = [r for r in range(15) if c[r]]
-    for choice in itertools.product(*[range(c[r] + 1) for r in ranks]):
-        value = sum(n << (5 * r) for r, n in zip(ranks, choice))
-        if value:
-            yield value
 
 
 @settings(max_examples=25, deadline=None)

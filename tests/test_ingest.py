@@ -9,9 +9,10 @@ import os
 import duckdb
 import pytest
 
-from replay.ingest import ingest
+from replay.ingest import ingest_files
 from replay.io.dataset import read_records
 from replay.io.readers import iter_items
+from replay.io.sources import expand_inputs
 from replay.io.text import record_to_text
 from replay.simulate import simulate
 
@@ -24,11 +25,11 @@ def jsonl(records) -> str:
 
 def run(tmp_path, files: dict[str, bytes | str], **kw):
     src = tmp_path / "in"
-    src.mkdir(exist_ok=True)
+    src.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
         (src / name).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     out = str(tmp_path / "ds")
-    stats = ingest(iter_items([str(src)]), out, **kw)
+    stats = ingest_files(expand_inputs([str(src)]), out, **kw)
     return stats, out
 
 
@@ -55,11 +56,11 @@ def test_dataset_rebuilds_the_records_exactly(tmp_path):
 
 def test_reingest_adds_nothing_and_different_hand_with_same_id_is_rejected(tmp_path):
     stats, out = run(tmp_path, {"a.jsonl": jsonl(RECORDS)})
-    again = ingest(iter_items([str(tmp_path / "in")]), out)
+    again = ingest_files(expand_inputs([str(tmp_path / "in")]), out)
     assert (again.written, again.duplicates, again.rejected) == (0, 6, 0)
     changed = dict(RECORDS[0], time="2020-01-01T00:00:00Z")
     (tmp_path / "in2.jsonl").write_text(jsonl([changed]))
-    third = ingest(iter_items([str(tmp_path / "in2.jsonl")]), out)
+    third = ingest_files([str(tmp_path / "in2.jsonl")], out)
     assert (third.written, third.rejected) == (0, 1)
     assert rows(out, "rejects", "code, line, hand_id") == [("duplicate_id", 1, RECORDS[0]["id"])]
     assert rows(out, "hands", "count(*)") == [(6,)]
@@ -132,3 +133,17 @@ def test_missing_input_is_an_error(tmp_path):
 
     with pytest.raises(InputError):
         list(iter_items([str(tmp_path / "nope.jsonl")]))
+
+
+def test_parallel_workers_give_the_same_dataset(tmp_path):
+    changed = dict(RECORDS[1], id=RECORDS[0]["id"])
+    data = jsonl(RECORDS + [RECORDS[0], changed]) + "not json\n"
+    serial_stats, serial = run(tmp_path / "s", {"a.jsonl": data}, batch_size=2, workers=1)
+    parallel_stats, parallel = run(tmp_path / "p", {"a.jsonl": data}, batch_size=2, workers=2)
+    assert serial_stats == parallel_stats
+    assert (parallel_stats.written, parallel_stats.duplicates, parallel_stats.rejected) == (6, 1, 2)
+    query = "id, source, line"
+    assert sorted((i, os.path.basename(s), n) for i, s, n in rows(serial, "hands", query)) == \
+        sorted((i, os.path.basename(s), n) for i, s, n in rows(parallel, "hands", query))
+    assert rows(parallel, "rejects", "code, line", "order by line") == [("duplicate_id", 8), ("bad_record", 9)]
+    assert sorted(read_records(parallel), key=lambda r: r["id"]) == sorted(RECORDS, key=lambda r: r["id"])

@@ -1,7 +1,8 @@
 """跑得快 Paodekuai: paodekuai/huopin (火拼跑得快) and paodekuai/classic (扑克王).
 
-Rule data only so far: the deck and the seats, so records are recognised and their deal
-checked. The rules of play come with the Paodekuai issue.
+Only what differs from the shared table lives here: the combinations of each variant,
+the opening rule (3♦ holder leads / 3♣ holder leads with 3♣), 有出必出 (must play),
+放走包赔 (let-go), 喜钱 (bomb bonus), and the end-of-hand scoring.
 """
 
 from __future__ import annotations
@@ -9,17 +10,343 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import DECK_48, DECK_52, DECK_54
+from ..cards import (
+    CARD_OF, DECK_48, DECK_52, DECK_54, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_id, CLUBS,
+    DIAMONDS, counts,
+)
+from ..combos import Combo, chains, kicker_sets, packed_of
 from ..rules import Rules
+from ..settle import settle_coins
+from ..table import Table
+from ..verdicts import Code, Event, Violation
+
+KINDS = {
+    "single": "单张", "pair": "对子", "triple": "三张", "triple_two": "三带二", "triple_pair": "三带一对",
+    "straight": "顺子", "pair_chain": "连对", "triple_chain": "三顺", "airplane": "飞机带翅膀",
+    "four_three": "四带三", "bomb": "炸弹", "rocket": "王炸",
+}
+TIER_BOMB, TIER_ROCKET = 1, 2
+#: 喜钱 by room (seed 000): 新手场 500, 初级场 1600, 中级场 3000
+XIQIAN_ROOMS = {"新手": 500, "初级": 1600, "中级": 3000}
+THREE_DIAMONDS = card_id(0, DIAMONDS)
+THREE_CLUBS = card_id(0, CLUBS)
 
 
 @dataclass(frozen=True)
 class PaodekuaiRules(Rules):
+    #: the card whose holder leads the first trick
+    opening_card: int = THREE_DIAMONDS
+    #: whether the first play must contain the opening card
+    opening_card_played: bool = False
+    #: 有出必出: a seat that can beat the last play must
+    must_play: bool = True
+    #: 放走包赔: a single played while the next seat holds one card must be the highest
+    let_go: bool = True
+    #: 喜钱: a bomb nobody beats earns the room's amount from each other seat
+    xiqian: bool = True
+    straight_min: int = 5
+    pair_chain_min: int = 2
+    triple_chain_min: int = 2
+    #: classic sequences: A also low (A2345), 2 only below 3
+    ace_low: bool = False
+    #: scoring: "huopin" (cards left × 3/2/1) or "classic" (cards left, doublings)
+    scoring: str = "huopin"
+
     def deck_param(self, value: Any) -> dict[str, Any]:
         if self.variant == "classic" and value in (52, 54):
             return {"deck": DECK_54 if value == 54 else DECK_52}
         raise ValueError(f"params.deck: expected 52 or 54 (classic only), got {value!r}")
 
 
-HUOPIN = PaodekuaiRules(game="paodekuai", variant="huopin", players=3, deck=DECK_48)
-CLASSIC = PaodekuaiRules(game="paodekuai", variant="classic", players=3, deck=DECK_54)
+HUOPIN = PaodekuaiRules(
+    game="paodekuai", variant="huopin", players=3, deck=DECK_48, max_play=16,
+    kinds=frozenset({"single", "pair", "triple", "triple_two", "straight", "pair_chain", "triple_chain",
+                     "airplane", "four_three", "bomb"}),
+)
+CLASSIC = PaodekuaiRules(
+    game="paodekuai", variant="classic", players=3, deck=DECK_54, max_play=27,
+    kinds=frozenset({"single", "pair", "triple", "triple_pair", "straight", "pair_chain", "bomb", "rocket"}),
+    opening_card=THREE_CLUBS, opening_card_played=True, must_play=False, let_go=False, xiqian=False,
+    pair_chain_min=3, ace_low=True, scoring="classic",
+)
+
+
+def iter_combos(rules: PaodekuaiRules):
+    """Every legal combination of the variant."""
+    kinds, cap = rules.kinds, rules.max_play
+    normal = range(RANK_2 + 1)
+    jokers = rules.deck and max(rules.deck) >= 52
+    if "single" in kinds:
+        for r in range(RANK_BIG_JOKER + 1 if jokers else RANK_2 + 1):
+            yield packed_of({r: 1}), Combo("single", 1, r)
+    for n, kind in ((2, "pair"), (3, "triple")):
+        if kind in kinds:
+            for r in normal:
+                yield packed_of({r: n}), Combo(kind, n, r)
+    if "bomb" in kinds:
+        for r in normal:
+            yield packed_of({r: 4}), Combo("bomb", 4, r, TIER_BOMB)
+    if "rocket" in kinds and jokers:
+        yield packed_of({RANK_SMALL_JOKER: 1, RANK_BIG_JOKER: 1}), Combo("rocket", 2, RANK_BIG_JOKER, TIER_ROCKET)
+    for t in normal:
+        others = [r for r in normal if r != t]
+        if "triple_two" in kinds:
+            for ks in kicker_sets(others, 2, 2):
+                yield _with(t, 3, ks), Combo("triple_two", 5, t)
+        if "triple_pair" in kinds:
+            for k in others:
+                yield packed_of({t: 3, k: 2}), Combo("triple_pair", 5, t)
+        if "four_three" in kinds and 7 <= cap:
+            for ks in kicker_sets(others, 3, 3):
+                yield _with(t, 4, ks), Combo("four_three", 7, t)
+    for unit, kind, min_len in ((1, "straight", rules.straight_min), (2, "pair_chain", rules.pair_chain_min),
+                                (3, "triple_chain", rules.triple_chain_min)):
+        if kind not in kinds:
+            continue
+        for seq, key in sequences(rules, min_len, cap // unit):
+            yield packed_of({r: unit for r in seq}), Combo(kind, unit * len(seq), key)
+    if "airplane" in kinds:
+        for chain in chains(0, RANK_A, rules.triple_chain_min, cap // 5):
+            others = [r for r in normal if r not in chain]
+            for ks in kicker_sets(others, 2 * len(chain), 4):
+                counts_ = {r: 3 for r in chain}
+                for k in ks:
+                    counts_[k] = counts_.get(k, 0) + 1
+                yield packed_of(counts_), Combo("airplane", 5 * len(chain), chain[-1])
+
+
+def _with(rank: int, n: int, kickers: tuple[int, ...]) -> int:
+    c = {rank: n}
+    for k in kickers:
+        c[k] = c.get(k, 0) + 1
+    return packed_of(c)
+
+
+#: classic sequence positions: A low (0), 2 (1), then 3..A (2..13)
+_POSITION_RANK = [RANK_A, RANK_2] + list(range(RANK_A + 1))
+
+
+def sequences(rules: PaodekuaiRules, min_len: int, max_len: int):
+    """(ranks, key) of every run for straights and chains: 3..A keyed by the top rank; in
+    classic also A low and 2 below 3 (A2345, 23456), keyed by the top position, so an
+    A-low run is the lowest."""
+    if not rules.ace_low:
+        for seq in chains(0, RANK_A, min_len, max_len):
+            yield seq, seq[-1]
+        return
+    for seq in chains(0, 13, min_len, max_len):
+        if seq[0] == 0 and seq[-1] == 13:
+            continue  # the ace once only: no wrap
+        yield [_POSITION_RANK[p] for p in seq], seq[-1]
+
+
+class Paodekuai(Table):
+    """One hand of Paodekuai (either variant)."""
+
+    iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
+
+    def setup(self) -> Violation | None:
+        v = self.check_deal(self.record["deal"])
+        if v is not None:
+            return v
+        card = self.rules.opening_card
+        self.opener = next((s for s in range(self.n) if self.hands[s][card]), 0)
+        self.turn = self.opener
+        self.let_go_by: int | None = None
+        self.released: int | None = None
+        self.let_goes: list[tuple[int, int]] = []
+        room = self.record.get("room") or {}
+        self.xiqian_amount = room.get("xiqian", _xiqian_of_room(room.get("name")))
+        self.xiqian = [0] * self.n
+        stacks = self.record.get("stacks")
+        self.stacks = list(stacks) if stacks is not None else None
+        self.escaper: int | None = None
+        return None
+
+    def opening_rule(self) -> str:
+        from ..cards import CARD_NAMES
+
+        return f"the holder of {CARD_NAMES[self.rules.opening_card]} leads"
+
+    # ------------------------------------------------------------------ rules of play
+
+    def check_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...]) -> Violation | None:
+        if not self.first_play_done and self.rules.opening_card_played and self.rules.opening_card not in ids:
+            from ..cards import CARD_NAMES
+
+            return Violation(Code.FIRST_PLAY, i, f"the first play must contain {CARD_NAMES[self.rules.opening_card]}", seat)
+        return None
+
+    def check_pass(self, i: int, seat: int) -> Violation | None:
+        if self.rules.must_play and self.table.has_beating(self.packed[seat], self.last):
+            return Violation(Code.MUST_PLAY, i, f"seat {seat} passed while holding a play that beats the last one (有出必出)", seat)
+        return None
+
+    def allows(self, seat: int, packed: int) -> bool:
+        if not self.first_play_done and self.rules.opening_card_played:
+            return (packed >> (5 * RANK[self.rules.opening_card])) & 31 > 0
+        return True
+
+    def cards_for(self, seat: int, packed: int) -> list[int]:
+        ids = super().cards_for(seat, packed)
+        card = self.rules.opening_card
+        if not self.first_play_done and self.rules.opening_card_played and card not in ids and self.hands[seat][card]:
+            k = next((k for k, c in enumerate(ids) if RANK[c] == RANK[card]), None)
+            if k is not None:
+                ids[k] = card
+        return ids
+
+    def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
+        c = readings[0]
+        if self.rules.let_go and c.kind == "single":
+            nxt = self.next_active(seat)
+            if self.left[nxt] == 1 and self.packed[seat] >> (5 * (RANK[ids[0]] + 1)):
+                self.let_goes.append((seat, nxt))
+                self.events.append(Event("let_go", i, seat, {"released": nxt}))
+        if c.tier:
+            self.events.append(Event(c.kind, i, seat, {"rank": c.key}))
+        if self.detail:
+            self.plays.append((i, seat, c, led))
+
+    def on_trick_won(self, i: int, seat: int) -> None:
+        if self.rules.xiqian and self.last[0].tier:
+            self.pay_xiqian(i, seat)
+
+    def on_out(self, i: int, seat: int) -> None:
+        super().on_out(i, seat)
+        if self.rules.xiqian and self.last[0].tier:  # a bomb that ends the hand is beaten by nobody
+            self.pay_xiqian(i, seat)
+
+    def pay_xiqian(self, i: int, seat: int) -> None:
+        amount = self.xiqian_amount
+        got = 0
+        for s in range(self.n):
+            if s != seat:
+                pay = amount if self.stacks is None else min(amount, max(0, self.stacks[s] + self.xiqian[s]))
+                self.xiqian[s] -= pay
+                got += pay
+        self.xiqian[seat] += got
+        self.events.append(Event("xiqian", i, seat, {"amount": amount, "received": got}))
+
+    # ------------------------------------------------------------------ settlement
+
+    def outcome(self) -> dict[str, Any]:
+        n = self.n
+        out: dict[str, Any] = {"order": list(self.out)}
+        if self.end_reason == "escape":
+            out.update(scores=[0] * n, escape=self.escaper, xiqian=list(self.xiqian))
+            if self.coins_wanted():
+                out["coins"] = list(self.xiqian)
+            return out
+        winner = self.out[0]
+        losses = [0] * n
+        factors = [0] * n
+        for s in range(n):
+            if s != winner:
+                factors[s] = self.factor(s)
+                losses[s] = self.left[s] * factors[s]
+        scores = [-x for x in losses]
+        scores[winner] = sum(losses)
+        let_go = next((g for g, released in reversed(self.let_goes) if released == winner), None)
+        if let_go is not None:  # 放走包赔: the let-go seat pays every loser's loss alone
+            scores = [0] * n
+            scores[winner] = sum(losses)
+            scores[let_go] = -sum(losses)
+        out.update(winner=winner, scores=scores, factors=factors, cards_left=list(self.left),
+                   let_go=let_go, xiqian=list(self.xiqian))
+        if self.coins_wanted():
+            room = self.record["room"]
+            stacks = None if self.stacks is None else [x + q for x, q in zip(self.stacks, self.xiqian)]
+            coins = settle_coins(scores, room["coef"], room.get("fee", 0), stacks)
+            out["coins"] = [c + q for c, q in zip(coins, self.xiqian)]
+        return out
+
+    def factor(self, seat: int) -> int:
+        """What one card left costs a loser."""
+        if self.rules.scoring == "classic":
+            f = 2 if self.left[seat] > 10 else 1
+            f *= 2 ** held_bombs(self.packed[seat])
+            if self.cards_played[seat] == 0:
+                f *= 2
+            return f
+        played = self.cards_played[seat]
+        if played == 0:
+            return 3
+        dealt = len(self.record["deal"][seat])
+        return 2 if 2 * played < dealt else 1
+
+    def coins_wanted(self) -> bool:
+        room = self.record.get("room")
+        return bool(room) and "coef" in room
+
+
+def held_bombs(packed: int) -> int:
+    """Bombs (four of a rank) and the rocket in a hand."""
+    c = counts(packed)
+    return sum(1 for r in range(RANK_2 + 1) if c[r] == 4) + (1 if c[RANK_SMALL_JOKER] and c[RANK_BIG_JOKER] else 0)
+
+
+def _xiqian_of_room(name: str | None) -> int:
+    for key, amount in XIQIAN_ROOMS.items():
+        if name and key in name:
+            return amount
+    return 0
+
+
+Engine = Paodekuai
+
+
+# ---------------------------------------------------------------------- simulation
+
+ROOMS = (
+    {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
+    {"name": "初级场", "base": 1, "coef": 300, "fee": 50},
+    {"name": "中级场", "base": 1, "coef": 1000, "fee": 200},
+)
+NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
+
+
+def simulate_hand(rng, rules: PaodekuaiRules, hand_id: str, escape_rate: float = 0.0) -> dict:
+    """One complete hand played by the heuristic bot."""
+    from ..bots import choose_play
+    from ..cards import card_name, cards_name
+
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    deal, k = [], 0
+    for size in rules.hand_sizes():
+        deal.append(sorted(deck[k:k + size]))
+        k += size
+    room = dict(rng.choice(ROOMS))
+    record: dict = {
+        "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
+        "players": rng.sample(NAMES, rules.players),
+        "deal": [[card_name(c) for c in hand] for hand in deal],
+        "actions": [], "room": room,
+        "stacks": [rng.choice((300, 2000, 10_000, 50_000)) * room["coef"] // 10 for _ in range(rules.players)],
+    }
+    table = Paodekuai(rules, record)
+    table.setup()
+    actions = record["actions"]
+    clock = 0
+    escape_at = rng.randrange(3, 30) if rng.random() < escape_rate else -1
+    while not table.over:
+        clock += rng.randint(300, 6000)
+        if len(actions) == escape_at:
+            action: dict = {"seat": rng.randrange(rules.players), "act": "escape"}
+        else:
+            seat = table.turn
+            nxt = table.next_active(seat)
+            play = choose_play(table, rng, must_play=rules.must_play,
+                               high_single=rules.let_go and table.left[nxt] == 1 and rng.random() < 0.9)
+            if play is None:
+                action = {"seat": seat, "act": "pass"}
+            else:
+                action = {"seat": seat, "act": "play", "cards": cards_name(table.cards_for(seat, play)).split()}
+        action["t"] = clock
+        actions.append(action)
+        v = table.step(len(actions) - 1, action)
+        assert v is None, (v, record)
+    outcome = table.outcome()
+    record["result"] = {k: outcome[k] for k in ("order", "scores", "coins") if k in outcome}
+    return record

@@ -51,6 +51,8 @@ REJECTS = pa.schema([
 TABLES = {"hands": HANDS, "actions": ACTIONS, "rejects": REJECTS}
 _HAND_KEYS = set(FIELDS)
 _ACTION_KEYS = {"seat", "act", "cards", "as", "call", "grab", "factor", "card", "to", "t"}
+#: how many fields each act has besides the optional "t" and "as"
+_ACTION_FIELDS = {"play": 3, "bid": 3, "grab": 3, "show": 3, "tribute": 4, "return": 4}
 
 
 def _json(value) -> str | None:
@@ -81,54 +83,85 @@ class Columns:
         return pa.table({k: pa.array(v, type=self.schema.field(k).type) for k, v in self.cols.items()}, schema=self.schema)
 
 
-def add_hand(hands: Columns, actions: Columns, record: dict, source: str, line: int, encoding: str, digest: int) -> None:
-    """Append one record's rows to the hands and actions columns."""
+_ACTION_STRUCT = pa.struct([
+    ("seat", pa.int8()), ("act", pa.string()), ("cards", pa.list_(pa.string())), ("as", pa.list_(pa.string())),
+    ("call", pa.bool_()), ("grab", pa.bool_()), ("factor", pa.int32()), ("card", pa.string()),
+    ("to", pa.int8()), ("t", pa.float64()),
+])
+
+
+class ActionRows:
+    """The actions of a batch, kept as the records' own dicts until the batch is written.
+
+    Arrow converts the list of dicts to columns in C++; only actions with fields outside
+    the contract get Python work (their ``extra`` JSON).
+    """
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.lists: list[list[dict]] = []
+
+    def add(self, hand_id: str, actions: list[dict]) -> None:
+        self.ids.append(hand_id)
+        self.lists.append(actions)
+
+    def to_arrow(self) -> pa.Table:
+        flat = [a for acts in self.lists for a in acts]
+        counts = np.fromiter((len(acts) for acts in self.lists), dtype=np.int64, count=len(self.lists))
+        total = int(counts.sum())
+        structs = pa.array(flat, type=_ACTION_STRUCT)
+        starts = np.repeat(np.cumsum(counts) - counts, counts)
+        extra: list[str | None] = [None] * total
+        keys, base = _ACTION_KEYS, _ACTION_FIELDS
+        for k, a in enumerate(flat):
+            # checked records have their act's fields: more keys than those means extras
+            if len(a) > base.get(a["act"], 2) + ("t" in a) + ("as" in a):
+                e = {key: v for key, v in a.items() if key not in keys}
+                extra[k] = _json(e) if e else None
+        columns = {
+            "hand_id": pa.array(self.ids, pa.string()).take(pa.array(np.repeat(np.arange(len(self.ids)), counts))),
+            "idx": pa.array((np.arange(total) - starts).astype(np.int32)),
+        }
+        for name in ("seat", "act", "cards", "as", "call", "grab", "factor", "card", "to", "t"):
+            columns["as_cards" if name == "as" else name] = structs.field(name)
+        columns["extra"] = pa.array(extra, pa.string())
+        return pa.table(columns, schema=ACTIONS)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def add_hand(hands: Columns, actions: ActionRows, record: dict, source: str, line: int, encoding: str, digest: int) -> None:
+    """Append one record's rows to the hands columns and the batch's actions."""
     h = hands.cols
-    match = record.get("match") or {}
+    get = record.get
+    match = get("match") or {}
     h["id"].append(record["id"])
     h["variant"].append(record["variant"])
     h["players"].append(record["players"])
     h["deal"].append(record["deal"])
-    h["bottom"].append(record.get("bottom"))
+    h["bottom"].append(get("bottom"))
     h["n_actions"].append(len(record["actions"]))
-    h["time"].append(record.get("time"))
-    h["room"].append(_json(record.get("room")))
-    h["stacks"].append(record.get("stacks"))
+    h["time"].append(get("time"))
+    h["room"].append(_json(get("room")))
+    h["stacks"].append(get("stacks"))
     h["match_id"].append(match.get("id"))
     h["match_hand"].append(match.get("hand"))
-    h["levels"].append(record.get("levels"))
-    h["level"].append(record.get("level"))
-    h["leader"].append(record.get("leader"))
-    h["lead_card"].append(record.get("lead_card"))
-    h["params"].append(_json(record.get("params")))
-    h["result"].append(_json(record.get("result")))
-    extra = {k: v for k, v in record.items() if k not in _HAND_KEYS}
-    if set(match) - {"id", "hand"}:
-        extra["match"] = match
+    h["levels"].append(get("levels"))
+    h["level"].append(get("level"))
+    h["leader"].append(get("leader"))
+    h["lead_card"].append(get("lead_card"))
+    h["params"].append(_json(get("params")))
+    h["result"].append(_json(get("result")))
+    extra = None if record.keys() <= _HAND_KEYS else {k: v for k, v in record.items() if k not in _HAND_KEYS}
+    if len(match) > 2:
+        extra = dict(extra or {}, match=match)
     h["extra"].append(_json(extra) if extra else None)
     h["source"].append(source)
     h["line"].append(line)
     h["encoding"].append(encoding)
     h["hash"].append(digest)
-    a = actions.cols
-    hand_id = record["id"]
-    for i, action in enumerate(record["actions"]):
-        a["hand_id"].append(hand_id)
-        a["idx"].append(i)
-        a["seat"].append(action["seat"])
-        a["act"].append(action["act"])
-        a["cards"].append(action.get("cards"))
-        a["as_cards"].append(action.get("as"))
-        a["call"].append(action.get("call"))
-        a["grab"].append(action.get("grab"))
-        a["factor"].append(action.get("factor"))
-        a["card"].append(action.get("card"))
-        a["to"].append(action.get("to"))
-        a["t"].append(action.get("t"))
-        if len(action) > 2 and not action.keys() <= _ACTION_KEYS:
-            a["extra"].append(_json({k: v for k, v in action.items() if k not in _ACTION_KEYS}))
-        else:
-            a["extra"].append(None)
+    actions.add(record["id"], record["actions"])
 
 
 class IdIndex:

@@ -31,30 +31,36 @@ def parse_line(data: bytes, first: bool = False) -> tuple[object, str]:
     return orjson.loads(text), encoding
 
 
+def item_of_line(number: int, data: bytes, source: str, strict: bool = True) -> Item:
+    """One JSONL line (a non-blank one) as an :class:`Item`."""
+    try:
+        obj, encoding = parse_line(data, number == 1)
+    except UnicodeDecodeError:
+        return Item(source, number, "unknown", code=Code.BAD_RECORD,
+                    message="not text: neither UTF-8 nor GB18030", raw=short(data.decode("latin-1")))
+    except orjson.JSONDecodeError as e:
+        return Item(source, number, "utf-8", code=Code.BAD_RECORD,
+                    message=f"not valid JSON ({e})", raw=short(data.decode("utf-8", "replace")))
+    try:
+        record = check_record(obj, action_cards=strict)
+    except RecordError as e:
+        return Item(source, number, encoding, code=e.code, message=str(e).split(": ", 1)[1],
+                    raw=short(data.decode(encoding, "replace")))
+    return Item(source, number, encoding, record=record)
+
+
+def items_of_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
+    """Items of (line number, bytes) pairs; blank lines are skipped."""
+    for number, data in lines:
+        if data.strip():
+            yield item_of_line(number, data, source, strict)
+
+
 def iter_jsonl(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
     """Every hand of a JSONL file as an :class:`Item`; blank lines are skipped."""
     source = source or path
     try:
-        for number, data in iter_lines(path):
-            if not data.strip():
-                continue
-            try:
-                obj, encoding = parse_line(data, number == 1)
-            except UnicodeDecodeError:
-                yield Item(source, number, "unknown", code=Code.BAD_RECORD,
-                           message="not text: neither UTF-8 nor GB18030", raw=short(data.decode("latin-1")))
-                continue
-            except orjson.JSONDecodeError as e:
-                yield Item(source, number, "utf-8", code=Code.BAD_RECORD,
-                           message=f"not valid JSON ({e})", raw=short(data.decode("utf-8", "replace")))
-                continue
-            try:
-                record = check_record(obj, action_cards=strict)
-            except RecordError as e:
-                yield Item(source, number, encoding, code=e.code, message=str(e).split(": ", 1)[1],
-                           raw=short(data.decode(encoding if encoding != "utf-8-sig" else "utf-8-sig", "replace")))
-                continue
-            yield Item(source, number, encoding, record=record)
+        yield from items_of_lines(iter_lines(path), source, strict)
     except (OSError, EOFError, gzip.BadGzipFile) as e:
         yield Item(source, 0, "unknown", code=Code.BAD_RECORD, message=f"cannot read the file: {e}")
 

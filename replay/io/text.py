@@ -382,12 +382,10 @@ def parse_text(text: str, source: str = "<text>") -> list[Item]:
     return list(iter_text_lines(((n, line, "utf-8") for n, line in enumerate(lines, 1)), source))
 
 
-def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
-    """Every hand of a text-format file (plain or gzip) as an :class:`Item`."""
-    source = source or path
-
-    def lines() -> Iterator[tuple[int, str, str]]:
-        for n, data in iter_lines(path):
+def items_of_text_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
+    """Items of (line number, bytes) pairs of a text-format file (whole hands)."""
+    def decoded() -> Iterator[tuple[int, str, str]]:
+        for n, data in lines:
             try:
                 text, enc = decode_line(data, n == 1)
             except UnicodeDecodeError:
@@ -397,8 +395,19 @@ def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iter
             yield n, text, enc
 
     try:
-        yield from iter_text_lines(lines(), source, strict)
+        yield from iter_text_lines(decoded(), source, strict)
     except TextError as e:
         yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=str(e))
+
+
+#: a line that starts a hand (comments start with '#', so they never match)
+HAND_LINE = re.compile(rb"^\s*hand(\s|$)")
+
+
+def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
+    """Every hand of a text-format file (plain or gzip) as an :class:`Item`."""
+    source = source or path
+    try:
+        yield from items_of_text_lines(iter_lines(path), source, strict)
     except (OSError, EOFError) as e:
         yield Item(source, 0, "unknown", code=Code.BAD_RECORD, message=f"cannot read the file: {e}")
