@@ -12,8 +12,8 @@ import time
 from replay.simulate import simulate
 
 
-def base_hands(game: str, n: int, seed: int = 1) -> list[dict]:
-    return list(simulate(game, None, n, seed, escape_rate=0.01))
+def base_hands(game: str, n: int, seed: int = 1, variant: str | None = None) -> list[dict]:
+    return list(simulate(game, variant, n, seed, escape_rate=0.01))
 
 
 def run_child(code: str) -> tuple[float, float, str]:

@@ -3,7 +3,8 @@
     python benchmarks/replay.py [--hands 2000] [--rounds 5]
 
 Simulates the hands once, then replays them --rounds times in a fresh process; only the
-replay is timed. Also times legal-move generation for the seat to act.
+replay is timed (including Paodekuai's must-play check at every pass). Also times
+legal-move generation for the seat to act ("gen µs").
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 from benchmarks._common import base_hands, dump, peak_of  # noqa: E402
 
-GAMES = ("doudizhu",)
+GAMES = (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"))
 
 
 def main() -> None:
@@ -27,10 +28,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    print(f"{'game':12} {'hands':>7} {'actions':>9} {'µs/action':>10} {'hands/s':>9} {'gen µs':>8} {'peak MB':>8}")
-    for game in GAMES:
+    print(f"{'game':20} {'hands':>7} {'actions':>9} {'µs/action':>10} {'hands/s':>9} {'gen µs':>8} {'peak MB':>8}")
+    for game, variant in GAMES:
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-            for record in base_hands(game, args.hands):
+            for record in base_hands(game, args.hands, variant=variant):
                 f.write(dump(record) + "\n")
             path = f.name
         code = f"""
@@ -60,7 +61,7 @@ print("RESULT", json.dumps([len(records), actions, seconds, {args.rounds}, gt / 
         hands, actions, replay_s, rounds, gen = json.loads([x for x in out.splitlines() if x.startswith("RESULT")][0][7:])
         os.unlink(path)
         us = replay_s / (actions * rounds) * 1e6
-        print(f"{game:12} {hands:7d} {actions:9d} {us:10.2f} {hands * rounds / replay_s:9.0f} {gen * 1e6:8.0f} {peak:8.0f}")
+        print(f"{game + '/' + variant:20} {hands:7d} {actions:9d} {us:10.2f} {hands * rounds / replay_s:9.0f} {gen * 1e6:8.0f} {peak:8.0f}")
     print("\nreference (same kind of recorded random games): RLCard ~72 µs/action, DouZero ~90, OpenSpiel C++ ~1.1; target ≤ 3")
 
 

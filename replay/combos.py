@@ -60,6 +60,9 @@ def any_beats(plays: tuple[Combo, ...], lasts: tuple[Combo, ...]) -> bool:
 class ComboTable:
     """Every legal combination of a variant, keyed by packed rank counts."""
 
+    #: classes larger than this are searched with NumPy
+    VECTOR_AT = 64
+
     def __init__(self, entries: Iterable[tuple[int, Combo]]):
         readings: dict[int, list[Combo]] = {}
         for packed, combo in entries:
@@ -76,8 +79,13 @@ class ComboTable:
                     bombs.append((c.tier, c.key, packed))
                 else:
                     self.classes.setdefault((c.kind, c.size), []).append((c.key, packed))
-        for lst in self.classes.values():
+        #: large classes also as NumPy arrays (keys, counts matrix), sorted by key
+        self.class_arrays: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
+        for cls, lst in self.classes.items():
             lst.sort()
+            if len(lst) > self.VECTOR_AT:
+                self.class_arrays[cls] = (np.array([k for k, _ in lst]),
+                                          np.array([counts(p) for _, p in lst], dtype=np.int16))
         self.bombs = sorted(set(bombs))
         self.packed = list(self.readings)
         self.matrix = np.array([counts(p) for p in self.packed], dtype=np.int16).reshape(-1, N_RANKS)
@@ -94,10 +102,23 @@ class ComboTable:
         seen: set[int] = set()
         for last in lasts:
             if not last.tier:
-                for key, packed in self.classes.get((last.kind, last.size), ()):
-                    if key > last.key and packed not in seen and ((hand | GUARD) - packed) & GUARD == GUARD:
-                        seen.add(packed)
-                        yield packed
+                cls = (last.kind, last.size)
+                lst = self.classes.get(cls, ())
+                arrays = self.class_arrays.get(cls)
+                if arrays is not None:
+                    keys, matrix = arrays
+                    start = int(np.searchsorted(keys, last.key, side="right"))
+                    have = np.array(counts(hand), dtype=np.int16)
+                    for k in np.nonzero((matrix[start:] <= have).all(axis=1))[0]:
+                        packed = lst[start + int(k)][1]
+                        if packed not in seen:
+                            seen.add(packed)
+                            yield packed
+                else:
+                    for key, packed in lst:
+                        if key > last.key and packed not in seen and ((hand | GUARD) - packed) & GUARD == GUARD:
+                            seen.add(packed)
+                            yield packed
             for tier, key, packed in self.bombs:
                 if (tier > last.tier or (tier == last.tier and key > last.key)) and packed not in seen \
                         and ((hand | GUARD) - packed) & GUARD == GUARD:
