@@ -196,21 +196,52 @@ def audit(
     inputs: Annotated[list[str], typer.Argument(help="record files (any format paipu reads), folders, globs or datasets")],
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one JSON verdict per hand (format.md)")] = False,
     fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or text")] = "auto",
+    force: Annotated[bool, typer.Option("--force", help="re-audit a dataset's hands that were audited already")] = False,
+    workers: Annotated[Optional[int], typer.Option(help="processes for a dataset (default: all cores)")] = None,
 ) -> None:
-    """Re-validate every move of every hand; exit 1 if any hand breaks a rule."""
+    """Re-validate every move of every hand; exit 1 if any hand breaks a rule.
+
+    A dataset (a folder made by ingest) gets its verdicts, plays, outcomes and seats
+    tables written beside the ingested ones; only hands not audited yet are replayed.
+    """
     import json
 
-    from replay.audit import iter_verdicts
+    from replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts
     from replay.io.sources import InputError
 
     total = bad = 0
     by_code: dict[str, int] = {}
+
+    def count(ok: bool, code: str | None) -> None:
+        nonlocal total, bad
+        total += 1
+        if not ok:
+            bad += 1
+            by_code[code] = by_code.get(code, 0) + 1
+
+    datasets = [x for x in inputs if is_dataset(x)]
+    files = [x for x in inputs if not is_dataset(x)]
+    for ds in datasets:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+        from replay.io.dataset import iter_hand_files
+
+        parts = len(list(iter_hand_files(ds)))
+        progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                            console=err, disable=not err.is_terminal, transient=True)
+        with progress:
+            task = progress.add_task(f"audit {ds}", total=parts)
+            done = audit_dataset(ds, force=force, workers=workers, on_part=lambda s: progress.advance(task))
+        err.print(f"{ds}: audited {done} of {parts} part files ({parts - done} were audited already)", markup=False)
+        for row in dataset_verdicts(ds):
+            count(row["ok"], row["code"])
+            if jsonl:
+                v = [] if row["ok"] else [{"code": row["code"], "action": row["action"], "message": row["message"]}]
+                sys.stdout.write(json.dumps({"id": row["hand_id"], "ok": row["ok"], "violations": v, "source": ds},
+                                            ensure_ascii=False) + "\n")
     try:
-        for v in iter_verdicts(inputs, fmt):
-            total += 1
-            if not v.ok:
-                bad += 1
-                by_code[str(v.violation.code)] = by_code.get(str(v.violation.code), 0) + 1
+        for v in iter_verdicts(files, fmt) if files else ():
+            count(v.ok, None if v.ok else str(v.violation.code))
             if jsonl:
                 sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
             elif not v.ok:
@@ -263,6 +294,44 @@ def simulate(
             err.print(f"wrote {n} hands to {output}", markup=False)
     except (UnknownGame, ValueError) as e:
         fail(str(e))
+
+
+@app.command("replay")
+def replay_cmd(
+    source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset")],
+    hand: Annotated[Optional[str], typer.Option("--hand", help="the hand id (default: the first hand)")] = None,
+    seat: Annotated[Optional[int], typer.Option("--seat", help="show only what this seat could see")] = None,
+    step: Annotated[bool, typer.Option("--step", help="wait for Enter between actions")] = False,
+    lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
+) -> None:
+    """Show a recorded hand move by move; exit 1 if it breaks a rule."""
+    from replay.audit import is_dataset
+    from replay.io.readers import iter_items
+    from replay.io.sources import InputError
+    from replay.view import render
+
+    if lang not in ("en", "zh"):
+        fail(f"--lang must be en or zh, got {lang!r}")
+    record = None
+    try:
+        if is_dataset(source):
+            from replay.io.dataset import read_records
+
+            record = next(iter(read_records(source, None if hand is None else [hand])), None)
+        else:
+            for item in iter_items([source], strict=False):
+                if item.record is not None and (hand is None or item.record["id"] == hand):
+                    record = item.record
+                    break
+    except InputError as e:
+        fail(str(e))
+    if record is None:
+        fail(f"no hand {hand!r} in {source}" if hand else f"no readable hand in {source}")
+    if seat is not None and not 0 <= seat < len(record["players"]):
+        fail(f"--seat must be 0..{len(record['players']) - 1}")
+    wait = (lambda: input()) if step and sys.stdin.isatty() else None
+    v = render(record, out, seat=seat, lang=lang, wait=wait)
+    raise typer.Exit(1 if v is not None else 0)
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

@@ -63,3 +63,90 @@ def iter_verdicts(inputs: list[str], fmt: str = "auto") -> Iterator[Verdict]:
         for path in expand_inputs([spec]):
             for item in iter_file(path, fmt, strict=False):
                 yield verdict_of_item(item)
+
+
+# ---------------------------------------------------------------- auditing a dataset into Parquet
+
+
+@dataclass
+class PartSummary:
+    hands: int = 0
+    ok: int = 0
+    by_code: dict[str, int] | None = None
+    skipped: bool = False
+
+
+def audit_part(root: str, game: str, hands_path: str, actions_path: str | None, force: bool = False) -> PartSummary:
+    """Audit one hands part file; write its verdicts, plays, outcomes and seats beside it."""
+    import gc
+
+    from .derive import AUDIT_TABLES, AuditRows
+    from .io.dataset import records_of_part
+
+    name = os.path.basename(hands_path)
+    targets = {t: os.path.join(root, t, f"game={game}", name) for t in AUDIT_TABLES}
+    if not force and all(os.path.exists(p) for p in targets.values()):
+        return PartSummary(skipped=True)
+    gc.disable()
+    try:
+        rows = AuditRows()
+        summary = PartSummary(by_code={})
+        for record in records_of_part(game, hands_path, actions_path):
+            r = replay(record, detail=True)
+            rows.add(record, r)
+            summary.hands += 1
+            if r.ok:
+                summary.ok += 1
+            else:
+                code = str(r.violation.code)
+                summary.by_code[code] = summary.by_code.get(code, 0) + 1
+        import pyarrow.parquet as pq
+
+        for table, data in rows.tables().items():
+            path = targets[table]
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            pq.write_table(data, path + ".tmp", compression="zstd")
+            os.replace(path + ".tmp", path)
+        return summary
+    finally:
+        gc.enable()
+
+
+def _audit_part_args(args: tuple) -> PartSummary:
+    return audit_part(*args)
+
+
+def audit_dataset(root: str, force: bool = False, workers: int | None = None, on_part=None) -> int:
+    """Audit every hands part of the dataset not audited yet (all with *force*), on all
+    cores; returns the number of parts audited. *on_part(summary)* follows progress."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    from .io.dataset import iter_hand_files
+
+    jobs = [(root, game, hands, actions, force) for game, hands, actions in iter_hand_files(root)]
+    workers = workers or os.cpu_count() or 1
+    done = 0
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            s = audit_part(*job)
+            done += not s.skipped
+            if on_part:
+                on_part(s)
+        return done
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        for s in pool.map(_audit_part_args, jobs):
+            done += not s.skipped
+            if on_part:
+                on_part(s)
+    return done
+
+
+def dataset_verdicts(root: str):
+    """Every verdict row of a dataset (after :func:`audit_dataset`), as dicts."""
+    import pyarrow.dataset as pads
+
+    path = os.path.join(root, "verdicts")
+    if not os.path.isdir(path):
+        return []
+    return pads.dataset(path, format="parquet", partitioning="hive").to_table().to_pylist()

@@ -24,6 +24,8 @@ class Table:
     _tables: ClassVar[dict[Rules, ComboTable]] = {}
     #: True when a play's readings depend on its rank counts alone (no wild cards, no suits)
     plain_lookup: ClassVar[bool] = True
+    #: True when the hand ends as soon as one seat is out (the last trick counts then)
+    ends_on_first_out: ClassVar[bool] = True
     #: True when the game overrides check_play (skipped on the hot path otherwise)
     has_play_rules: ClassVar[bool] = False
 
@@ -53,8 +55,9 @@ class Table:
         self.end_reason: str | None = None
         self.events: list[Event] = []
         self.detail = detail
-        #: with detail: (action, seat, combo, led, size of last beaten or 0)
-        self.plays: list[tuple[int, int, Combo, bool]] = []
+        #: with detail: (action, seat, combo, led, multiplier after it or None)
+        self.plays: list[tuple[int, int, Combo, bool, int | None]] = []
+        self.tricks = 0
 
     # ----------------------------------------------------------------- the combination table
 
@@ -235,6 +238,7 @@ class Table:
         self.passes = 0
         self.on_play(i, seat, ids, readings, led)
         if self.left[seat] == 0:
+            self.tricks += 1 if self.ends_on_first_out else 0
             self.active[seat] = False
             self.out.append(seat)
             self.events.append(Event("out", i, seat, {"place": len(self.out)}))
@@ -256,9 +260,11 @@ class Table:
         self.passes += 1
         nxt = self.next_active(seat)
         if nxt == self.last_seat:
+            self.tricks += 1
             self.on_trick_won(i, self.last_seat)
             self.last = None  # everyone else passed: the last player leads
         elif not self.active[self.last_seat] and self.passes >= sum(self.active):
+            self.tricks += 1
             self.on_trick_won(i, self.last_seat)
             self.last = None
             nxt = self.leader_after_out(self.last_seat)
@@ -291,8 +297,24 @@ class Table:
         return None
 
     def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
+        self.note_play(i, seat, readings[0], led)
+
+    def note_play(self, i: int, seat: int, combo: Combo, led: bool) -> None:
+        """Keep the play for the ``plays`` table (with detail only)."""
         if self.detail:
-            self.plays.append((i, seat, readings[0], led))
+            self.plays.append((i, seat, combo, led, self.multiplier_now()))
+
+    def multiplier_now(self) -> int | None:
+        """The hand's multiplier so far, for games that have one."""
+        return None
+
+    def held_bombs(self, seat: int) -> int:
+        """Bombs (four of a rank) and the rocket still in the seat's hand."""
+        packed = self.packed[seat]
+        count = sum(1 for r in range(13) if (packed >> (5 * r)) & 31 >= 4)
+        if (packed >> 65) & 31 and (packed >> 70) & 31:
+            count += 1
+        return count
 
     def on_trick_won(self, i: int, seat: int) -> None:
         """Everyone else passed on *seat*'s play (``self.last``), at action *i*."""

@@ -277,8 +277,10 @@ class Doudizhu(Table):
             else:
                 self.bombs += 1
             self.events.append(Event(c.kind, i, seat, {"rank": c.key}))
-        if self.detail:
-            self.plays.append((i, seat, c, led))
+        self.note_play(i, seat, c, led)
+
+    def multiplier_now(self) -> int:
+        return self.room_mult * self.action_multiplier(self.bombs + self.rockets)
 
     def describe(self, readings: tuple[Combo, ...]) -> str:
         from ..cards import RANK_NAMES
@@ -289,18 +291,9 @@ class Doudizhu(Table):
     # ------------------------------------------------------------------ settlement
 
     def action_multiplier(self, bombs: int) -> int:
-        show = max(self.shows.values(), default=1)
-        return (2 ** self.grabs) * show * (2 ** bombs)
+        show = max(self.shows.values()) if self.shows else 1
+        return show << (self.grabs + bombs)
 
-    def held_bombs(self) -> int:
-        count = 0
-        for packed in self.packed:
-            for r in range(RANK_2 + 1):
-                if (packed >> (5 * r)) & 31 == 4:
-                    count += 1
-            if (packed >> (5 * RANK_SMALL_JOKER)) & 31 and (packed >> (5 * RANK_BIG_JOKER)) & 31:
-                count += 1
-        return count
 
     def outcome(self) -> dict[str, Any]:
         n = self.n
@@ -331,7 +324,7 @@ class Doudizhu(Table):
 
     def escape_outcome(self, out: dict[str, Any]) -> dict[str, Any]:
         n, seat = self.n, self.escaper
-        action_mult = self.action_multiplier(self.bombs + self.rockets + self.held_bombs())
+        action_mult = self.action_multiplier(self.bombs + self.rockets + sum(map(self.held_bombs, range(self.n))))
         mult = self.room_mult * action_mult
         is_landlord = seat == self.landlord
         low, high = self.rules.escape_landlord if is_landlord else self.rules.escape_farmer

@@ -178,7 +178,11 @@ class Paodekuai(Table):
         return None
 
     def check_pass(self, i: int, seat: int) -> Violation | None:
-        if self.rules.must_play and self.table.has_beating(self.packed[seat], self.last):
+        if not self.rules.must_play:
+            return None
+        if self.left[seat] < self.last[0].size and not self.held_bombs(seat):
+            return None  # too few cards for the same shape, and no bomb: nothing beats it
+        if self.table.has_beating(self.packed[seat], self.last):
             return Violation(Code.MUST_PLAY, i, f"seat {seat} passed while holding a play that beats the last one (有出必出)", seat)
         return None
 
@@ -205,8 +209,7 @@ class Paodekuai(Table):
                 self.events.append(Event("let_go", i, seat, {"released": nxt}))
         if c.tier:
             self.events.append(Event(c.kind, i, seat, {"rank": c.key}))
-        if self.detail:
-            self.plays.append((i, seat, c, led))
+        self.note_play(i, seat, c, led)
 
     def on_trick_won(self, i: int, seat: int) -> None:
         if self.rules.xiqian and self.last[0].tier:
@@ -265,7 +268,7 @@ class Paodekuai(Table):
         """What one card left costs a loser."""
         if self.rules.scoring == "classic":
             f = 2 if self.left[seat] > 10 else 1
-            f *= 2 ** held_bombs(self.packed[seat])
+            f *= 2 ** self.held_bombs(seat)
             if self.cards_played[seat] == 0:
                 f *= 2
             return f
@@ -278,12 +281,6 @@ class Paodekuai(Table):
     def coins_wanted(self) -> bool:
         room = self.record.get("room")
         return bool(room) and "coef" in room
-
-
-def held_bombs(packed: int) -> int:
-    """Bombs (four of a rank) and the rocket in a hand."""
-    c = counts(packed)
-    return sum(1 for r in range(RANK_2 + 1) if c[r] == 4) + (1 if c[RANK_SMALL_JOKER] and c[RANK_BIG_JOKER] else 0)
 
 
 def _xiqian_of_room(name: str | None) -> int:

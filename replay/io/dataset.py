@@ -264,22 +264,63 @@ def read_records(root: str, ids: Iterable[str] | None = None) -> Iterator[dict]:
     """Rebuild hand records from a dataset's hands and actions, one part file at a time."""
     wanted = set(ids) if ids is not None else None
     for game, hands_path, actions_path in iter_hand_files(root):
-        hands = pq.read_table(hands_path)
+        yield from records_of_part(game, hands_path, actions_path, wanted)
+
+
+def records_of_part(game: str, hands_path: str, actions_path: str | None, wanted: set[str] | None = None) -> Iterator[dict]:
+    """The records of one hands part file and its actions part file."""
+    hands = pq.read_table(hands_path)
+    if wanted is not None:
+        hands = hands.filter(pa.compute.is_in(hands.column("id"), pa.array(sorted(wanted), pa.string())))
+        if hands.num_rows == 0:
+            return
+    by_hand: dict[str, list[tuple[int, dict]]] = {}
+    if actions_path is not None:
+        actions = pq.read_table(actions_path)
         if wanted is not None:
-            hands = hands.filter(pa.compute.is_in(hands.column("id"), pa.array(sorted(wanted), pa.string())))
-            if hands.num_rows == 0:
-                continue
-        by_hand: dict[str, list[dict]] = {}
-        if actions_path is not None:
-            actions = pq.read_table(actions_path)
-            if wanted is not None:
-                actions = actions.filter(pa.compute.is_in(actions.column("hand_id"), hands.column("id")))
-            for a in actions.to_pylist():
-                by_hand.setdefault(a["hand_id"], []).append(a)
-        for h in hands.to_pylist():
-            h["game"] = game
-            acts = sorted(by_hand.get(h["id"], ()), key=lambda a: a["idx"])
-            yield _record_from_row(h, [_action_from_row(a) for a in acts])
+            actions = actions.filter(pa.compute.is_in(actions.column("hand_id"), hands.column("id")))
+        for hand_id, idx, action in _iter_actions(actions):
+            lst = by_hand.get(hand_id)
+            if lst is None:
+                lst = by_hand[hand_id] = []
+            lst.append((idx, action))
+    for h in hands.to_pylist():
+        h["game"] = game
+        acts = by_hand.get(h["id"], [])
+        if any(acts[k][0] > acts[k + 1][0] for k in range(len(acts) - 1)):
+            acts.sort(key=lambda x: x[0])
+        yield _record_from_row(h, [a for _, a in acts])
+
+
+_OPTIONAL_COLUMNS = (("cards", "cards"), ("as_cards", "as"), ("call", "call"), ("grab", "grab"),
+                     ("factor", "factor"), ("card", "card"), ("to", "to"))
+
+
+def _iter_actions(actions: pa.Table) -> Iterator[tuple[str, int, dict]]:
+    """(hand id, index, action) per row, built column by column (no per-row dicts of nulls)."""
+    n = actions.num_rows
+    hand_ids = actions.column("hand_id").to_pylist()
+    idxs = actions.column("idx").to_pylist()
+    built = [{"seat": seat, "act": act} for seat, act in
+             zip(actions.column("seat").to_pylist(), actions.column("act").to_pylist())]
+    for column, key in _OPTIONAL_COLUMNS:
+        col = actions.column(column)
+        if col.null_count == n:
+            continue
+        for action, value in zip(built, col.to_pylist()):
+            if value is not None:
+                action[key] = value
+    col = actions.column("t")
+    if col.null_count < n:
+        for action, value in zip(built, col.to_pylist()):
+            if value is not None:
+                action["t"] = int(value) if value.is_integer() else value
+    col = actions.column("extra")
+    if col.null_count < n:
+        for action, value in zip(built, col.to_pylist()):
+            if value:
+                action.update(orjson.loads(value))
+    return zip(hand_ids, idxs, built)
 
 
 def _action_from_row(a: dict) -> dict:

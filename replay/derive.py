@@ -1,0 +1,130 @@
+"""Rows of the audit tables from a replay: ``verdicts``, ``plays``, ``outcomes``, ``seats``.
+
+Each table is keyed by hand id (+ action index or seat); the game comes from the
+partition folder.  Schemas are fixed here so that DuckDB sees the same columns in every
+part file, whatever game wrote it.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from .cards import RANK_NAMES
+from .replayer import Replay
+from .table import _same
+
+VERDICTS = pa.schema([
+    ("hand_id", pa.string()), ("variant", pa.string()), ("ok", pa.bool_()), ("code", pa.string()),
+    ("action", pa.int32()), ("seat", pa.int8()), ("message", pa.string()),
+])
+PLAYS = pa.schema([
+    ("hand_id", pa.string()), ("variant", pa.string()), ("idx", pa.int32()), ("seat", pa.int8()),
+    ("kind", pa.string()), ("rank", pa.string()), ("key", pa.int32()), ("size", pa.int16()),
+    ("bomb", pa.bool_()), ("tier", pa.int16()), ("stars", pa.int16()), ("led", pa.bool_()), ("beat", pa.bool_()),
+    ("multiplier", pa.int64()),
+])
+OUTCOMES = pa.schema([
+    ("hand_id", pa.string()), ("variant", pa.string()), ("ok", pa.bool_()), ("n_actions", pa.int32()),
+    ("n_tricks", pa.int32()), ("finish_order", pa.list_(pa.int8())), ("winner", pa.int8()), ("winning_side", pa.string()),
+    ("landlord", pa.int8()), ("first_leader", pa.int8()), ("multiplier", pa.int64()), ("grabs", pa.int16()),
+    ("show_factor", pa.int16()), ("bombs", pa.int16()), ("rockets", pa.int16()), ("spring", pa.bool_()),
+    ("spring_kind", pa.string()), ("redeal", pa.bool_()), ("escape", pa.int8()), ("let_go", pa.int8()),
+    ("xiqian", pa.list_(pa.float64())), ("scores", pa.list_(pa.float64())), ("coins", pa.list_(pa.float64())),
+    ("mismatched", pa.list_(pa.string())),
+])
+SEATS = pa.schema([
+    ("hand_id", pa.string()), ("variant", pa.string()), ("seat", pa.int8()), ("player", pa.string()),
+    ("role", pa.string()), ("place", pa.int8()), ("cards_left", pa.int16()), ("cards_played", pa.int16()),
+    ("plays", pa.int16()), ("bombs_played", pa.int16()), ("bombs_held", pa.int16()), ("score", pa.float64()),
+    ("coin", pa.float64()),
+])
+AUDIT_TABLES = {"verdicts": VERDICTS, "plays": PLAYS, "outcomes": OUTCOMES, "seats": SEATS}
+BOMB_EVENTS = ("bomb", "rocket")
+
+
+class AuditRows:
+    """Rows of the four audit tables for a batch of hands (plays as columns: the big one)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[dict]] = {name: [] for name in AUDIT_TABLES if name != "plays"}
+        self.plays: dict[str, list] = {name: [] for name in PLAYS.names}
+
+    def add(self, record: dict, r: Replay) -> None:
+        hand_id, variant = record.get("id"), record.get("variant")
+        v = r.violation
+        self.rows["verdicts"].append({
+            "hand_id": hand_id, "variant": variant, "ok": v is None, "code": str(v.code) if v else None,
+            "action": v.action if v else None, "seat": v.seat if v else None, "message": v.message if v else None,
+        })
+        table = r.table
+        out = r.outcome if r.ok else {}
+        n_actions = len(record.get("actions") or ())
+        if table is None:
+            self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions})
+            return
+        if table.plays:
+            p = self.plays
+            count = len(table.plays)
+            p["hand_id"] += [hand_id] * count
+            p["variant"] += [variant] * count
+            for i, seat, c, led, mult in table.plays:
+                p["idx"].append(i)
+                p["seat"].append(seat)
+                p["kind"].append(c.kind)
+                p["rank"].append(RANK_NAMES[c.key] if 0 <= c.key < len(RANK_NAMES) else str(c.key))
+                p["key"].append(c.key)
+                p["size"].append(c.size)
+                p["bomb"].append(c.tier > 0)
+                p["tier"].append(c.tier)
+                p["stars"].append(c.size if c.tier else None)
+                p["led"].append(led)
+                p["beat"].append(not led)
+                p["multiplier"].append(mult)
+        if not r.ok:
+            self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions})
+            return
+        declared = record.get("result") if isinstance(record.get("result"), dict) else {}
+        mismatched = [k for k, value in declared.items() if k in out and not _same(value, out[k])]
+        order = out.get("order") or []
+        landlord = out.get("landlord")
+        if landlord is not None and order:
+            side = "landlord" if order[0] == landlord else "farmers"
+        elif order:
+            side = f"seat {order[0]}"
+        else:
+            side = None
+        self.rows["outcomes"].append({
+            "hand_id": hand_id, "variant": variant, "ok": True, "n_actions": n_actions,
+            "n_tricks": table.tricks, "finish_order": order, "winner": order[0] if order else None, "winning_side": side,
+            "landlord": landlord, "first_leader": getattr(table, "opener", landlord),
+            "multiplier": out.get("multiplier"), "grabs": out.get("grabs"), "show_factor": out.get("show"),
+            "bombs": sum(1 for e in table.events if e.kind == "bomb"),
+            "rockets": sum(1 for e in table.events if e.kind == "rocket"),
+            "spring": out.get("spring"), "spring_kind": out.get("spring_kind"), "redeal": out.get("redeal"),
+            "escape": out.get("escape"), "let_go": out.get("let_go"), "xiqian": out.get("xiqian"),
+            "scores": out.get("scores"), "coins": out.get("coins"), "mismatched": mismatched,
+        })
+        bombs_played = [0] * table.n
+        for e in table.events:
+            if e.kind in BOMB_EVENTS and e.seat is not None:
+                bombs_played[e.seat] += 1
+        scores, coins = out.get("scores") or [], out.get("coins") or []
+        players = record.get("players") or []
+        for seat in range(table.n):
+            role = None
+            if landlord is not None:
+                role = "landlord" if seat == landlord else "farmer"
+            self.rows["seats"].append({
+                "hand_id": hand_id, "variant": variant, "seat": seat,
+                "player": players[seat] if seat < len(players) else None, "role": role,
+                "place": order.index(seat) + 1 if seat in order else None,
+                "cards_left": table.left[seat], "cards_played": table.cards_played[seat], "plays": table.plays_by[seat],
+                "bombs_played": bombs_played[seat], "bombs_held": table.held_bombs(seat),
+                "score": scores[seat] if seat < len(scores) else None,
+                "coin": coins[seat] if seat < len(coins) else None,
+            })
+
+    def tables(self) -> dict[str, pa.Table]:
+        out = {name: pa.Table.from_pylist(rows, schema=AUDIT_TABLES[name]) for name, rows in self.rows.items()}
+        out["plays"] = pa.table({k: pa.array(v, PLAYS.field(k).type) for k, v in self.plays.items()}, schema=PLAYS)
+        return out
