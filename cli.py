@@ -334,6 +334,106 @@ def replay_cmd(
     raise typer.Exit(1 if v is not None else 0)
 
 
+def _print_frame(df, title: str | None = None) -> None:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", title_style="bold")
+    for name in df.columns:
+        table.add_column(name, justify="right" if df[name].dtype.is_numeric() else "left")
+    for row in df.iter_rows():
+        table.add_row(*[_cell(x) for x in row])
+    (out if out.is_terminal else Console(width=250, highlight=False)).print(table)
+
+
+def _cell(x) -> str:
+    if x is None:
+        return ""
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+@app.command()
+def stats(
+    dataset: Annotated[str, typer.Argument(help="an audited dataset (paipu ingest, then paipu audit)")],
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
+    variant: Annotated[Optional[str], typer.Option("--variant", "-v", help="only this variant")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
+    only: Annotated[Optional[list[str]], typer.Option("--stat", help="only these statistics (repeatable)")] = None,
+) -> None:
+    """Balance statistics over the legal hands: bombs, multipliers, win rates (with 95% Wilson intervals), ..."""
+    import json
+
+    from analysis.queries import STATS, DatasetError, connect, run_stat
+    from replay.games import UnknownGame, game_name
+
+    try:
+        game = game_name(game) if game else None
+    except UnknownGame as e:
+        fail(str(e))
+    names = only or list(STATS)
+    for name in names:
+        if name not in STATS:
+            fail(f"unknown statistic {name!r} (known: {', '.join(STATS)})")
+    try:
+        con = connect(dataset)
+    except DatasetError as e:
+        fail(str(e))
+    frames = {name: run_stat(con, name, game, variant) for name in names}
+    if as_json:
+        sys.stdout.write(json.dumps({k: df.to_dicts() for k, df in frames.items()}, ensure_ascii=False, indent=1) + "\n")
+        return
+    for name, df in frames.items():
+        if df.height:
+            _print_frame(df, name)
+
+
+@app.command()
+def sql(
+    dataset: Annotated[str, typer.Argument(help="a dataset folder")],
+    query: Annotated[str, typer.Argument(help="SQL over the views hands, actions, rejects, verdicts, plays, outcomes, seats")],
+    csv: Annotated[bool, typer.Option("--csv", help="CSV on standard output")] = False,
+    parquet: Annotated[Optional[str], typer.Option("--parquet", help="write the result to this Parquet file")] = None,
+) -> None:
+    """Run ad-hoc SQL (DuckDB) with the dataset's tables as named views."""
+    import duckdb
+
+    from analysis.queries import DatasetError, run_sql
+
+    try:
+        df = run_sql(dataset, query)
+    except DatasetError as e:
+        fail(str(e))
+    except duckdb.Error as e:
+        fail(f"query failed: {e}")
+    if parquet:
+        df.write_parquet(parquet)
+        err.print(f"wrote {df.height} rows to {parquet}", markup=False)
+    elif csv:
+        sys.stdout.write(df.write_csv())
+    else:
+        _print_frame(df)
+
+
+@app.command()
+def report(
+    dataset: Annotated[str, typer.Argument(help="an audited dataset")],
+    output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write")] = "report.html",
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
+) -> None:
+    """A self-contained HTML balance report for designers, with charts."""
+    from analysis.queries import DatasetError
+    from analysis.report import write_report
+    from replay.games import UnknownGame, game_name
+
+    try:
+        game = game_name(game) if game else None
+        sections = write_report(dataset, output, game=game)
+    except (DatasetError, UnknownGame) as e:
+        fail(str(e))
+    err.print(f"wrote {output} ({sections} sections)", markup=False)
+
+
 def main() -> None:  # pragma: no cover - console entry point alias
     app()
 

@@ -30,7 +30,8 @@ OUTCOMES = pa.schema([
     ("show_factor", pa.int16()), ("bombs", pa.int16()), ("rockets", pa.int16()), ("spring", pa.bool_()),
     ("spring_kind", pa.string()), ("redeal", pa.bool_()), ("escape", pa.int8()), ("let_go", pa.int8()),
     ("xiqian", pa.list_(pa.float64())), ("scores", pa.list_(pa.float64())), ("coins", pa.list_(pa.float64())),
-    ("mismatched", pa.list_(pa.string())),
+    ("mismatched", pa.list_(pa.string())), ("params", pa.string()), ("let_goes", pa.int16()),
+    ("xiqian_bombs", pa.int16()),
 ])
 SEATS = pa.schema([
     ("hand_id", pa.string()), ("variant", pa.string()), ("seat", pa.int8()), ("player", pa.string()),
@@ -60,7 +61,8 @@ class AuditRows:
         out = r.outcome if r.ok else {}
         n_actions = len(record.get("actions") or ())
         if table is None:
-            self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions})
+            self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
+                                          "params": _params(record)})
             return
         if table.plays:
             p = self.plays
@@ -81,7 +83,8 @@ class AuditRows:
                 p["beat"].append(not led)
                 p["multiplier"].append(mult)
         if not r.ok:
-            self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions})
+            self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
+                                          "params": _params(record)})
             return
         declared = record.get("result") if isinstance(record.get("result"), dict) else {}
         mismatched = [k for k, value in declared.items() if k in out and not _same(value, out[k])]
@@ -103,6 +106,8 @@ class AuditRows:
             "spring": out.get("spring"), "spring_kind": out.get("spring_kind"), "redeal": out.get("redeal"),
             "escape": out.get("escape"), "let_go": out.get("let_go"), "xiqian": out.get("xiqian"),
             "scores": out.get("scores"), "coins": out.get("coins"), "mismatched": mismatched,
+            "params": _params(record), "let_goes": sum(1 for e in table.events if e.kind == "let_go"),
+            "xiqian_bombs": sum(1 for e in table.events if e.kind == "xiqian"),
         })
         bombs_played = [0] * table.n
         for e in table.events:
@@ -128,3 +133,11 @@ class AuditRows:
         out = {name: pa.Table.from_pylist(rows, schema=AUDIT_TABLES[name]) for name, rows in self.rows.items()}
         out["plays"] = pa.table({k: pa.array(v, PLAYS.field(k).type) for k, v in self.plays.items()}, schema=PLAYS)
         return out
+
+
+def _params(record: dict) -> str | None:
+    """The record's rule parameters as canonical JSON (a simulated rule setting), or None."""
+    import json
+
+    params = record.get("params")
+    return json.dumps(params, sort_keys=True, ensure_ascii=False) if params else None

@@ -1,0 +1,85 @@
+"""Statistics over an audited dataset, computed by DuckDB from the ``.sql`` files beside this.
+
+Each table of the dataset is a view of the same name (``hands``, ``actions``, ``rejects``,
+``verdicts``, ``plays``, ``outcomes``, ``seats``); a statistic is one file in ``sql/``, run
+with ``$game`` and ``$variant`` bound (null: all). No SQL text is ever built from values.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
+#: the statistics, in report order (file names in sql/)
+STATS = (
+    "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier", "multiplier_drivers",
+    "landlord_wins", "spring", "seat_advantage", "first_lead", "paodekuai_events", "hand_length", "scores",
+    "players",
+)
+
+
+class DatasetError(ValueError):
+    """A folder that is not an audited dataset."""
+
+
+SQL_DIR = Path(__file__).with_name("sql")
+
+
+def sql_text(name: str) -> str:
+    """The text of ``sql/NAME.sql`` (shipped as package data)."""
+    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def connect(root: str, need_audit: bool = True) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with the dataset's tables as views and the statistics' macros."""
+    if not os.path.isdir(os.path.join(root, "hands")) and not os.path.isdir(os.path.join(root, "rejects")):
+        raise DatasetError(f"{root}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
+    if need_audit and not os.path.isdir(os.path.join(root, "outcomes")):
+        raise DatasetError(f"{root}: not audited yet (no outcomes/ folder); run 'paipu audit {root}' first")
+    con = duckdb.connect()
+    for table in TABLES:
+        folder = os.path.join(root, table)
+        if os.path.isdir(folder) and any(f.endswith(".parquet") for _, _, fs in os.walk(folder) for f in fs):
+            # a view must be created from literal text: the path is quoted, never interpolated raw
+            path = os.path.join(folder, "**", "*.parquet").replace("'", "''")
+            con.execute(f"create view {table} as select * from read_parquet('{path}', hive_partitioning = true, "
+                        f"union_by_name = true)")
+    con.execute(sql_text("_setup"))
+    return con
+
+
+def run_stat(con: duckdb.DuckDBPyConnection, name: str, game: str | None = None,
+             variant: str | None = None) -> pl.DataFrame:
+    """One statistic as a polars DataFrame."""
+    if name not in STATS:
+        raise ValueError(f"unknown statistic {name!r} (known: {', '.join(STATS)})")
+    cursor = con.execute(sql_text(name), {"game": game, "variant": variant})
+    names = [d[0] for d in cursor.description]
+    rows = cursor.fetchall()
+    return pl.DataFrame(rows, schema=names, orient="row", infer_schema_length=None)
+
+
+def all_stats(root: str, game: str | None = None, variant: str | None = None) -> dict[str, pl.DataFrame]:
+    """Every statistic of :data:`STATS` over the audited dataset *root*."""
+    con = connect(root)
+    try:
+        return {name: run_stat(con, name, game, variant) for name in STATS}
+    finally:
+        con.close()
+
+
+def run_sql(root: str, query: str) -> pl.DataFrame:
+    """An ad-hoc query with the dataset's tables as views."""
+    con = connect(root, need_audit=False)
+    try:
+        cursor = con.execute(query)
+        if cursor.description is None:
+            return pl.DataFrame()
+        names = [d[0] for d in cursor.description]
+        return pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+    finally:
+        con.close()

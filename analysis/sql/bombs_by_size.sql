@@ -1,0 +1,11 @@
+-- Bombs played, by kind and number of cards (stars), per played hand.
+with totals as (select game, variant, setting, count(*) as hands from played($game, $variant) group by all)
+select p.game, p.variant, l.setting, p.kind, p.size,
+       count(*) as bombs,
+       count(*) / any_value(t.hands) as per_hand
+from plays p
+join played($game, $variant) l on l.hand_id = p.hand_id and l.game = p.game
+join totals t on t.game = l.game and t.variant = l.variant and t.setting = l.setting
+where p.bomb
+group by all
+order by all

@@ -1,0 +1,175 @@
+"""Statistics, ad-hoc SQL and the report, on a small hand-built dataset worked out by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import polars as pl
+import pytest
+from helpers import ANTI_SPRING, BID_0, CLASSIC_HEAD, PDK_HEAD, SPRING, ddz, text_record
+from test_paodekuai import CLASSIC_GAME, LET_GO
+from typer.testing import CliRunner
+
+from cli import app
+from replay.io.jsonl import record_to_json
+from replay.simulate import simulate
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    z = 1.96
+    p = k / n
+    center = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def make(tmp, records) -> str:
+    src = tmp / "hands.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in records))
+    ds = str(tmp / "ds")
+    assert invoke("ingest", str(src), "--out", ds).exit_code == 0
+    invoke("audit", ds, "--workers", "1")
+    return ds
+
+
+@pytest.fixture(scope="module")
+def stats(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("stats")
+    records = []
+    for hand_id, moves in (("spring", SPRING), ("anti", ANTI_SPRING), ("redeal", "0 bid no\n1 bid no\n2 bid no\n"),
+                           ("broken", BID_0 + "0 play 3h\n1 play 4h\n2 play 3c\n")):
+        r = ddz(moves)
+        r["id"] = hand_id
+        records.append(r)
+    letgo = text_record(PDK_HEAD, LET_GO, params={"must_play": False})
+    classic = text_record(CLASSIC_HEAD, CLASSIC_GAME)
+    records += [letgo, classic]
+    ds = make(tmp, records)
+    r = invoke("stats", ds, "--json")
+    assert r.exit_code == 0
+    return json.loads(r.stdout)
+
+
+def rows(stats, name, **where):
+    return [r for r in stats[name] if all(r[k] == v for k, v in where.items())]
+
+
+def test_overview_and_violations(stats):
+    assert [(r["game"], r["variant"], r["setting"], r["hands"], r["legal"], r["violating"]) for r in stats["overview"]] == [
+        ("doudizhu", "huopin", "", 4, 3, 1), ("paodekuai", "classic", "", 1, 1, 0),
+        ("paodekuai", "huopin", '{"must_play": false}', 1, 1, 0)]
+    assert [(r["game"], r["code"], r["hands"]) for r in stats["violations"]] == [("doudizhu", "does_not_beat", 1)]
+
+
+def test_bombs(stats):
+    (ddz_row,) = rows(stats, "bombs", game="doudizhu")
+    lo, hi = wilson(1, 2)
+    assert (ddz_row["hands"], ddz_row["bombs_per_hand"], ddz_row["hands_with_bomb"], ddz_row["rate"]) == (2, 1.0, 1, 0.5)
+    assert ddz_row["lo"] == pytest.approx(lo) and ddz_row["hi"] == pytest.approx(hi)
+    (classic,) = rows(stats, "bombs", variant="classic")
+    assert (classic["hands"], classic["bombs_per_hand"], classic["rate"], classic["lo"]) == (1, 0.0, 0.0, 0.0)
+    assert sorted((r["game"], r["kind"], r["size"], r["bombs"], r["per_hand"]) for r in stats["bombs_by_size"]) == [
+        ("doudizhu", "bomb", 4, 1, 0.5), ("doudizhu", "rocket", 2, 1, 0.5), ("paodekuai", "bomb", 4, 1, 1.0)]
+    landlord = rows(stats, "bombs_by_seat", game="doudizhu", role="landlord")
+    assert [(r["seat"], r["hands"], r["bombs_per_hand"], r["hands_with_bomb"]) for r in landlord] == [(0, 2, 1.0, 1)]
+    letgo_seats = rows(stats, "bombs_by_seat", variant="huopin", game="paodekuai")
+    assert [(r["seat"], r["bombs_per_hand"]) for r in letgo_seats] == [(0, 1.0), (1, 0.0), (2, 0.0)]
+
+
+def test_multiplier_and_its_drivers(stats):
+    assert [(r["multiplier"], r["hands"], r["share"]) for r in stats["multiplier"]] == [(2, 1, 0.5), (8, 1, 0.5)]
+    drivers = {(r["driver"], r["level"]): (r["hands"], r["mean_multiplier"]) for r in stats["multiplier_drivers"]}
+    assert drivers == {("bombs", "0"): (1, 2.0), ("bombs", "2"): (1, 8.0), ("grabs", "0"): (2, 5.0),
+                       ("show", "1"): (2, 5.0), ("spring", "anti_spring"): (1, 2.0), ("spring", "spring"): (1, 8.0)}
+
+
+def test_landlord_wins_spring_seats_first_lead(stats):
+    assert [(r["breakdown"], r["level"], r["hands"], r["wins"], r["rate"]) for r in stats["landlord_wins"]] == [
+        ("all", "all", 2, 1, 0.5), ("grabs", "0", 2, 1, 0.5), ("show", "1", 2, 1, 0.5)]
+    assert [(r["kind"], r["hands"], r["k"]) for r in stats["spring"]] == [("anti_spring", 2, 1), ("spring", 2, 1)]
+    assert [(r["seat"], r["hands"], r["wins"]) for r in rows(stats, "seat_advantage", game="doudizhu")] == [
+        (0, 2, 1), (1, 2, 1), (2, 2, 0)]
+    first = {r["variant"]: (r["hands"], r["wins"]) for r in stats["first_lead"]}
+    assert first == {"huopin": (1, 0), "classic": (1, 1)} or \
+        [(r["game"], r["variant"], r["hands"], r["wins"]) for r in stats["first_lead"]] == [
+            ("doudizhu", "huopin", 2, 1), ("paodekuai", "classic", 1, 1), ("paodekuai", "huopin", 1, 0)]
+
+
+def test_paodekuai_events(stats):
+    got = {(r["variant"], r["event"]): (r["hands"], r["k"]) for r in stats["paodekuai_events"]}
+    assert got == {("classic", "let_go"): (1, 0), ("classic", "let_go_paid"): (1, 0), ("classic", "xiqian"): (1, 0),
+                   ("huopin", "let_go"): (1, 1), ("huopin", "let_go_paid"): (1, 1), ("huopin", "xiqian"): (1, 1)}
+
+
+def test_hand_length_scores_players(stats):
+    (length,) = rows(stats, "hand_length", game="doudizhu")
+    assert (length["hands"], length["mean_actions"], length["median_actions"], length["mean_tricks"],
+            length["max_tricks"]) == (2, 12.0, 12.0, 3.5, 4)
+    (score,) = rows(stats, "scores", game="doudizhu")
+    assert (score["hands"], score["mean_top_score"], score["median_top_score"], score["max_top_score"]) == (2, 9.0, 9.0, 16.0)
+    players = {r["player"]: (r["hands"], r["wins"], r["points"]) for r in rows(stats, "players", game="doudizhu")}
+    assert players == {"张三": (2, 1, 12.0), "李四": (2, 1, -6.0), "王五": (2, 0, -6.0)}
+
+
+def test_stats_filters_and_errors(tmp_path):
+    r = invoke("stats", str(tmp_path), "--json")
+    assert r.exit_code == 2 and "not a paipu dataset" in r.stderr
+    r = invoke("stats", str(tmp_path), "--stat", "nope")
+    assert r.exit_code == 2 and "unknown statistic 'nope'" in r.stderr
+
+
+def test_stats_match_an_independent_count_from_the_raw_records(tmp_path):
+    records = list(simulate("doudizhu", None, 150, 77, escape_rate=0.05))
+    ds = make(tmp_path, records)
+    got = json.loads(invoke("stats", ds, "--json", "-g", "ddz", "--stat", "bombs", "--stat", "overview").stdout)
+    raw = pl.read_ndjson(str(tmp_path / "hands.jsonl"))
+    played = raw.filter(~pl.col("result").struct.field("redeal"))
+    plays = (played.select("id", "actions").explode("actions").unnest("actions")
+             .filter(pl.col("act") == "play")
+             .with_columns(pl.col("cards").list.eval(pl.element().str.slice(0, 1)).alias("ranks")))
+    bombs = plays.filter(((pl.col("ranks").list.len() == 4) & (pl.col("ranks").list.n_unique() == 1))
+                         | (pl.col("cards").list.sort() == ["BJ", "SJ"]))
+    per_hand = bombs.group_by("id").len()
+    (row,) = got["bombs"]
+    assert row["hands"] == played.height
+    assert row["hands_with_bomb"] == per_hand.height
+    assert row["bombs_per_hand"] == pytest.approx(bombs.height / played.height)
+    assert got["overview"][0]["hands"] == 150 and got["overview"][0]["legal"] == 150
+
+
+def test_sql_views_csv_and_parquet(tmp_path):
+    ds = make(tmp_path, [ddz(SPRING)])
+    r = invoke("sql", ds, "select count(*) as n from actions", "--csv")
+    assert r.stdout.splitlines() == ["n", "13"]
+    out = tmp_path / "x.parquet"
+    invoke("sql", ds, "select hand_id, seat, score from seats order by seat", "--parquet", str(out))
+    assert pl.read_parquet(out).to_dicts() == [{"hand_id": "t-1", "seat": 0, "score": 16.0},
+                                               {"hand_id": "t-1", "seat": 1, "score": -8.0},
+                                               {"hand_id": "t-1", "seat": 2, "score": -8.0}]
+    r = invoke("sql", ds, "select * from nowhere")
+    assert r.exit_code == 2 and "query failed" in r.stderr
+
+
+def test_report_renders_embeds_charts_and_escapes(tmp_path):
+    records = list(simulate("paodekuai", "huopin", 30, 5)) + list(simulate("paodekuai", "classic", 30, 5))
+    records += list(simulate("doudizhu", None, 30, 5))
+    for record in records[:30]:  # an active player, so that the players table names it
+        record["players"][1] = "<script>alert(1)</script>"
+    ds = make(tmp_path, records)
+    out = tmp_path / "report.html"
+    r = invoke("report", ds, "--out", str(out))
+    assert r.exit_code == 0 and "2 sections" in r.stderr
+    page = out.read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert page.count('src="data:image/png;base64,') >= 12
+    assert page.count("<figcaption>") == page.count('src="data:image/png;base64,')
+    assert "Landlords won" in page and "classic" in page and "huopin" in page
+    assert "<h2>斗地主 Dou Dizhu</h2>" in page and "<h2>跑得快 Paodekuai</h2>" in page
