@@ -49,6 +49,8 @@ def connect(root: str, need_audit: bool = True) -> duckdb.DuckDBPyConnection:
             con.execute(f"create view {table} as select * from read_parquet('{path}', hive_partitioning = true, "
                         f"union_by_name = true)")
     con.execute(sql_text("_setup"))
+    if os.path.isdir(os.path.join(root, "outcomes")):
+        con.execute(sql_text("_legal"))
     return con
 
 

@@ -7,11 +7,3 @@ create or replace macro wilson_hi(k, n) as
     case when n = 0 then null when k = n then 1.0
          else least(1.0, ((k / n) + 1.96 * 1.96 / (2 * n)
                + 1.96 * sqrt((k / n) * (1 - k / n) / n + 1.96 * 1.96 / (4 * n * n))) / (1 + 1.96 * 1.96 / n)) end;
--- legal hands of the chosen game / variant (null: all), with their rule setting
-create or replace macro legal(g, v) as table
-    select *, coalesce(params, '') as setting
-    from outcomes
-    where ok and (g is null or game = g) and (v is null or variant = v);
--- legal hands that were played (a redeal has no play)
-create or replace macro played(g, v) as table
-    select * from legal(g, v) where not coalesce(redeal, false);

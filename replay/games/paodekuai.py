@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import (
-    CARD_OF, DECK_48, DECK_52, DECK_54, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_id, CLUBS,
-    DIAMONDS, counts,
+    DECK_48, DECK_52, DECK_54, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_id, CLUBS,
+    DIAMONDS,
 )
 from ..combos import Combo, chains, kicker_sets, packed_of
 from ..rules import Rules
