@@ -124,12 +124,12 @@ def _rules_or_fail(game: str, variant: Optional[str], level: Optional[str]):
     engine = find_engine(rules.game)
     if not hasattr(engine, "Engine"):
         fail(f"the rules of {rules.game} are not implemented yet")
-    if level is not None:
+    if level is not None and rules.game != "guandan":
         fail(f"--level applies to guandan only, not {rules.game}")
-    return rules, engine.Engine
+    return rules, engine, level
 
 
-def _classify(engine, rules, text: str):
+def _classify(engine, rules, text: str, level: Optional[str] = None):
     from replay.cards import CardError, pack, parse_cards
 
     try:
@@ -138,7 +138,35 @@ def _classify(engine, rules, text: str):
         fail(str(e))
     if not ids:
         fail(f"no cards in {text!r}")
-    return engine.combo_table(rules).classify(pack(ids))
+    if rules.game == "guandan":
+        from replay.cards import HEARTS, card_id
+
+        try:
+            rank = engine.parse_level(level)
+        except ValueError as e:
+            fail(str(e))
+        return engine.classify_cards(engine.Engine.combo_table(rules, rank), ids, card_id(rank, HEARTS))
+    return engine.Engine.combo_table(rules).classify(pack(ids))
+
+
+def _key_name(rules, c) -> str:
+    """What a combination's key means, as a card rank name."""
+    from replay.cards import RANK_NAMES
+
+    if rules.game == "guandan":
+        from replay.games.guandan import POSITION_RANK
+
+        if c.kind in ("straight", "straight_flush", "pair_chain", "plate"):
+            return RANK_NAMES[POSITION_RANK[c.key]]
+        if c.kind == "joker_bomb":
+            return "jokers"
+        order = ["2"] + RANK_NAMES[:12] + ["level", "SJ", "BJ"]
+        return order[c.key]
+    if getattr(rules, "ace_low", False) and c.kind in ("straight", "pair_chain"):
+        from replay.games.paodekuai import _POSITION_RANK
+
+        return RANK_NAMES[_POSITION_RANK[c.key]]
+    return RANK_NAMES[c.key] if 0 <= c.key < len(RANK_NAMES) else str(c.key)
 
 
 GAME_OPT = typer.Option("--game", "-g", help="doudizhu, paodekuai, guandan or shuangkou (or an alias)")
@@ -159,13 +187,14 @@ def combo(
 
     from replay.cards import RANK_NAMES
 
-    rules, engine = _rules_or_fail(game, variant, level)
-    readings = _classify(engine, rules, cards)
-    kinds_zh = getattr(__import__(engine.__module__, fromlist=["KINDS"]), "KINDS", {})
+    rules, engine, level = _rules_or_fail(game, variant, level)
+    readings = _classify(engine, rules, cards, level)
+    kinds_zh = getattr(engine, "KINDS", {})
     if not readings:
         out.print(json.dumps({"valid": False}) if as_json else "no combination", markup=False)
         return
-    items = [{"type": c.kind, "name_zh": kinds_zh.get(c.kind, ""), "cards": c.size, "rank": RANK_NAMES[c.key],
+    items = [{"type": c.kind, "name_zh": kinds_zh.get(c.kind, ""), "cards": c.size,
+              "rank": _key_name(rules, c),
               "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in readings]
     if as_json:
         out.print(json.dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
@@ -186,9 +215,11 @@ def beats(
     """Print yes when A, played on B, is legal and beats it; no otherwise."""
     from replay.combos import any_beats
 
-    rules, engine = _rules_or_fail(game, variant, level)
-    ra, rb = _classify(engine, rules, a), _classify(engine, rules, b)
-    out.print("yes" if ra and rb and any_beats(ra, rb) else "no", markup=False)
+    from replay.combos import strongest
+
+    rules, engine, level = _rules_or_fail(game, variant, level)
+    ra, rb = _classify(engine, rules, a, level), _classify(engine, rules, b, level)
+    out.print("yes" if ra and rb and any_beats(ra, strongest(rb)) else "no", markup=False)
 
 
 @app.command()

@@ -201,6 +201,17 @@ class Section:
             self.chart("Points won by the best seat", f"The best-placed seat wins {top['mean_top_score']:.1f} points on "
                        f"average in {label(top)} (90th percentile {top['p90_top_score']:.1f}).",
                        lambda ax: grouped_bars(ax, melted, "measure", "value"), scores)
+        guandan = s.get("guandan")
+        if guandan is not None and guandan.height:
+            dd = guandan.filter(pl.col("measure") == "double_down")
+            up = guandan.filter(pl.col("measure") == "upgrade")
+            self.chart("Double-down rate", self.rate_sentence(dd, "Hands ending in a double-down (双下)"),
+                       lambda ax: (grouped_bars(ax, dd.with_columns(pl.lit("double down").alias("x")), "x", "rate",
+                                                "lo", "hi"), ax.set_ylabel("share of hands")), dd)
+            self.chart("Upgrade of the winning team", "How many levels the winning team went up: +3 after a "
+                       "double-down, +2 when its second seat came third, +1 when it came last.",
+                       lambda ax: (grouped_bars(ax, up, "level", "rate", "lo", "hi", fmt_x=lambda v: f"+{v}"),
+                                   ax.set_ylabel("share of hands")), up)
         players = s["players"]
         if players.height:
             self.parts.append("<h3>Most active players</h3>" + table_html(players))

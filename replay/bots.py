@@ -77,3 +77,40 @@ def _breaks(hand: int, packed: int) -> int:
     """How many ranks the play leaves partly behind (breaking pairs and triples)."""
     h, p = counts(hand), counts(packed)
     return sum(1 for r in range(len(p)) if p[r] and h[r] > p[r])
+
+
+def choose_move(table: Table, rng: random.Random, partners: frozenset[int] = frozenset(),
+                danger: int = 4) -> list[int] | None:
+    """Like :func:`choose_play`, for games whose moves are concrete cards (wild cards):
+    the table's ``legal_moves`` gives (cards, readings) pairs."""
+    seat = table.turn
+    moves = table.legal_moves(seat)
+    if not moves:
+        return None
+    left = table.left[seat]
+    for cards, _ in moves:
+        if len(cards) == left:
+            return cards
+    ordinary = [(cards, r) for cards, r in moves if not r[0].tier]
+    bombs = [(cards, r) for cards, r in moves if r[0].tier]
+    wild = getattr(table, "wild", -1)
+
+    def cost(move) -> tuple:
+        cards, readings = move
+        return (readings[0].key, cards.count(wild), -len(cards), rng.random())
+
+    if table.last is None:
+        if ordinary:
+            return min(ordinary, key=lambda m: (min(m[1][0].key, 99), cost(m)[1], -len(m[0]), rng.random()))[0]
+        return min(bombs, key=lambda m: (m[1][0].tier, m[1][0].key))[0]
+    if table.last_seat in partners:
+        return None
+    close = any(table.left[s] <= danger for s in range(table.n) if s != seat and s not in partners and table.active[s])
+    if ordinary:
+        best = min(ordinary, key=cost)
+        if best[1][0].key >= 13 and not close and rng.random() < 0.5:
+            return None
+        return best[0]
+    if bombs and (close or rng.random() < 0.15):
+        return min(bombs, key=lambda m: (m[1][0].tier, m[1][0].key))[0]
+    return None

@@ -48,6 +48,22 @@ def beats(a: Combo, b: Combo) -> bool:
     return a.kind == b.kind and a.size == b.size and a.key > b.key
 
 
+def strongest(readings: tuple[Combo, ...]) -> tuple[Combo, ...]:
+    """A lead's readings as they count: the strongest one of each kind and size.
+
+    >>> strongest((Combo("full_house", 5, 9), Combo("full_house", 5, 13), Combo("bomb", 5, 12, 2)))
+    (Combo(kind='full_house', size=5, key=13, tier=0), Combo(kind='bomb', size=5, key=12, tier=2))
+    """
+    if len(readings) < 2:
+        return readings
+    best: dict[tuple[str, int], Combo] = {}
+    for c in readings:
+        cls = (c.kind, c.size)
+        if cls not in best or c.key > best[cls].key:
+            best[cls] = c
+    return tuple(best.values())
+
+
 def any_beats(plays: tuple[Combo, ...], lasts: tuple[Combo, ...]) -> bool:
     """True if some reading of the play beats some reading of the last play."""
     for a in plays:

@@ -31,7 +31,8 @@ OUTCOMES = pa.schema([
     ("spring_kind", pa.string()), ("redeal", pa.bool_()), ("escape", pa.int8()), ("let_go", pa.int8()),
     ("xiqian", pa.list_(pa.float64())), ("scores", pa.list_(pa.float64())), ("coins", pa.list_(pa.float64())),
     ("mismatched", pa.list_(pa.string())), ("params", pa.string()), ("let_goes", pa.int16()),
-    ("xiqian_bombs", pa.int16()),
+    ("xiqian_bombs", pa.int16()), ("winning_team", pa.int8()), ("double_down", pa.bool_()), ("upgrade", pa.int16()),
+    ("level", pa.string()), ("levels_after", pa.list_(pa.string())),
 ])
 SEATS = pa.schema([
     ("hand_id", pa.string()), ("variant", pa.string()), ("seat", pa.int8()), ("player", pa.string()),
@@ -40,7 +41,7 @@ SEATS = pa.schema([
     ("coin", pa.float64()),
 ])
 AUDIT_TABLES = {"verdicts": VERDICTS, "plays": PLAYS, "outcomes": OUTCOMES, "seats": SEATS}
-BOMB_EVENTS = ("bomb", "rocket")
+BOMB_EVENTS = ("bomb", "rocket", "straight_flush", "joker_bomb")
 
 
 class AuditRows:
@@ -92,6 +93,8 @@ class AuditRows:
         landlord = out.get("landlord")
         if landlord is not None and order:
             side = "landlord" if order[0] == landlord else "farmers"
+        elif out.get("winning_team") is not None:
+            side = f"team {out['winning_team']}"
         elif order:
             side = f"seat {order[0]}"
         else:
@@ -101,13 +104,15 @@ class AuditRows:
             "n_tricks": table.tricks, "finish_order": order, "winner": order[0] if order else None, "winning_side": side,
             "landlord": landlord, "first_leader": getattr(table, "opener", landlord),
             "multiplier": out.get("multiplier"), "grabs": out.get("grabs"), "show_factor": out.get("show"),
-            "bombs": sum(1 for e in table.events if e.kind == "bomb"),
+            "bombs": sum(1 for e in table.events if e.kind in ("bomb", "straight_flush", "joker_bomb")),
             "rockets": sum(1 for e in table.events if e.kind == "rocket"),
             "spring": out.get("spring"), "spring_kind": out.get("spring_kind"), "redeal": out.get("redeal"),
             "escape": out.get("escape"), "let_go": out.get("let_go"), "xiqian": out.get("xiqian"),
             "scores": out.get("scores"), "coins": out.get("coins"), "mismatched": mismatched,
             "params": _params(record), "let_goes": sum(1 for e in table.events if e.kind == "let_go"),
             "xiqian_bombs": sum(1 for e in table.events if e.kind == "xiqian"),
+            "winning_team": out.get("winning_team"), "double_down": out.get("double_down"),
+            "upgrade": out.get("upgrade"), "level": record.get("level"), "levels_after": out.get("levels"),
         })
         bombs_played = [0] * table.n
         for e in table.events:
@@ -119,6 +124,8 @@ class AuditRows:
             role = None
             if landlord is not None:
                 role = "landlord" if seat == landlord else "farmer"
+            elif record.get("game") == "guandan":
+                role = f"team {seat % 2}"
             self.rows["seats"].append({
                 "hand_id": hand_id, "variant": variant, "seat": seat,
                 "player": players[seat] if seat < len(players) else None, "role": role,

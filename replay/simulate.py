@@ -16,6 +16,13 @@ def simulate(game: str, variant: str | None = None, hands: int = 100, seed: int 
     if not hasattr(engine, "simulate_hand"):
         raise ValueError(f"simulation of {rules.game} is not implemented yet")
     prefix = prefix or f"{rules.game}-{rules.variant}-s{seed}"
+    if hasattr(engine, "simulate_match_hands"):  # whole matches: hands follow from each other
+        for record in engine.simulate_match_hands(lambda k: random.Random(f"{seed}:{k}"), rules, prefix, hands,
+                                                  escape_rate):
+            if params:
+                record["params"] = params
+            yield record
+        return
     for k in range(hands):
         rng = random.Random(f"{seed}:{k}")
         record = engine.simulate_hand(rng, rules, f"{prefix}-{k:06d}", escape_rate=escape_rate)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from .cards import CARD_NAMES, CARD_OF, RANK_BIT, contains
-from .combos import Combo, ComboTable, any_beats, beats
+from .combos import Combo, ComboTable, any_beats, beats, strongest
 from .rules import Rules
 from .verdicts import Code, Event, Violation
 
@@ -37,7 +37,7 @@ class Table:
         self.rules = rules
         self.record = record
         self.n = n = rules.players
-        self.table = self.combo_table(rules)
+        self.table = self.table_for(rules)
         self.hands = [bytearray(54) for _ in range(n)]
         self.packed = [0] * n
         self.left = [0] * n
@@ -67,6 +67,10 @@ class Table:
         if table is None:
             table = cls._tables[rules] = ComboTable(cls.iter_combos(rules))
         return table
+
+    def table_for(self, rules: Rules) -> ComboTable:
+        """The combination table this hand uses (hook: Guandan's depends on the level)."""
+        return self.combo_table(rules)
 
     @classmethod
     def iter_combos(cls, rules: Rules):
@@ -233,7 +237,7 @@ class Table:
         self.plays_by[seat] += 1
         self.cards_played[seat] += len(ids)
         self.first_play_done = True
-        self.last = readings
+        self.last = strongest(readings)  # a lead counts as its strongest reading of each kind
         self.last_seat = seat
         self.passes = 0
         self.on_play(i, seat, ids, readings, led)

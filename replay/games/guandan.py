@@ -1,20 +1,515 @@
-"""掼蛋 Guandan: guandan/standard and guandan/no_tribute.
+"""掼蛋 Guandan: guandan/standard and guandan/no_tribute, as docs/rules.md states it.
 
-Rule data only so far (two decks, four seats); the rules of play come with the Guandan issue.
+What differs from the shared table: the level rank as trump, the two wild hearts of the
+level rank (逢人配), straight flushes (suits matter), the bomb ladder, four seats in two
+teams, 接风, places, 双下 and the upgrade, and coins doubled by big bombs.
+
+Ranks: natural rank indexes of :mod:`replay.cards` (0 = 3 … 11 = A, 12 = 2, 13/14 jokers).
+Level-aware value (singles, pairs, triples, full houses, bombs): 2 < 3 < … < A < level <
+small joker < big joker. Sequence position (straights, pair chains, plates): A low 0,
+2 = 1, 3 = 2, …, K = 12, A high = 13.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import Any, ClassVar
 
-from ..cards import DECK_108
+from ..cards import (
+    CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,
+    card_id,
+)
+from ..combos import Combo, ComboTable, packed_of
 from ..rules import Rules
+from ..table import Table
+from ..verdicts import Code, Event, Violation
+
+KINDS = {
+    "single": "单张", "pair": "对子", "triple": "三张", "full_house": "三带二", "straight": "顺子",
+    "straight_flush": "同花顺", "pair_chain": "连对", "plate": "钢板", "bomb": "炸弹", "joker_bomb": "天王炸",
+}
+#: the bomb ladder: 4 < 5 < straight flush < 6 < 7 < 8 < 9 < 10 < joker bomb
+BOMB_TIER = {4: 1, 5: 2, 6: 4, 7: 5, 8: 6, 9: 7, 10: 8}
+TIER_STRAIGHT_FLUSH, TIER_JOKER_BOMB = 3, 9
+#: sequence positions: A low, 2, 3 … K, A high
+POSITION_RANK = [RANK_A, RANK_2] + list(range(RANK_A + 1))
+LEVEL_NAMES = {"2": RANK_2, "T": 7, "10": 7}
+LEVEL_NAMES.update({name: r for r, name in enumerate(RANK_NAMES[:12])})
+
+
+def parse_level(text: str | None) -> int:
+    """The natural rank index of a level name ("2".."A", also "10"); raises ValueError."""
+    if text is None:
+        return RANK_2
+    key = str(text).strip().upper()
+    if key not in LEVEL_NAMES:
+        raise ValueError(f"not a level: {text!r} (expected 2..10, J, Q, K or A)")
+    return LEVEL_NAMES[key]
+
+
+def level_name(rank: int) -> str:
+    return "10" if rank == 7 else RANK_NAMES[rank]
+
+
+def value(rank: int, level: int) -> int:
+    """Level-aware value of a rank: 2 lowest, then 3..A, the level rank, jokers."""
+    if rank == level:
+        return 13
+    if rank == RANK_SMALL_JOKER:
+        return 14
+    if rank == RANK_BIG_JOKER:
+        return 15
+    if rank == RANK_2:
+        return 0
+    return rank + 1
 
 
 @dataclass(frozen=True)
 class GuandanRules(Rules):
     tribute: bool = True
+    kinds: frozenset[str] = frozenset(KINDS)
+    #: coins: losers pay X·N·mult + A; mult doubles per bomb of this size or more
+    double_bomb_size: int = 5
 
 
 STANDARD = GuandanRules(game="guandan", variant="standard", players=4, deck=DECK_108, max_play=10)
 NO_TRIBUTE = GuandanRules(game="guandan", variant="no_tribute", players=4, deck=DECK_108, max_play=10, tribute=False)
+
+
+def iter_combos(rules: GuandanRules, level: int):
+    """Every combination at rank level for one level rank (straight flushes are found by
+    suit in :meth:`Guandan.classify`)."""
+    kinds = rules.kinds
+    normal = range(RANK_2 + 1)
+    if "single" in kinds:
+        for r in range(RANK_BIG_JOKER + 1):
+            yield packed_of({r: 1}), Combo("single", 1, value(r, level))
+    pairs = list(normal) + [RANK_SMALL_JOKER, RANK_BIG_JOKER]
+    if "pair" in kinds:
+        for r in pairs:
+            yield packed_of({r: 2}), Combo("pair", 2, value(r, level))
+    if "triple" in kinds:
+        for r in normal:
+            yield packed_of({r: 3}), Combo("triple", 3, value(r, level))
+    if "full_house" in kinds:
+        for t in normal:
+            for p in pairs:
+                if p != t:
+                    yield packed_of({t: 3, p: 2}), Combo("full_house", 5, value(t, level))
+    for unit, kind, length in ((1, "straight", 5), (2, "pair_chain", 3), (3, "plate", 2)):
+        if kind not in kinds:
+            continue
+        for start in range(0, 14 - length + 1):
+            positions = range(start, start + length)
+            yield packed_of({POSITION_RANK[p]: unit for p in positions}), Combo(kind, unit * length, start + length - 1)
+    if "bomb" in kinds:
+        for r in normal:
+            for size in range(4, 11):
+                yield packed_of({r: size}), Combo("bomb", size, value(r, level), BOMB_TIER[size])
+    if "joker_bomb" in kinds:
+        yield packed_of({RANK_SMALL_JOKER: 2, RANK_BIG_JOKER: 2}), Combo("joker_bomb", 4, 0, TIER_JOKER_BOMB)
+
+
+class Guandan(Table):
+    """One hand of Guandan."""
+
+    plain_lookup: ClassVar[bool] = False
+    ends_on_first_out: ClassVar[bool] = False
+    _level_tables: ClassVar[dict[tuple[GuandanRules, int], ComboTable]] = {}
+
+    def __init__(self, rules: GuandanRules, record: dict, detail: bool = False):
+        self.level = parse_level(record.get("level"))
+        self.wild = card_id(self.level, HEARTS)
+        super().__init__(rules, record, detail)
+
+    @classmethod
+    def combo_table(cls, rules: GuandanRules, level: int | None = None) -> ComboTable:  # type: ignore[override]
+        level = RANK_2 if level is None else level
+        key = (rules, level)
+        table = cls._level_tables.get(key)
+        if table is None:
+            table = cls._level_tables[key] = ComboTable(iter_combos(rules, level))
+        return table
+
+    def table_for(self, rules: Rules) -> ComboTable:
+        return self.combo_table(rules, self.level)
+
+    # ------------------------------------------------------------------ classification
+
+    def classify(self, ids, packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
+        return classify_cards(self.table, list(ids), self.wild, declared)
+
+    def describe(self, readings: tuple[Combo, ...]) -> str:
+        c = readings[0]
+        return f"{c.kind} {KINDS.get(c.kind, '')} of {c.size}"
+
+
+def classify_cards(table: ComboTable, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:
+    """Every reading of a Guandan play, wild hearts standing for any non-joker card.
+
+    With *declared* (the record's ``as``), only that reading counts: non-wild cards must
+    stand for themselves, wild cards for any card but a joker.
+    """
+    if declared is not None:
+        if len(declared) != len(ids):
+            return ()
+        stand = []
+        for c, token in zip(ids, declared):
+            d = CARD_OF.get(token)
+            if d is None or (c != wild and d != c) or (c == wild and RANK[d] >= RANK_SMALL_JOKER):
+                return ()
+            stand.append(d)
+        return _readings(table, stand, 0, None, declared=True)
+    rest = [c for c in ids if c != wild]
+    if not rest:  # played alone, wild hearts are level cards (逢人配 needs other cards)
+        return _readings(table, ids, 0, None)
+    return _readings(table, rest, len(ids) - len(rest), {SUIT[c] for c in rest})
+
+
+def _readings(table: ComboTable, cards: list[int], wilds: int, suits: set[int] | None,
+              declared: bool = False) -> tuple[Combo, ...]:
+    base = 0
+    for c in cards:
+        base += RANK_BIT[c]
+    found: list[Combo] = []
+    options = combinations_with_replacement(range(RANK_2 + 1), wilds) if wilds else [()]
+    for extra in options:
+        packed = base
+        for r in extra:
+            packed += 1 << (5 * r)
+        for c in table.readings.get(packed, ()):
+            if c not in found:
+                found.append(c)
+    if suits is None:  # a declared reading: its own suits
+        suits = {SUIT[c] for c in cards}
+    if len(cards) + wilds == 5 and len(suits) == 1 and -1 not in suits:
+        for c in list(found):
+            if c.kind == "straight":
+                sf = Combo("straight_flush", 5, c.key, TIER_STRAIGHT_FLUSH)
+                if sf not in found:
+                    found.append(sf)
+    if not declared and any(c.tier for c in found):
+        # a play that reads as a bomb counts as a bomb only: the seed ranks straight flushes
+        # above every 5- and 4-card bomb and bombs above every other type, which a plain
+        # reading of the same cards (a straight, a full house) would undo
+        found = [c for c in found if c.tier]
+    found.sort(key=lambda c: (-c.tier, -c.key))
+    return tuple(found)
+
+
+Engine = Guandan
+
+
+# ---------------------------------------------------------------------- the hand
+
+TEAM = (0, 1, 0, 1)
+LEVEL_CYCLE = [RANK_2] + list(range(RANK_A + 1))  # 2, 3, …, K, A, then 2 again
+
+
+def upgrade_level(rank: int, steps: int) -> int:
+    """The level *steps* above *rank*, cycling after A back to 2."""
+    return LEVEL_CYCLE[(LEVEL_CYCLE.index(rank) + steps) % len(LEVEL_CYCLE)]
+
+
+class GuandanHand(Guandan):
+    """A hand of Guandan: tribute (internal checks), the play, places, upgrade, coins."""
+
+    def setup(self) -> Violation | None:
+        v = self.check_deal(self.record["deal"])
+        if v is not None:
+            return v
+        levels = self.record.get("levels") or ["2", "2"]
+        self.levels = [parse_level(x) for x in levels]
+        self.phase = "tribute"
+        self.tributes: list[tuple[int, int, int]] = []  # (giver, receiver, card)
+        self.returns: list[tuple[int, int, int]] = []
+        self.resisted = False
+        leader = self.record.get("leader")
+        self.turn = leader if leader is not None else -1
+        self.big_bombs = 0
+        self.bomb_count = 0
+        self.escaper: int | None = None
+        return None
+
+    def opening_rule(self) -> str:
+        return "the recorded leader, or the seat that gave the larger tribute"
+
+    # ------------------------------------------------------------------ tribute
+
+    def do_other(self, i: int, action: dict) -> Violation | None:
+        act, seat = action["act"], action["seat"]
+        if act not in ("tribute", "return", "resist"):
+            return Violation(Code.OUT_OF_TURN, i, f"{act!r} is not an act of Guandan", seat)
+        if not self.rules.tribute:
+            return Violation(Code.BAD_TRIBUTE, i, f"guandan/{self.rules.variant} has no tribute", seat)
+        if self.phase != "tribute":
+            return Violation(Code.BAD_TRIBUTE, i, f"{act} after the play began", seat)
+        if act == "resist":
+            givers = {seat} | {g for g, _, _ in self.tributes}
+            jokers = sum(self.hands[s][card_id(RANK_BIG_JOKER, 0)] for s in givers)
+            if jokers < 2:
+                return Violation(Code.BAD_TRIBUTE, i, "resisting (抗贡) needs both big jokers in the givers' hands", seat)
+            self.resisted = True
+            self.events.append(Event("resist", i, seat))
+            return None
+        card = CARD_OF[action["card"]] if action["card"] in CARD_OF else None
+        to = action["to"]
+        if card is None:
+            return Violation(Code.BAD_CARD, i, f"not a card: {action['card']!r}", seat)
+        if to == seat or TEAM[to] == TEAM[seat]:
+            return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} gave to seat {to}, its own team", seat)
+        if not self.hands[seat][card]:
+            return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} does not hold {action['card']}", seat)
+        if act == "tribute":
+            best = max(value(RANK[c], self.level) for c in range(54) if self.hands[seat][c] and c != self.wild)
+            if card == self.wild or value(RANK[card], self.level) != best:
+                return Violation(Code.BAD_TRIBUTE, i, f"a tribute is the giver's highest card (never a wild heart); "
+                                 f"{action['card']} is not", seat)
+            self.tributes.append((seat, to, card))
+        else:
+            if not any(g == to and r == seat for g, r, _ in self.tributes):
+                return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} returns a card to seat {to}, which paid it no tribute", seat)
+            if any(g == seat and r == to for g, r, _ in self.returns):
+                return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} already returned a card to seat {to}", seat)
+            if RANK[card] == self.level or not (RANK[card] <= 7 or RANK[card] == RANK_2):
+                return Violation(Code.BAD_TRIBUTE, i, f"the card returned is of rank 10 or lower and not a level card; "
+                                 f"{action['card']} is not", seat)
+            self.returns.append((seat, to, card))
+        self.hands[seat][card] -= 1
+        self.packed[seat] -= RANK_BIT[card]
+        self.hands[to][card] += 1
+        self.packed[to] += RANK_BIT[card]
+        self.events.append(Event(act, i, seat, {"card": card, "to": to}))
+        return None
+
+    def start_play(self, i: int, seat: int) -> Violation | None:
+        """The tribute phase ends at the first play: check it was complete, set the leader."""
+        if self.tributes and len(self.returns) != len(self.tributes):
+            return Violation(Code.BAD_TRIBUTE, i, f"{len(self.tributes)} tributes but {len(self.returns)} returns", seat)
+        self.phase = "play"
+        if self.tributes and not self.resisted:
+            # the seat that gave the larger tribute leads
+            giver = max(self.tributes, key=lambda t: (value(RANK[t[2]], self.level), -self.tributes.index(t)))[0]
+            self.turn = giver
+        elif self.turn < 0:
+            self.turn = seat  # unknown without the previous hand: the first play names the leader
+        return None
+
+    def step(self, i: int, action: dict) -> Violation | None:
+        if self.phase == "tribute" and action["act"] in ("play", "pass"):
+            v = self.start_play(i, action["seat"])
+            if v is not None:
+                return v
+        return super().step(i, action)
+
+    # ------------------------------------------------------------------ play and end
+
+    def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
+        c = readings[0]
+        if c.tier:
+            self.bomb_count += 1
+            if c.kind in ("straight_flush", "joker_bomb") or c.size >= self.rules.double_bomb_size:
+                self.big_bombs += 1
+            self.events.append(Event(c.kind, i, seat, {"size": c.size}))
+        self.note_play(i, seat, c, led)
+
+    def on_out(self, i: int, seat: int) -> None:
+        """The hand ends when a team has both seats out (with three out, that is always so)."""
+        out = self.out
+        if (seat + 2) % 4 in out:
+            self.over = True
+            self.end_reason = "out"
+            if len(out) == 3:  # the last seat takes the last place
+                out.append(next(s for s in range(4) if s not in out))
+
+    def leader_after_out(self, seat: int) -> int:
+        partner = (seat + 2) % 4
+        return partner if self.active[partner] else self.next_active(seat)
+
+    def multiplier_now(self) -> int:
+        return 2 ** self.big_bombs
+
+    def outcome(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"order": list(self.out)}
+        if self.end_reason == "escape":
+            out.update(escape=self.escaper, scores=[0] * 4)
+            return out
+        first = self.out[0]
+        team = TEAM[first]
+        partner = (first + 2) % 4
+        place = self.out.index(partner) + 1
+        double_down = place == 2  # the other team shares the last places: 双下
+        upgrade = {2: 3, 3: 2}.get(place, 1)
+        levels = list(self.levels)
+        levels[team] = upgrade_level(levels[team], upgrade)
+        mult = 2 ** self.big_bombs
+        scores = [mult if TEAM[s] == team else -mult for s in range(4)]
+        out.update(winning_team=team, double_down=double_down, upgrade=upgrade,
+                   levels=[level_name(x) for x in levels], multiplier=mult, scores=scores)
+        room = self.record.get("room") or {}
+        if "coef" in room:
+            x, fee = room.get("base", 1), room.get("fee", 0)
+            out["coins"] = [(x * room["coef"] * mult - fee) if TEAM[s] == team else -(x * room["coef"] * mult + fee)
+                            for s in range(4)]
+        return out
+
+
+Engine = GuandanHand
+
+
+# ---------------------------------------------------------------------- legal moves
+
+def _legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
+    """Every play the seat may make now, as concrete cards with their readings.
+
+    Built from the same combination table that validation uses: each rank-level
+    combination the hand can make with its natural cards plus wild hearts, and each
+    straight flush, classified again card by card (so wilds read exactly as in a replay).
+    """
+    from ..combos import any_beats
+
+    seat = self.turn if seat is None else seat
+    hand = self.hands[seat]
+    wild, level = self.wild, self.level
+    wilds = hand[wild]
+    by_rank: dict[int, list[int]] = {}
+    for c in range(54):
+        if hand[c] and c != wild:
+            by_rank.setdefault(RANK[c], []).extend([c] * hand[c])
+    nat = [len(by_rank.get(r, ())) for r in range(15)]
+    seen: set[tuple[int, ...]] = set()
+    moves = []
+
+    def add(cards: list[int]) -> None:
+        key = tuple(sorted(cards))
+        if key in seen:
+            return
+        seen.add(key)
+        readings = classify_cards(self.table, cards, wild)
+        if readings and (self.last is None or any_beats(readings, self.last)):
+            moves.append((cards, readings))
+
+    for packed in self.table.readings:
+        need = [(packed >> (5 * r)) & 31 for r in range(15)]
+        if need[13] > nat[13] or need[14] > nat[14]:
+            continue
+        short = sum(max(0, need[r] - nat[r]) for r in range(13))
+        if short > wilds:
+            continue
+        cards = []
+        for r in range(15):
+            if need[r]:
+                cards += by_rank.get(r, [])[:need[r]]
+        add(cards + [wild] * short)
+    for suit in range(4):  # straight flushes
+        for start in range(10):
+            want = [card_id(POSITION_RANK[p], suit) for p in range(start, start + 5)]
+            have = [c for c in want if hand[c] and c != wild]
+            missing = 5 - len(have)
+            if missing <= wilds:
+                add(have + [wild] * missing)
+    return moves
+
+
+GuandanHand.legal_moves = _legal_moves  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------- simulation
+
+ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初级场", "base": 1, "coef": 500, "fee": 50})
+NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
+
+
+def simulate_hand(rng, rules: GuandanRules, hand_id: str, escape_rate: float = 0.0, state: dict | None = None) -> dict:
+    """One hand of a match played by the heuristic bot; *state* carries the match along
+    (levels, the previous finishing order, players, match id)."""
+    from ..bots import choose_move
+    from ..cards import card_name
+
+    state = state if state is not None else {}
+    if not state:
+        state.update(levels=[RANK_2, RANK_2], order=None, players=rng.sample(NAMES, 4), match=hand_id,
+                     number=0, room=dict(rng.choice(ROOMS)))
+    state["number"] += 1
+    prev = state["order"]
+    level = state["levels"][TEAM[prev[0]]] if prev else RANK_2
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    deal = [sorted(deck[27 * s:27 * (s + 1)]) for s in range(4)]
+    record: dict = {
+        "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant, "players": list(state["players"]),
+        "deal": [[card_name(c) for c in hand] for hand in deal], "actions": [], "room": state["room"],
+        "match": {"id": state["match"], "hand": state["number"]},
+        "levels": [level_name(x) for x in state["levels"]], "level": level_name(level),
+    }
+    if not prev or not rules.tribute:
+        record["leader"] = prev[0] if prev else rng.randrange(4)
+    table = GuandanHand(rules, record)
+    table.setup()
+    actions = record["actions"]
+    clock = 0
+
+    def act(action: dict) -> None:
+        nonlocal clock
+        clock += rng.randint(300, 5000)
+        action["t"] = clock
+        actions.append(action)
+        v = table.step(len(actions) - 1, action)
+        assert v is None, (v, action, record["id"])
+
+    if prev and rules.tribute:
+        double_down = prev[1] == (prev[0] + 2) % 4
+        # the losers pay: both after 双下, else the lowest-placed seat of the losing team
+        # (the last place, or third when the winner's partner came last)
+        losers = [p for p in prev if TEAM[p] != TEAM[prev[0]]]
+        givers = losers if double_down else losers[-1:]
+        big = card_id(RANK_BIG_JOKER, 0)
+        if sum(table.hands[g][big] for g in givers) >= 2:
+            act({"seat": givers[0], "act": "resist"})
+            record["leader"] = prev[0]
+            table.turn = prev[0]
+        else:
+            def best(seat: int) -> int:
+                return max((c for c in range(54) if table.hands[seat][c] and c != table.wild),
+                           key=lambda c: (value(RANK[c], level), -c))
+            gifts = sorted(((best(g), g) for g in givers), key=lambda x: -value(RANK[x[0]], level))
+            receivers = [prev[0], prev[1]] if double_down else [prev[0]]
+            pairs = [(g, r, c) for (c, g), r in zip(gifts, receivers)]
+            for g, r, c in pairs:
+                act({"seat": g, "act": "tribute", "card": card_name(c), "to": r})
+            for g, r, _ in pairs:
+                low = min((c for c in range(54) if table.hands[r][c] and RANK[c] != level
+                           and (RANK[c] <= 7 or RANK[c] == RANK_2)), key=lambda c: (value(RANK[c], level), c))
+                act({"seat": r, "act": "return", "card": card_name(low), "to": g})
+    if table.turn < 0:
+        table.turn = record.get("leader", 0)
+    table.start_play(len(actions), table.turn)
+    escape_at = rng.randrange(10, 80) if rng.random() < escape_rate else -1
+    while not table.over:
+        if len(actions) == escape_at:
+            act({"seat": rng.randrange(4), "act": "escape"})
+            break
+        seat = table.turn
+        move = choose_move(table, rng, frozenset({(seat + 2) % 4}))
+        if move is None:
+            act({"seat": seat, "act": "pass"})
+        else:
+            act({"seat": seat, "act": "play", "cards": [card_name(c) for c in move]})
+    outcome = table.outcome()
+    record["result"] = {k: outcome[k] for k in ("order", "levels", "upgrade", "scores", "coins") if k in outcome}
+    if table.end_reason == "escape":
+        state.clear()  # a match ends with an escape
+    else:
+        state["levels"] = [parse_level(x) for x in outcome["levels"]]
+        state["order"] = outcome["order"]
+    return record
+
+
+def simulate_match_hands(rng_for, rules: GuandanRules, prefix: str, hands: int, escape_rate: float = 0.0):
+    """Hands of consecutive matches (a match goes on until an escape or 12 hands)."""
+    state: dict = {}
+    for k in range(hands):
+        if state and state["number"] >= 12:
+            state = {}
+        yield simulate_hand(rng_for(k), rules, f"{prefix}-{k:06d}", escape_rate, state)

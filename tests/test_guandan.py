@@ -1,0 +1,273 @@
+"""Guandan (guandan/standard, guandan/no_tribute): combinations with wild hearts, the bomb
+ladder, the open oracle, tribute, 接风, places, upgrade and coins."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+
+import pytest
+from guandan_oracle import TYPES, load, ours, readings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from replay.cards import HEARTS, card_id, parse_cards
+from replay.combos import any_beats, strongest
+from replay.games.guandan import (
+    NO_TRIBUTE, STANDARD, GuandanHand, classify_cards, level_name, parse_level, upgrade_level,
+)
+from replay.replayer import make_table, replay
+from replay.simulate import simulate
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+
+
+def table_at(level: str):
+    rank = parse_level(level)
+    return GuandanHand.combo_table(STANDARD, rank), card_id(rank, HEARTS)
+
+
+def kinds(text: str, level: str = "5") -> list[str]:
+    table, wild = table_at(level)
+    return [c.kind for c in classify_cards(table, parse_cards(text), wild)]
+
+
+def beats(a: str, b: str, level: str = "5") -> bool:
+    table, wild = table_at(level)
+    ra, rb = classify_cards(table, parse_cards(a), wild), classify_cards(table, parse_cards(b), wild)
+    return bool(ra and rb and any_beats(ra, strongest(rb)))
+
+
+# ---------------------------------------------------------------- the oracle
+
+
+def test_oracle_classifications_all_agree():
+    cases = [c for c in load("classification_level5.json")["comp_list"] if c["type"] != "Fold"]
+    assert len(cases) == 104
+    for case in cases:
+        got = readings(case["cards"])
+        assert (got[0].kind if got else None) == TYPES[case["type"]], case
+
+
+def test_oracle_comparisons_agree_but_for_the_documented_cases():
+    with open(os.path.join(DATA, "guandan_oracle_disagreements.json"), encoding="utf-8") as f:
+        documented = json.load(f)
+    comparisons = load("comparison_level5.json")["comparisons"]
+    assert len(comparisons) == 816
+    found = {str(t["test_id"]) for t in comparisons
+             if ours(t) != (t["comp1_greater_than_comp2"], t["comp2_greater_than_comp1"])}
+    assert found == set(documented)
+    assert len(found) == 9  # docs/rules.md explains both kinds
+    assert {documented[k] for k in found} == {"full-house-wilds", "tube-or-plate"}
+
+
+# ---------------------------------------------------------------- combinations
+
+
+@pytest.mark.parametrize("cards,kind", [
+    ("5h", "single"), ("5h 5h", "pair"), ("5h 7c", "pair"), ("SJ SJ", "pair"), ("BJ BJ", "pair"),
+    ("6c 6s 5h", "triple"), ("Ts Td Th 5h 7c", "full_house"), ("BJ BJ 5h 4c 4s", "full_house"),
+    ("As 2d 3c 4h 5d", "straight"), ("Ts Js Qd Kh Ac", "straight"), ("6s 7c 8h 9h 5h", "straight"),
+    ("As Ad 2s 2c 3d 3h", "pair_chain"), ("Qs Qd Ks Kc As Ad", "pair_chain"), ("As Ac Ah 2s 2h 2d", "plate"),
+    ("3s 3c 5h 5h", "bomb"), ("Ts Td Th Tc Ts Td Th Tc 5h 5h", "bomb"), ("SJ SJ BJ BJ", "joker_bomb"),
+    ("2s 3s 4s 5s 6s", "straight_flush"), ("Td 5h Ad Kd 5h", "straight_flush"), ("2s 3s 4s 6s 5h", "straight_flush"),
+    ("As Ad Ac 5h 5h", "bomb"),
+])
+def test_combinations_at_level_5(cards, kind):
+    assert kinds(cards)[0] == kind
+
+
+@pytest.mark.parametrize("cards", [
+    "SJ BJ", "5h BJ", "6h 7h", "Js Qs Ks As 2s", "Ks As 2s 3s 4s", "9s Ts Js Qs SJ", "3s 4s 5s 6s 7s 8s",
+    "3s 3c 4s 4c", "3s 3c 3d 4s 4c 4d 5s 5c 5d", "SJ SJ BJ BJ 5h", "SJ SJ Ts Ts Ts 5s",
+])
+def test_not_combinations_at_level_5(cards):
+    assert kinds(cards) == []
+
+
+def test_wild_hearts_alone_are_level_cards():
+    assert beats("5h", "As") and beats("SJ", "5h") and not beats("5h", "5s")
+    assert beats("5h 5h", "As Ah") and not beats("Ks 5h", "As Ah")
+
+
+def test_level_aware_order_and_the_two_is_lowest():
+    assert beats("3s", "2s") and beats("As", "Ks") and beats("5s", "As") and not beats("5s", "SJ")
+    assert beats("2s", "As", level="2") and beats("3s 3d", "2s 2d", level="5")
+    assert beats("5s 5d 5c 9s 9d", "As Ad Ac 3s 3d")  # a triple of the level card tops aces
+
+
+def test_sequences_by_top_card_in_natural_order():
+    assert beats("2s 3d 4c 5c 6d", "As 2d 3c 4h 5d", level="9")  # 23456 > A2345
+    assert beats("Ts Js Qd Kh Ac", "9s Td Jc Qh Kd", level="9")
+    assert beats("2s 2d 3c 3h 4d 4s", "As Ad 2c 2h 3d 3s", level="9")
+    assert not beats("As Ad 2c 2h 3d 3s", "2s 2d 3c 3h 4d 4s", level="9")
+
+
+def test_a_play_that_reads_as_a_bomb_counts_as_a_bomb():
+    # AAA + two wild hearts: a five-bomb, not also a full house a four-bomb could answer
+    assert kinds("As Ad Ac 5h 5h") == ["bomb"]
+    assert not beats("3s 3d 3c 3h", "As Ad Ac 5h 5h") and beats("3s 3d 3c 3h 3s 3d", "As Ad Ac 5h 5h")
+    # a straight flush is not also a straight: no five-bomb answers it
+    assert kinds("9c Tc Jc Qc Kc") == ["straight_flush"]
+    # declared with `as`, the same cards may be played as the full house they also form
+    table, wild = table_at("5")
+    declared = classify_cards(table, parse_cards("As Ad Ac 5h 5h"), wild, ["As", "Ad", "Ac", "5h", "5h"])
+    assert [c.kind for c in declared] == ["full_house"]
+
+
+def test_bomb_ladder():
+    four, five = "As Ad Ac Ah", "3s 3d 3c 3h 3s"
+    flush, six = "9c Tc Jc Qc Kc", "3s 3d 3c 3h 3s 3d"
+    ten, jokers = "7s 7d 7c 7h 7s 7d 7c 7h 5h 5h", "SJ SJ BJ BJ"
+    ladder = [four, five, flush, six, ten, jokers]
+    for low, high in zip(ladder, ladder[1:]):
+        assert beats(high, low, level="5") and not beats(low, high, level="5"), (low, high)
+    assert beats("Tc Jc Qc Kc Ac", flush, level="5")
+    assert beats("4s 4d 4c 4h", "3s 3d 3c 3h", level="5") and beats("5s 5d 5c 5s", "As Ad Ac Ah", level="5")
+    assert beats("Ks Kd Kc Kh", "9s Td Js Qs Ks", level="5")   # any bomb beats a straight
+    assert not beats("Ks Kd Kc Kh", "9s Ts Js Qs Ks", level="5")  # ... but not a straight flush
+
+
+# ---------------------------------------------------------------- hands and matches
+
+SEEDS = st.integers(0, 10**9)
+FAST = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def match(seed: int, variant: str = "standard", hands: int = 3) -> list[dict]:
+    return list(simulate("guandan", variant, hands, seed))
+
+
+@FAST
+@given(SEEDS, st.sampled_from(["standard", "no_tribute"]))
+def test_simulated_matches_replay_clean_and_levels_follow(seed, variant):
+    records = match(seed, variant)
+    for prev, record in zip(records, records[1:]):
+        if record["match"]["hand"] > 1:
+            assert record["levels"] == prev["result"]["levels"]
+    for record in records:
+        r = replay(record)
+        assert r.ok, r.violation
+        for key, value in record["result"].items():
+            assert r.outcome[key] == value
+
+
+def hand_with(pred, variant="standard"):
+    for seed in range(200):
+        for record in match(seed, variant, 4):
+            if pred(record):
+                return record
+    raise AssertionError("no such simulated hand")
+
+
+def acts(record, name):
+    return [i for i, a in enumerate(record["actions"]) if a["act"] == name]
+
+
+def verdict(record):
+    r = replay(record)
+    return None if r.ok else (str(r.violation.code), r.violation.action)
+
+
+def test_tribute_must_be_the_highest_card_and_not_a_wild():
+    record = hand_with(lambda r: acts(r, "tribute"))
+    i = acts(record, "tribute")[0]
+    giver = record["actions"][i]["seat"]
+    bad = copy.deepcopy(record)
+    bad["actions"][i]["card"] = sorted(record["deal"][giver], key=lambda t: "3456789".find(t[0]))[0]
+    assert verdict(bad) == ("bad_tribute", i)
+
+
+def test_tribute_to_own_team_and_return_above_ten_are_bad():
+    record = hand_with(lambda r: acts(r, "tribute"))
+    i = acts(record, "tribute")[0]
+    bad = copy.deepcopy(record)
+    bad["actions"][i]["to"] = (bad["actions"][i]["seat"] + 2) % 4
+    assert verdict(bad) == ("bad_tribute", i)
+    j = acts(record, "return")[0]
+    receiver = record["actions"][j]["seat"]
+    high = next((t for t in record["deal"][receiver] if t[0] in "JQK"), None)
+    assume_ok = high is not None
+    if assume_ok:
+        bad = copy.deepcopy(record)
+        bad["actions"][j]["card"] = high
+        assert verdict(bad) == ("bad_tribute", j)
+
+
+def test_resist_needs_both_big_jokers():
+    record = hand_with(lambda r: acts(r, "tribute"))
+    i = acts(record, "tribute")[0]
+    giver = record["actions"][i]["seat"]
+    jokers = record["deal"][giver].count("BJ")
+    assert jokers < 2  # otherwise it would have resisted
+    bad = copy.deepcopy(record)
+    bad["actions"].insert(i, {"seat": giver, "act": "resist"})
+    assert verdict(bad) == ("bad_tribute", i)
+
+
+def test_no_tribute_variant_rejects_tribute():
+    record = hand_with(lambda r: acts(r, "tribute"))
+    bad = copy.deepcopy(record)
+    bad["variant"] = "no_tribute"
+    assert verdict(bad) == ("bad_tribute", acts(record, "tribute")[0])
+
+
+def test_partner_leads_after_a_seat_goes_out_and_all_pass():
+    """接风: find a hand where the trick after a seat's last play went to its partner."""
+    for seed in range(100):
+        for record in match(seed, "no_tribute", 3):
+            table = make_table(record)
+            table.setup()
+            for i, action in enumerate(record["actions"]):
+                before = list(table.out)
+                if table.step(i, action) is not None:
+                    break
+                if action["act"] == "pass" and table.last is None and before and \
+                        not table.active[table.last_seat] and not table.over:
+                    partner = (table.last_seat + 2) % 4
+                    assert table.turn == partner
+                    nxt = i + 1
+                    bad = copy.deepcopy(record)
+                    others = [s for s in range(4) if table.active[s] and s != partner]
+                    bad["actions"][nxt]["seat"] = others[0]
+                    assert verdict(bad) == ("out_of_turn", nxt)
+                    return
+    raise AssertionError("no 接风 in the simulated hands")
+
+
+def outcome_for(order, levels=("2", "2"), big_bombs=0, room=None):
+    record = next(simulate("guandan", "no_tribute", 1, 3))
+    record["levels"] = list(levels)
+    if room is not None:
+        record["room"] = room
+    table = GuandanHand(NO_TRIBUTE, record)
+    table.setup()
+    table.out = list(order)
+    table.end_reason = "out"
+    table.big_bombs = big_bombs
+    return table.outcome()
+
+
+@pytest.mark.parametrize("order,upgrade,double_down", [
+    ([0, 2], 3, True), ([0, 1, 2, 3], 2, False), ([0, 1, 3, 2], 1, False), ([1, 0, 2, 3], 1, False),
+])
+def test_places_and_upgrade(order, upgrade, double_down):
+    out = outcome_for(order, levels=("2", "7"))
+    assert out["upgrade"] == upgrade and out["double_down"] is double_down
+    team = order[0] % 2
+    expected = ["2", "7"]
+    expected[team] = level_name(upgrade_level(parse_level(expected[team]), upgrade))
+    assert out["levels"] == expected
+
+
+def test_levels_cycle_after_ace():
+    assert outcome_for([0, 2], levels=("Q", "2"))["levels"] == ["2", "2"]   # Q +3 -> K, A, 2
+    assert outcome_for([1, 0, 3, 2], levels=("5", "A"))["levels"] == ["5", "3"]  # A +2 -> 2, 3
+
+
+def test_coins_double_for_every_big_bomb():
+    out = outcome_for([0, 2], big_bombs=2, room={"base": 1, "coef": 100, "fee": 10})
+    assert out["multiplier"] == 4
+    assert out["coins"] == [390, -410, 390, -410]
+    assert out["scores"] == [4, -4, 4, -4]
