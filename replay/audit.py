@@ -40,29 +40,32 @@ def is_dataset(path: str) -> bool:
     return os.path.isdir(path) and os.path.isdir(os.path.join(path, "hands"))
 
 
-def verdict_of_item(item: Item) -> Verdict:
+def verdict_of_item(item: Item, matches=None) -> Verdict:
     if item.record is None:
         m = _ACTION_FIELD.search(item.message or "")
         action = int(m.group(1)) if m else None
         hand_id = None
         return Verdict(hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, action, item.message or ""))
-    r = replay(item.record)
+    r = matches.replay(item.record) if matches is not None else replay(item.record)
     return Verdict(item.record["id"], item.source, item.line, r.violation, r)
 
 
 def iter_verdicts(inputs: list[str], fmt: str = "auto") -> Iterator[Verdict]:
     """Verdicts for every hand of the inputs: record files in any format, or datasets."""
+    from .replayer import Matches
+
+    matches = Matches()
     for spec in inputs:
         if is_dataset(spec):
             from .io.dataset import read_records
 
             for record in read_records(spec):
-                r = replay(record)
+                r = matches.replay(record)
                 yield Verdict(record["id"], spec, 0, r.violation, r)
             continue
         for path in expand_inputs([spec]):
             for item in iter_file(path, fmt, strict=False):
-                yield verdict_of_item(item)
+                yield verdict_of_item(item, matches)
 
 
 # ---------------------------------------------------------------- auditing a dataset into Parquet
@@ -89,10 +92,13 @@ def audit_part(root: str, game: str, hands_path: str, actions_path: str | None, 
         return PartSummary(skipped=True)
     gc.disable()
     try:
+        from .replayer import Matches
+
         rows = AuditRows()
         summary = PartSummary(by_code={})
+        matches = Matches()  # within a part file: a match split across parts is checked hand by hand only
         for record in records_of_part(game, hands_path, actions_path):
-            r = replay(record, detail=True)
+            r = matches.replay(record, detail=True)
             rows.add(record, r)
             summary.hands += 1
             if r.ok:

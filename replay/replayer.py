@@ -36,17 +36,26 @@ class Replay:
         return {"id": self.id, "ok": self.ok, "violations": [self.violation.to_json()] if self.violation else []}
 
 
-def make_table(record: dict, detail: bool = False) -> Table:
-    """The game's table for *record* (rules with the record's params applied)."""
+def make_table(record: dict, detail: bool = False, previous: dict | None = None) -> Table:
+    """The game's table for *record* (rules with the record's params applied).
+
+    *previous*: the outcome of the previous hand of the same match, when known.
+    """
     rules = find_rules(record["game"], record["variant"]).with_params(record.get("params"))
-    return find_engine(record["game"]).Engine(rules, record, detail)
+    table = find_engine(record["game"]).Engine(rules, record, detail)
+    table.previous = previous
+    return table
 
 
-def replay(record: dict, detail: bool = False) -> Replay:
-    """Replay one structurally checked record. Engine bugs become ``engine_error`` verdicts."""
+def replay(record: dict, detail: bool = False, previous: dict | None = None) -> Replay:
+    """Replay one structurally checked record. Engine bugs become ``engine_error`` verdicts.
+
+    *previous* is the replayed outcome of the previous hand of the record's match, which
+    Guandan needs to check levels, tribute and the leader (see :class:`Matches`).
+    """
     hand_id, game, variant = record.get("id"), record.get("game"), record.get("variant")
     try:
-        table = make_table(record, detail)
+        table = make_table(record, detail, previous)
     except UnknownGame as e:
         return Replay(hand_id, game, variant, Violation(Code.UNKNOWN_GAME, None, str(e)))
     except ValueError as e:
@@ -61,3 +70,27 @@ def replay(record: dict, detail: bool = False) -> Replay:
     except Exception:  # noqa: BLE001 - an engine bug must not stop an audit run
         return Replay(hand_id, game, variant, Violation(Code.ENGINE_ERROR, None, traceback.format_exc(limit=8)), table=table)
     return Replay(hand_id, game, variant, violation, table.events, outcome, table)
+
+
+class Matches:
+    """Follows matches through a stream of hands: hands with the same ``match.id`` are
+    checked against the previous hand of their match when it came just before in order."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, tuple[int, dict | None]] = {}
+
+    def previous(self, record: dict) -> dict | None:
+        match = record.get("match")
+        if not isinstance(match, dict) or record.get("game") != "guandan":
+            return None
+        seen = self.last.get(match["id"])
+        if seen is None or seen[0] != match["hand"] - 1:
+            return None
+        return seen[1]
+
+    def replay(self, record: dict, detail: bool = False) -> Replay:
+        r = replay(record, detail, self.previous(record))
+        match = record.get("match")
+        if isinstance(match, dict):
+            self.last[match["id"]] = (match["hand"], r.outcome if r.ok and r.outcome.get("levels") else None)
+        return r

@@ -55,6 +55,8 @@ class Table:
         self.end_reason: str | None = None
         self.events: list[Event] = []
         self.detail = detail
+        #: the outcome of the previous hand of the match, when known (Guandan)
+        self.previous: dict | None = None
         #: with detail: (action, seat, combo, led, multiplier after it or None)
         self.plays: list[tuple[int, int, Combo, bool, int | None]] = []
         self.tricks = 0

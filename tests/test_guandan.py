@@ -271,3 +271,69 @@ def test_coins_double_for_every_big_bomb():
     assert out["multiplier"] == 4
     assert out["coins"] == [390, -410, 390, -410]
     assert out["scores"] == [4, -4, 4, -4]
+
+
+# ---------------------------------------------------------------- whole matches
+
+
+def audit_codes(records) -> list[tuple[str | None, int | None]]:
+    from replay.replayer import Matches
+
+    matches = Matches()
+    out = []
+    for record in records:
+        r = matches.replay(record)
+        out.append((None, None) if r.ok else (str(r.violation.code), r.violation.action))
+    return out
+
+
+def a_match(pred=lambda records: True, variant="standard"):
+    for seed in range(300):
+        records = match(seed, variant, 4)
+        if all(r["match"]["hand"] == k + 1 for k, r in enumerate(records)) and pred(records):
+            return records
+    raise AssertionError("no such match")
+
+
+def test_a_simulated_match_audits_clean_in_order():
+    records = a_match()
+    assert audit_codes(records) == [(None, None)] * 4
+
+
+def test_levels_and_level_must_follow_from_the_previous_hand():
+    records = a_match()
+    bad = copy.deepcopy(records)
+    bad[1]["levels"] = ["A", "A"]
+    assert audit_codes(bad)[1] == ("bad_match", None)
+    bad = copy.deepcopy(records)
+    team = records[0]["result"]["order"][0] % 2
+    bad[1]["level"] = bad[1]["levels"][1 - team] if bad[1]["levels"][0] != bad[1]["levels"][1] else "A"
+    assert audit_codes(bad)[1] == ("bad_match", None)
+    bad = copy.deepcopy(records)
+    bad[0]["level"] = "3"
+    assert audit_codes(bad)[0] == ("bad_match", None)
+
+
+def test_tribute_must_come_from_the_losers_of_the_previous_hand():
+    records = a_match(lambda rs: any(a["act"] == "tribute" for a in rs[1]["actions"]))
+    bad = copy.deepcopy(records)
+    i = acts(bad[1], "tribute")[0]
+    winner = records[0]["result"]["order"][0]
+    bad[1]["actions"][i]["seat"] = winner
+    assert audit_codes(bad)[1] == ("bad_tribute", i)
+
+
+def test_play_before_the_tribute_is_paid():
+    records = a_match(lambda rs: any(a["act"] == "tribute" for a in rs[1]["actions"]))
+    bad = copy.deepcopy(records)
+    bad[1]["actions"] = [a for a in bad[1]["actions"] if a["act"] not in ("tribute", "return")]
+    assert audit_codes(bad)[1] == ("bad_tribute", 0)
+
+
+def test_no_tribute_first_place_of_previous_hand_leads():
+    records = a_match(variant="no_tribute")
+    first = records[0]["result"]["order"][0]
+    assert records[1]["actions"][0]["seat"] == first
+    bad = copy.deepcopy(records)
+    bad[1]["actions"][0]["seat"] = (first + 1) % 4
+    assert audit_codes(bad)[1] == ("first_play", 0)

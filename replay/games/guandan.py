@@ -221,19 +221,56 @@ class GuandanHand(Guandan):
             return v
         levels = self.record.get("levels") or ["2", "2"]
         self.levels = [parse_level(x) for x in levels]
+        v = self.check_match()
+        if v is not None:
+            return v
         self.phase = "tribute"
         self.tributes: list[tuple[int, int, int]] = []  # (giver, receiver, card)
         self.returns: list[tuple[int, int, int]] = []
         self.resisted = False
         leader = self.record.get("leader")
         self.turn = leader if leader is not None else -1
+        if self.prev_first is not None and leader is None:
+            self.turn = self.prev_first  # no tribute, or resisted: the previous first place leads
         self.big_bombs = 0
         self.bomb_count = 0
         self.escaper: int | None = None
         return None
 
+    def check_match(self) -> Violation | None:
+        """Levels, the level played and who pays tribute follow from the previous hand."""
+        self.givers: list[int] | None = None
+        self.receivers: list[int] = []
+        self.prev_first: int | None = None
+        match = self.record.get("match")
+        prev = self.previous
+        if not isinstance(match, dict):
+            return None
+        if match["hand"] == 1:
+            if self.level != RANK_2 or self.levels != [RANK_2, RANK_2]:
+                return Violation(Code.BAD_MATCH, None, "the first hand of a match is played at level 2 with both teams at 2, "
+                                 f"not level {level_name(self.level)} with levels {[level_name(x) for x in self.levels]}")
+            return None
+        if prev is None:
+            return None
+        order = prev["order"]
+        expected = [parse_level(x) for x in prev["levels"]]
+        if self.levels != expected:
+            return Violation(Code.BAD_MATCH, None, f"levels {[level_name(x) for x in self.levels]} do not follow from the "
+                             f"previous hand, which ended at {prev['levels']}")
+        want = expected[TEAM[order[0]]]
+        if self.level != want:
+            return Violation(Code.BAD_MATCH, None, f"this hand is played at level {level_name(self.level)}, but the team "
+                             f"that won the previous hand is at {level_name(want)}")
+        self.prev_first = order[0]
+        if self.rules.tribute:
+            losers = [s for s in order if TEAM[s] != TEAM[order[0]]]
+            self.givers = losers if prev.get("double_down") else losers[-1:]
+            self.receivers = [order[0], order[1]] if prev.get("double_down") else [order[0]]
+        return None
+
     def opening_rule(self) -> str:
-        return "the recorded leader, or the seat that gave the larger tribute"
+        return "the recorded leader, the seat that gave the larger tribute, or the previous first place"
 
     # ------------------------------------------------------------------ tribute
 
@@ -245,8 +282,11 @@ class GuandanHand(Guandan):
             return Violation(Code.BAD_TRIBUTE, i, f"guandan/{self.rules.variant} has no tribute", seat)
         if self.phase != "tribute":
             return Violation(Code.BAD_TRIBUTE, i, f"{act} after the play began", seat)
+        if self.givers is not None and seat not in self.givers and act != "return":
+            return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} does not pay tribute this hand (the previous hand makes "
+                             f"{' and '.join(map(str, self.givers))} pay)", seat)
         if act == "resist":
-            givers = {seat} | {g for g, _, _ in self.tributes}
+            givers = set(self.givers) if self.givers is not None else {seat} | {g for g, _, _ in self.tributes}
             jokers = sum(self.hands[s][card_id(RANK_BIG_JOKER, 0)] for s in givers)
             if jokers < 2:
                 return Violation(Code.BAD_TRIBUTE, i, "resisting (抗贡) needs both big jokers in the givers' hands", seat)
@@ -262,6 +302,11 @@ class GuandanHand(Guandan):
         if not self.hands[seat][card]:
             return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} does not hold {action['card']}", seat)
         if act == "tribute":
+            if self.givers is not None and to not in self.receivers:
+                return Violation(Code.BAD_TRIBUTE, i, f"tribute goes to {' or '.join(map(str, self.receivers))}, "
+                                 f"not seat {to}", seat)
+            if any(g == seat for g, _, _ in self.tributes):
+                return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} already paid its tribute", seat)
             best = max(value(RANK[c], self.level) for c in range(54) if self.hands[seat][c] and c != self.wild)
             if card == self.wild or value(RANK[card], self.level) != best:
                 return Violation(Code.BAD_TRIBUTE, i, f"a tribute is the giver's highest card (never a wild heart); "
@@ -285,12 +330,22 @@ class GuandanHand(Guandan):
 
     def start_play(self, i: int, seat: int) -> Violation | None:
         """The tribute phase ends at the first play: check it was complete, set the leader."""
+        if self.givers is not None and not self.resisted and len(self.tributes) != len(self.givers):
+            return Violation(Code.BAD_TRIBUTE, i, f"the play began before seat(s) {' and '.join(map(str, self.givers))} "
+                             f"paid tribute", seat)
         if self.tributes and len(self.returns) != len(self.tributes):
             return Violation(Code.BAD_TRIBUTE, i, f"{len(self.tributes)} tributes but {len(self.returns)} returns", seat)
+        if len(self.tributes) == 2 and self.givers is not None:
+            (g1, r1, c1), (g2, r2, c2) = self.tributes
+            v1, v2 = value(RANK[c1], self.level), value(RANK[c2], self.level)
+            if v1 != v2 and (r1 if v1 > v2 else r2) != self.receivers[0]:
+                return Violation(Code.BAD_TRIBUTE, i, f"after 双下 the larger tribute goes to the first place, seat "
+                                 f"{self.receivers[0]}", seat)
         self.phase = "play"
         if self.tributes and not self.resisted:
-            # the seat that gave the larger tribute leads
-            giver = max(self.tributes, key=lambda t: (value(RANK[t[2]], self.level), -self.tributes.index(t)))[0]
+            # the seat that gave the larger tribute leads (equal tributes: the one given to first place)
+            first = self.receivers[0] if self.receivers else -1
+            giver = max(self.tributes, key=lambda t: (value(RANK[t[2]], self.level), t[1] == first))[0]
             self.turn = giver
         elif self.turn < 0:
             self.turn = seat  # unknown without the previous hand: the first play names the leader
@@ -446,7 +501,9 @@ def simulate_hand(rng, rules: GuandanRules, hand_id: str, escape_rate: float = 0
     if not prev or not rules.tribute:
         record["leader"] = prev[0] if prev else rng.randrange(4)
     table = GuandanHand(rules, record)
-    table.setup()
+    table.previous = state.get("outcome")
+    v = table.setup()
+    assert v is None, v
     actions = record["actions"]
     clock = 0
 
@@ -467,8 +524,6 @@ def simulate_hand(rng, rules: GuandanRules, hand_id: str, escape_rate: float = 0
         big = card_id(RANK_BIG_JOKER, 0)
         if sum(table.hands[g][big] for g in givers) >= 2:
             act({"seat": givers[0], "act": "resist"})
-            record["leader"] = prev[0]
-            table.turn = prev[0]
         else:
             def best(seat: int) -> int:
                 return max((c for c in range(54) if table.hands[seat][c] and c != table.wild),
@@ -503,6 +558,7 @@ def simulate_hand(rng, rules: GuandanRules, hand_id: str, escape_rate: float = 0
     else:
         state["levels"] = [parse_level(x) for x in outcome["levels"]]
         state["order"] = outcome["order"]
+        state["outcome"] = outcome
     return record
 
 
