@@ -32,7 +32,7 @@ def fail(message: str, code: int = 2) -> None:
 def ingest(
     inputs: Annotated[list[str], typer.Argument(help="files, folders or globs (JSONL or text, optionally .gz)")],
     out_dir: Annotated[str, typer.Option("--out", "-o", help="dataset folder (created or added to)")],
-    fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or text")] = "auto",
+    fmt: Annotated[str, typer.Option("--format", "--from", help="auto, jsonl, text or guandan-competition")] = "auto",
     batch: Annotated[int, typer.Option(help="hands per part file (bounds memory)")] = 5_000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no per-reject lines")] = False,
     workers: Annotated[Optional[int], typer.Option(help="parsing processes (default: all cores for large inputs)")] = None,
@@ -47,8 +47,8 @@ def ingest(
         fail(str(e))
     if not files:
         fail("no input files found (paipu reads .jsonl, .ndjson, .json, .paipu and .txt, also gzipped)")
-    if fmt not in ("auto", "jsonl", "text"):
-        fail(f"--format must be auto, jsonl or text, got {fmt!r}")
+    if fmt not in ("auto", "jsonl", "text", "guandan-competition"):
+        fail(f"--format must be auto, jsonl, text or guandan-competition, got {fmt!r}")
 
     def on_reject(item) -> None:
         if not quiet:
@@ -226,7 +226,7 @@ def beats(
 def audit(
     inputs: Annotated[list[str], typer.Argument(help="record files (any format paipu reads), folders, globs or datasets")],
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one JSON verdict per hand (format.md)")] = False,
-    fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or text")] = "auto",
+    fmt: Annotated[str, typer.Option("--format", "--from", help="auto, jsonl, text or guandan-competition")] = "auto",
     force: Annotated[bool, typer.Option("--force", help="re-audit a dataset's hands that were audited already")] = False,
     workers: Annotated[Optional[int], typer.Option(help="processes for a dataset (default: all cores)")] = None,
 ) -> None:

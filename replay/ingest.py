@@ -79,7 +79,11 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
         hands = size = 0
         try:
             for n, data in iter_lines(path):
-                if kind == "jsonl":
+                if kind == "guandan-competition":
+                    starts = False  # a file is one batch: its deals carry levels from one to the next
+                    if not data.strip():
+                        continue
+                elif kind == "jsonl":
                     if not data.strip():
                         continue
                     starts = True
@@ -111,6 +115,10 @@ def work(batch: Batch) -> BatchResult:
 def _work(batch: Batch) -> BatchResult:
     if batch.fmt == "jsonl":
         items = items_of_lines(batch.lines, batch.source, batch.strict)
+    elif batch.fmt == "guandan-competition":
+        from .io.guandan_competition import items_of_competition_lines
+
+        items = items_of_competition_lines(batch.lines, batch.source, batch.strict)
     else:
         items = items_of_text_lines(batch.lines, batch.source, batch.strict)
     columns: dict[str, tuple[Columns, ActionRows, list[int], list[int], list[int]]] = {}

@@ -8,7 +8,7 @@ from .jsonl import iter_jsonl
 from .sources import Item, expand_inputs, sniff_format
 from .text import iter_text
 
-FORMATS = ("auto", "jsonl", "text")
+FORMATS = ("auto", "jsonl", "text", "guandan-competition")
 
 
 def iter_file(path: str, fmt: str = "auto", strict: bool = True) -> Iterator[Item]:
@@ -21,6 +21,10 @@ def iter_file(path: str, fmt: str = "auto", strict: bool = True) -> Iterator[Ite
         return iter_jsonl(path, strict=strict)
     if fmt == "text":
         return iter_text(path, strict=strict)
+    if fmt == "guandan-competition":
+        from .guandan_competition import iter_competition
+
+        return iter_competition(path, strict=strict)
     raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
 
 

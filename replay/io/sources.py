@@ -98,10 +98,10 @@ def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:
 
 
 def sniff_format(path: str) -> str:
-    """``jsonl`` or ``text``: by the file ending, else by the first meaningful character."""
+    """``jsonl``, ``text`` or ``guandan-competition``: by the first meaningful line (a JSON
+    object with notify messages and no ``paipu`` field is a competition log), else by the
+    file ending."""
     suffix = base_suffix(path)
-    if suffix in JSONL_SUFFIXES:
-        return "jsonl"
     if suffix == ".paipu":
         return "text"
     try:
@@ -109,10 +109,14 @@ def sniff_format(path: str) -> str:
             stripped = data.lstrip(b"\xef\xbb\xbf \t")
             if not stripped or stripped.startswith(b"#"):
                 continue
-            return "jsonl" if stripped.startswith(b"{") else "text"
+            if stripped.startswith(b"{"):
+                if b'"paipu"' not in stripped and (b'"messages"' in stripped or b'"notify"' in stripped):
+                    return "guandan-competition"
+                return "jsonl"
+            return "jsonl" if suffix in JSONL_SUFFIXES else "text"
     except (OSError, EOFError):
         pass
-    return "jsonl"
+    return "jsonl" if suffix in JSONL_SUFFIXES or suffix not in TEXT_SUFFIXES else "text"
 
 
 def short(text: str, limit: int = 100_000) -> str:

@@ -1,0 +1,226 @@
+"""Importer for the Guandan AI competition platform's logs (DanZero, OpenGuanDan speak it).
+
+One JSON object per line is one deal (an episode) of a match; the lines of a file, in
+order, are the episodes of one match (or several, with a ``match`` field). A deal holds:
+
+- the seats' starting hands, before tribute: ``"beginning": [[cards of seat 0], …]``
+  (or ``{"0": [...], …}``), or the platform's own ``{"stage": "beginning", "myPos": s,
+  "handCards": [...]}`` messages among the others;
+- ``"messages"`` (also ``"notify"``): the notify messages in order —
+  ``{"stage": "play", "curPos": 3, "curAction": ["Pair", "A", ["H2", "SA"]]}`` (a pass is
+  ``["PASS", "PASS", "PASS"]``), ``{"stage": "tribute", "result": [[from, to, card]]}``,
+  ``{"stage": "back", "result": [[from, to, card]]}``, ``{"stage": "anti-tribute",
+  "antiNum": 1, "antiPos": [seat]}`` (also ``antiNums``), and ``{"stage": "episodeOver",
+  "order": [...], "curRank": "3", "restCards": [[seat, [cards]]]}``;
+- optionally ``match`` (id), ``players``, ``leader`` (the first hand's first player).
+
+Cards are suit ``S H C D`` + rank ``23456789TJQKA``; ``SB`` is the small joker, ``HR`` the
+big one. The level of each deal is the ``episodeOver`` message's ``curRank``; the levels
+before it follow from the previous deal's finishing order (rules.md's upgrade), so that
+``paipu audit`` checks the file's own ranks against the rules.
+
+>>> item = next(items_of_competition_lines([(1, b'{"beginning": [["SB"], [], [], []], "messages": []}')], "x"))
+>>> item.message
+'field "messages": expected an episodeOver message with the finishing order'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+
+import orjson
+
+from ..record import check_record
+from ..verdicts import Code, RecordError
+from .sources import Item, iter_lines, short
+
+FORMAT = "guandan-competition"
+_SUITS = {"S": "s", "H": "h", "C": "c", "D": "d"}
+
+
+class CompetitionError(ValueError):
+    def __init__(self, field: str, expected: str):
+        self.field, self.expected = field, expected
+        super().__init__(f'field "{field}": expected {expected}')
+
+
+def card(token: object, field: str) -> str:
+    """``H2`` -> ``2h``, ``SB`` -> ``SJ``, ``HR`` -> ``BJ``."""
+    if token == "SB":
+        return "SJ"
+    if token == "HR":
+        return "BJ"
+    if isinstance(token, str) and len(token) == 2 and token[0] in _SUITS and token[1] in "23456789TJQKA":
+        return token[1] + _SUITS[token[0]]
+    raise CompetitionError(field, f"a card like 'H2', 'SA', 'SB' or 'HR', got {token!r}")
+
+
+def _cards(tokens: object, field: str) -> list[str]:
+    if not isinstance(tokens, list):
+        raise CompetitionError(field, "a list of cards")
+    return [card(t, f"{field}[{k}]") for k, t in enumerate(tokens)]
+
+
+def _seat(value: object, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
+        raise CompetitionError(field, f"a seat 0..3, got {value!r}")
+    return value
+
+
+class MatchState:
+    """Levels carried from one deal of a match to the next."""
+
+    def __init__(self) -> None:
+        self.matches: dict[str, dict] = {}
+
+    def start(self, match_id: str) -> dict:
+        return self.matches.setdefault(match_id, {"levels": ["2", "2"], "hand": 0})
+
+
+def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> dict:
+    """One competition deal as a hand record (raises CompetitionError or RecordError)."""
+    from ..games.guandan import TEAM, level_name, parse_level, upgrade_level
+
+    if not isinstance(obj, dict):
+        raise CompetitionError("(line)", "a JSON object per deal")
+    messages = obj.get("messages", obj.get("notify"))
+    if not isinstance(messages, list):
+        raise CompetitionError("messages", "a list of notify messages")
+    hands: list[list[str] | None] = [None] * 4
+    begin = obj.get("beginning")
+    if isinstance(begin, dict):
+        begin = [begin.get(str(s), begin.get(s)) for s in range(4)]
+    if begin is not None:
+        if not isinstance(begin, list) or len(begin) != 4:
+            raise CompetitionError("beginning", "the four seats' starting hands")
+        hands = [_cards(h, f"beginning[{s}]") for s, h in enumerate(begin)]
+    actions: list[dict] = []
+    over = None
+    for k, m in enumerate(messages):
+        field = f"messages[{k}]"
+        if not isinstance(m, dict):
+            raise CompetitionError(field, "a notify message object")
+        stage = m.get("stage")
+        if stage == "beginning":
+            hands[_seat(m.get("myPos"), f"{field}.myPos")] = _cards(m.get("handCards"), f"{field}.handCards")
+        elif stage == "play":
+            seat = _seat(m.get("curPos"), f"{field}.curPos")
+            act = m.get("curAction")
+            if not isinstance(act, list) or len(act) != 3:
+                raise CompetitionError(f"{field}.curAction", '[type, rank, cards], e.g. ["Pair", "A", ["H2", "SA"]]')
+            if act[0] == "PASS":
+                actions.append({"seat": seat, "act": "pass"})
+            else:
+                actions.append({"seat": seat, "act": "play", "cards": _cards(act[2], f"{field}.curAction[2]")})
+        elif stage in ("tribute", "back"):
+            result = m.get("result")
+            if not isinstance(result, list):
+                raise CompetitionError(f"{field}.result", "[[from, to, card], ...]")
+            for j, entry in enumerate(result):
+                if not isinstance(entry, list) or len(entry) != 3:
+                    raise CompetitionError(f"{field}.result[{j}]", "[from, to, card]")
+                actions.append({"seat": _seat(entry[0], f"{field}.result[{j}][0]"),
+                                "act": "tribute" if stage == "tribute" else "return",
+                                "card": card(entry[2], f"{field}.result[{j}][2]"),
+                                "to": _seat(entry[1], f"{field}.result[{j}][1]")})
+        elif stage == "anti-tribute":
+            seats = m.get("antiPos") or []
+            if not isinstance(seats, list) or not seats:
+                raise CompetitionError(f"{field}.antiPos", "the resisting seats")
+            actions.append({"seat": _seat(seats[0], f"{field}.antiPos[0]"), "act": "resist"})
+        elif stage == "episodeOver":
+            over = m
+    if any(h is None for h in hands):
+        raise CompetitionError("beginning", "the starting hands of all four seats")
+    if over is None:
+        raise CompetitionError("messages", "an episodeOver message with the finishing order")
+    order = over.get("order")
+    if not isinstance(order, list) or sorted(order) != [0, 1, 2, 3]:
+        raise CompetitionError("episodeOver.order", "the four seats in finishing order")
+    rank = over.get("curRank")
+    try:
+        level = parse_level(rank)
+    except ValueError:
+        raise CompetitionError("episodeOver.curRank", f"the level rank played, 2..A, got {rank!r}") from None
+    match_id = str(obj.get("match") or os.path.splitext(os.path.basename(source))[0])
+    m_state = state.start(match_id)
+    m_state["hand"] += 1
+    # our finishing order stops when a team is out: after a double-down, the first two
+    stop = 2 if TEAM[order[0]] == TEAM[order[1]] else 4
+    record = {
+        "paipu": 1, "id": str(obj.get("id") or f"{match_id}-{m_state['hand']:03d}"), "game": "guandan",
+        "variant": str(obj.get("variant") or "standard"),
+        "players": obj.get("players") or [f"seat {s}" for s in range(4)], "deal": hands, "actions": actions,
+        "match": {"id": match_id, "hand": m_state["hand"]}, "levels": list(m_state["levels"]),
+        "level": level_name(level), "result": {"order": order[:stop]},
+    }
+    if "leader" in obj:
+        record["leader"] = obj["leader"]
+    elif m_state["hand"] == 1 and actions:
+        first = next((a for a in actions if a["act"] in ("play", "pass")), None)
+        if first is not None:
+            record["leader"] = first["seat"]
+    # the levels after this deal, by the upgrade rule, carry into the next deal
+    partner_place = order.index((order[0] + 2) % 4) + 1
+    levels = [parse_level(x) for x in m_state["levels"]]
+    team = TEAM[order[0]]
+    levels[team] = upgrade_level(levels[team], {2: 3, 3: 2}.get(partner_place, 1))
+    m_state["levels"] = [level_name(x) for x in levels]
+    record["result"]["levels"] = list(m_state["levels"])
+    return record
+
+
+def items_of_competition_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
+    state = MatchState()
+    for number, data in lines:
+        if not data.strip():
+            continue
+        raw = short(data.decode("utf-8", "replace"))
+        try:
+            obj = orjson.loads(data)
+        except orjson.JSONDecodeError as e:
+            yield Item(source, number, "utf-8", code=Code.BAD_RECORD, message=f"not valid JSON ({e})", raw=raw)
+            continue
+        try:
+            record = check_record(deal_to_record(obj, number, source, state), action_cards=strict)
+        except CompetitionError as e:
+            yield Item(source, number, "utf-8", code=Code.BAD_RECORD, message=str(e), raw=raw)
+            continue
+        except RecordError as e:
+            yield Item(source, number, "utf-8", code=e.code, message=str(e).split(": ", 1)[1], raw=raw)
+            continue
+        yield Item(source, number, "utf-8", record=record)
+
+
+def iter_competition(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
+    source = source or path
+    try:
+        yield from items_of_competition_lines(iter_lines(path), source, strict)
+    except OSError as e:
+        yield Item(source, 0, "unknown", code=Code.BAD_RECORD, message=f"cannot read the file: {e}")
+
+
+def record_to_deal(record: dict) -> dict:
+    """A hand record written back in the competition format (for tests and exchange)."""
+    def comp(token: str) -> str:
+        if token == "SJ":
+            return "SB"
+        if token == "BJ":
+            return "HR"
+        return {"s": "S", "h": "H", "c": "C", "d": "D"}[token[1]] + token[0]
+
+    messages = []
+    for a in record["actions"]:
+        if a["act"] == "play":
+            messages.append({"stage": "play", "curPos": a["seat"], "curAction": ["?", "?", [comp(t) for t in a["cards"]]]})
+        elif a["act"] == "pass":
+            messages.append({"stage": "play", "curPos": a["seat"], "curAction": ["PASS", "PASS", "PASS"]})
+        elif a["act"] in ("tribute", "return"):
+            messages.append({"stage": "tribute" if a["act"] == "tribute" else "back",
+                             "result": [[a["seat"], a["to"], comp(a["card"])]]})
+        elif a["act"] == "resist":
+            messages.append({"stage": "anti-tribute", "antiNum": 1, "antiPos": [a["seat"]]})
+    return {"match": record["match"]["id"], "beginning": [[comp(t) for t in h] for h in record["deal"]],
+            "messages": messages, "players": record["players"], "variant": record["variant"],
+            **({"leader": record["leader"]} if "leader" in record else {})}
