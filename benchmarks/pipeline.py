@@ -19,7 +19,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 from benchmarks._common import base_hands, dump, peak_of  # noqa: E402
 
-VARIANTS = (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"))
+VARIANTS = (("doudizhu", "huopin", 200), ("paodekuai", "huopin", 200), ("paodekuai", "classic", 200),
+            ("guandan", "standard", 50))
 
 
 def main() -> None:
@@ -31,7 +32,7 @@ def main() -> None:
     folder = args.keep or tempfile.mkdtemp(prefix="paipu-pipeline-")
     os.makedirs(folder, exist_ok=True)
     src = os.path.join(folder, "hands.jsonl")
-    base = [r for game, variant in VARIANTS for r in base_hands(game, 200, variant=variant)]
+    base = [r for game, variant, n in VARIANTS for r in base_hands(game, n, variant=variant)]
     with open(src, "w", encoding="utf-8") as f:
         for k in range(args.hands):
             f.write(dump(dict(base[k % len(base)], id=f"p-{k:08d}")) + "\n")

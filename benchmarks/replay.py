@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 from benchmarks._common import base_hands, dump, peak_of  # noqa: E402
 
-GAMES = (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"))
+GAMES = (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"), ("guandan", "standard"))
 
 
 def main() -> None:
@@ -31,7 +31,7 @@ def main() -> None:
     print(f"{'game':20} {'hands':>7} {'actions':>9} {'µs/action':>10} {'hands/s':>9} {'gen µs':>8} {'peak MB':>8}")
     for game, variant in GAMES:
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-            for record in base_hands(game, args.hands, variant=variant):
+            for record in base_hands(game, args.hands if game != "guandan" else max(1, args.hands // 10), variant=variant):
                 f.write(dump(record) + "\n")
             path = f.name
         code = f"""
@@ -53,7 +53,9 @@ for r in records[:200]:
     table.setup()
     for i, a in enumerate(r["actions"]):
         if table.phase == "play" and not table.over:
-            t0 = time.perf_counter(); table.legal_plays(); gt += time.perf_counter() - t0; gens += 1
+            t0 = time.perf_counter()
+            table.legal_moves() if hasattr(table, "legal_moves") else table.legal_plays()
+            gt += time.perf_counter() - t0; gens += 1
         table.step(i, a)
 print("RESULT", json.dumps([len(records), actions, seconds, {args.rounds}, gt / max(gens, 1)]))
 """
