@@ -337,3 +337,30 @@ def test_no_tribute_first_place_of_previous_hand_leads():
     bad = copy.deepcopy(records)
     bad[1]["actions"][0]["seat"] = (first + 1) % 4
     assert audit_codes(bad)[1] == ("first_play", 0)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SEEDS, st.data())
+def test_every_generated_move_validates(seed, data):
+    from replay.cards import CARD_NAMES
+
+    record = match(seed, "no_tribute", 1)[0]
+    table = make_table(record)
+    table.setup()
+    plays = [k for k, a in enumerate(record["actions"]) if a["act"] in ("play", "pass")]
+    stop = data.draw(st.sampled_from(plays))
+    for k in range(stop):
+        assert table.step(k, record["actions"][k]) is None
+    if table.phase == "tribute":  # the play begins with this action
+        assert table.start_play(stop, record["actions"][stop]["seat"]) is None
+    seat = table.turn
+    moves = table.legal_moves(seat)
+    assert moves or table.last is not None  # a leader always has a play
+    for cards, _ in moves:
+        v, *_ = table.verify_play(stop, seat, [CARD_NAMES[c] for c in cards])
+        assert v is None, (cards, v)
+    # and the play the record made there, if any, is among the generated ones
+    action = record["actions"][stop]
+    if action["act"] == "play":
+        made = sorted(parse_cards(action["cards"]))
+        assert any(sorted(cards) == made for cards, _ in moves)
