@@ -332,7 +332,7 @@ def replay_cmd(
     source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset")],
     hand: Annotated[Optional[str], typer.Option("--hand", help="the hand id (default: the first hand)")] = None,
     seat: Annotated[Optional[int], typer.Option("--seat", help="show only what this seat could see")] = None,
-    step: Annotated[bool, typer.Option("--step", help="wait for Enter between actions")] = False,
+    step: Annotated[bool, typer.Option("--step", help="wait for a key between actions")] = False,
     lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
 ) -> None:
     """Show a recorded hand move by move; exit 1 if it breaks a rule."""
@@ -360,7 +360,9 @@ def replay_cmd(
         fail(f"no hand {hand!r} in {source}" if hand else f"no readable hand in {source}")
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
-    wait = (lambda: input()) if step and sys.stdin.isatty() else None
+    import click
+
+    wait = (lambda: click.getchar()) if step and sys.stdin.isatty() else None  # any key, no echo
     v = render(record, out, seat=seat, lang=lang, wait=wait)
     raise typer.Exit(1 if v is not None else 0)
 
