@@ -360,9 +360,7 @@ def replay_cmd(
         fail(f"no hand {hand!r} in {source}" if hand else f"no readable hand in {source}")
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
-    import click
-
-    wait = (lambda: click.getchar()) if step and sys.stdin.isatty() else None  # any key, no echo
+    wait = (lambda: typer.getchar()) if step and sys.stdin.isatty() else None  # any key, no echo
     v = render(record, out, seat=seat, lang=lang, wait=wait)
     raise typer.Exit(1 if v is not None else 0)
 
