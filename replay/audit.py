@@ -79,72 +79,110 @@ class PartSummary:
     skipped: bool = False
 
 
-def audit_part(root: str, game: str, hands_path: str, actions_path: str | None, force: bool = False) -> PartSummary:
-    """Audit one hands part file; write its verdicts, plays, outcomes and seats beside it."""
-    import gc
-
-    from .derive import AUDIT_TABLES, AuditRows
-    from .io.dataset import records_of_part
+def _targets(root: str, game: str, hands_path: str) -> dict[str, str]:
+    from .derive import AUDIT_TABLES
 
     name = os.path.basename(hands_path)
-    targets = {t: os.path.join(root, t, f"game={game}", name) for t in AUDIT_TABLES}
-    if not force and all(os.path.exists(p) for p in targets.values()):
-        return PartSummary(skipped=True)
+    return {t: os.path.join(root, t, f"game={game}", name) for t in AUDIT_TABLES}
+
+
+def _audited(root: str, game: str, hands_path: str) -> bool:
+    return all(os.path.exists(p) for p in _targets(root, game, hands_path).values())
+
+
+def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force: bool = False) -> list[PartSummary]:
+    """Audit hands part files in order, one :class:`Matches` across them (a match may span
+    parts); write each part's verdicts, plays, outcomes and seats beside it."""
+    import gc
+
+    import pyarrow.parquet as pq
+
+    from .derive import AuditRows
+    from .io.dataset import records_of_part
+    from .replayer import Matches
+
+    if not force and all(_audited(root, game, h) for h, _ in parts):
+        return [PartSummary(skipped=True) for _ in parts]
     gc.disable()
     try:
-        from .replayer import Matches
-
-        rows = AuditRows()
-        summary = PartSummary(by_code={})
-        matches = Matches()  # within a part file: a match split across parts is checked hand by hand only
-        for record in records_of_part(game, hands_path, actions_path):
-            r = matches.replay(record, detail=True)
-            rows.add(record, r)
-            summary.hands += 1
-            if r.ok:
-                summary.ok += 1
-            else:
-                code = str(r.violation.code)
-                summary.by_code[code] = summary.by_code.get(code, 0) + 1
-        import pyarrow.parquet as pq
-
-        for table, data in rows.tables().items():
-            path = targets[table]
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            pq.write_table(data, path + ".tmp", compression="zstd")
-            os.replace(path + ".tmp", path)
-        return summary
+        matches = Matches()
+        out = []
+        for hands_path, actions_path in parts:
+            rows = AuditRows()
+            summary = PartSummary(by_code={})
+            for record in records_of_part(game, hands_path, actions_path):
+                r = matches.replay(record, detail=True)
+                rows.add(record, r)
+                summary.hands += 1
+                if r.ok:
+                    summary.ok += 1
+                else:
+                    code = str(r.violation.code)
+                    summary.by_code[code] = summary.by_code.get(code, 0) + 1
+            targets = _targets(root, game, hands_path)
+            for table, data in rows.tables().items():
+                path = targets[table]
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                pq.write_table(data, path + ".tmp", compression="zstd")
+                os.replace(path + ".tmp", path)
+            out.append(summary)
+        return out
     finally:
         gc.enable()
 
 
-def _audit_part_args(args: tuple) -> PartSummary:
-    return audit_part(*args)
+def audit_part(root: str, game: str, hands_path: str, actions_path: str | None, force: bool = False) -> PartSummary:
+    """Audit one hands part file (games without matches spanning hands)."""
+    return audit_parts(root, game, [(hands_path, actions_path)], force)[0]
+
+
+def _audit_job(args: tuple) -> list[PartSummary]:
+    return audit_parts(*args)
+
+
+#: games whose hands depend on the previous hand of their match
+MATCH_GAMES = ("guandan",)
 
 
 def audit_dataset(root: str, force: bool = False, workers: int | None = None, on_part=None) -> int:
     """Audit every hands part of the dataset not audited yet (all with *force*), on all
-    cores; returns the number of parts audited. *on_part(summary)* follows progress."""
+    cores; returns the number of parts audited. *on_part(summary)* follows progress.
+
+    A Guandan match may span part files, so Guandan parts are one job, in the order they
+    were written, and are audited again together when any of them is new.
+    """
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
     from .io.dataset import iter_hand_files
 
-    jobs = [(root, game, hands, actions, force) for game, hands, actions in iter_hand_files(root)]
+    jobs: list[tuple] = []
+    chained: dict[str, list[tuple[str, str | None]]] = {}
+    for game, hands, actions in iter_hand_files(root):
+        if game in MATCH_GAMES:
+            chained.setdefault(game, []).append((hands, actions))
+        else:
+            jobs.append((root, game, [(hands, actions)], force))
+    for game, parts in chained.items():
+        parts.sort(key=lambda p: (os.path.getmtime(p[0]), p[0]))
+        jobs.append((root, game, parts, force))
     workers = workers or os.cpu_count() or 1
     done = 0
+
+    def count(summaries: list[PartSummary]) -> None:
+        nonlocal done
+        for s in summaries:
+            done += not s.skipped
+            if on_part:
+                on_part(s)
+
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            s = audit_part(*job)
-            done += not s.skipped
-            if on_part:
-                on_part(s)
+            count(audit_parts(*job))
         return done
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-        for s in pool.map(_audit_part_args, jobs):
-            done += not s.skipped
-            if on_part:
-                on_part(s)
+        for summaries in pool.map(_audit_job, jobs):
+            count(summaries)
     return done
 
 

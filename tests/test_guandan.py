@@ -364,3 +364,23 @@ def test_every_generated_move_validates(seed, data):
     if action["act"] == "play":
         made = sorted(parse_cards(action["cards"]))
         assert any(sorted(cards) == made for cards, _ in moves)
+
+
+def test_dataset_audit_follows_a_match_across_part_files(tmp_path):
+    from typer.testing import CliRunner
+
+    from cli import app
+    from replay.io.jsonl import record_to_json
+
+    records = a_match()
+    bad = copy.deepcopy(records)
+    bad[3]["levels"] = ["A", "A"]  # hand 4 does not follow hand 3
+    src = tmp_path / "m.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in bad))
+    ds = str(tmp_path / "ds")
+    runner = CliRunner()
+    runner.invoke(app, ["ingest", str(src), "--out", ds, "--batch", "1"], catch_exceptions=False)  # a part per hand
+    r = runner.invoke(app, ["audit", ds, "--workers", "2", "--jsonl"], catch_exceptions=False)
+    verdicts = {v["id"]: v for v in map(json.loads, r.stdout.splitlines())}
+    assert [verdicts[rec["id"]]["ok"] for rec in records] == [True, True, True, False]
+    assert verdicts[records[3]["id"]]["violations"][0]["code"] == "bad_match"
