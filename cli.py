@@ -146,6 +146,8 @@ def _classify(engine, rules, text: str, level: Optional[str] = None):
         except ValueError as e:
             fail(str(e))
         return engine.classify_cards(engine.Engine.combo_table(rules, rank), ids, card_id(rank, HEARTS))
+    if rules.game == "shuangkou":
+        return engine.classify_cards(engine.Engine.combo_table(rules), rules, ids)
     return engine.Engine.combo_table(rules).classify(pack(ids))
 
 
@@ -162,6 +164,11 @@ def _key_name(rules, c) -> str:
             return "jokers"
         order = ["2"] + RANK_NAMES[:12] + ["level", "SJ", "BJ"]
         return order[c.key]
+    if rules.game == "shuangkou":
+        from replay.games.shuangkou import Shuangkou
+
+        table = Shuangkou.__new__(Shuangkou)
+        return table.key_name(c) or ""
     if getattr(rules, "ace_low", False) and c.kind in ("straight", "pair_chain"):
         from replay.games.paodekuai import _POSITION_RANK
 
@@ -196,6 +203,9 @@ def combo(
     items = [{"type": c.kind, "name_zh": kinds_zh.get(c.kind, ""), "cards": c.size,
               "rank": _key_name(rules, c),
               "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in readings]
+    if rules.game == "shuangkou":
+        for item, c in zip(items, readings):
+            item["stars"] = engine.stars_of(c)
     if as_json:
         out.print(json.dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
     else:

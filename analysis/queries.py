@@ -18,7 +18,7 @@ TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats
 STATS = (
     "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier", "multiplier_drivers",
     "landlord_wins", "spring", "seat_advantage", "first_lead", "paodekuai_events", "hand_length", "scores",
-    "guandan", "players",
+    "guandan", "shuangkou", "players",
 )
 
 

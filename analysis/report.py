@@ -212,6 +212,13 @@ class Section:
                        "double-down, +2 when its second seat came third, +1 when it came last.",
                        lambda ax: (grouped_bars(ax, up, "level", "rate", "lo", "hi", fmt_x=lambda v: f"+{v}"),
                                    ax.set_ylabel("share of hands")), up)
+        kou = s.get("shuangkou")
+        if kou is not None and kou.height:
+            dist = kou.filter(pl.col("measure") == "kou")
+            self.chart("Winning margin (kou)", self.rate_sentence(dist, "Hands won by", "level")
+                       + " 双扣 (double) pays ×3, 单扣 (single) ×2, 平扣 (flat) ×1.",
+                       lambda ax: (grouped_bars(ax, dist, "level", "rate", "lo", "hi"), ax.set_ylabel("share of hands")),
+                       kou)
         players = s["players"]
         if players.height:
             self.parts.append("<h3>Most active players</h3>" + table_html(players))

@@ -19,7 +19,7 @@ VERDICTS = pa.schema([
 ])
 PLAYS = pa.schema([
     ("hand_id", pa.string()), ("variant", pa.string()), ("idx", pa.int32()), ("seat", pa.int8()),
-    ("kind", pa.string()), ("rank", pa.string()), ("key", pa.int32()), ("size", pa.int16()),
+    ("kind", pa.string()), ("rank", pa.string()), ("key", pa.int64()), ("size", pa.int16()),
     ("bomb", pa.bool_()), ("tier", pa.int16()), ("stars", pa.int16()), ("led", pa.bool_()), ("beat", pa.bool_()),
     ("multiplier", pa.int64()),
 ])
@@ -32,7 +32,8 @@ OUTCOMES = pa.schema([
     ("xiqian", pa.list_(pa.float64())), ("scores", pa.list_(pa.float64())), ("coins", pa.list_(pa.float64())),
     ("mismatched", pa.list_(pa.string())), ("params", pa.string()), ("let_goes", pa.int16()),
     ("xiqian_bombs", pa.int16()), ("winning_team", pa.int8()), ("double_down", pa.bool_()), ("upgrade", pa.int16()),
-    ("level", pa.string()), ("levels_after", pa.list_(pa.string())),
+    ("level", pa.string()), ("levels_after", pa.list_(pa.string())), ("kou", pa.string()),
+    ("stars", pa.list_(pa.int16())),
 ])
 SEATS = pa.schema([
     ("hand_id", pa.string()), ("variant", pa.string()), ("seat", pa.int8()), ("player", pa.string()),
@@ -41,7 +42,7 @@ SEATS = pa.schema([
     ("coin", pa.float64()),
 ])
 AUDIT_TABLES = {"verdicts": VERDICTS, "plays": PLAYS, "outcomes": OUTCOMES, "seats": SEATS}
-BOMB_EVENTS = ("bomb", "rocket", "straight_flush", "joker_bomb")
+BOMB_EVENTS = ("bomb", "rocket", "straight_flush", "joker_bomb", "bomb_chain", "three_joker_bomb", "four_joker_bomb")
 
 
 class AuditRows:
@@ -65,6 +66,9 @@ class AuditRows:
             self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
                                           "params": _params(record)})
             return
+        stars_of = None
+        if record.get("game") == "shuangkou":
+            from .games.shuangkou import stars_of
         if table.plays:
             p = self.plays
             count = len(table.plays)
@@ -74,12 +78,12 @@ class AuditRows:
                 p["idx"].append(i)
                 p["seat"].append(seat)
                 p["kind"].append(c.kind)
-                p["rank"].append(RANK_NAMES[c.key] if 0 <= c.key < len(RANK_NAMES) else str(c.key))
+                p["rank"].append(table.key_name(c))
                 p["key"].append(c.key)
                 p["size"].append(c.size)
                 p["bomb"].append(c.tier > 0)
                 p["tier"].append(c.tier)
-                p["stars"].append(c.size if c.tier else None)
+                p["stars"].append((stars_of(c) if stars_of else c.size) if c.tier else None)
                 p["led"].append(led)
                 p["beat"].append(not led)
                 p["multiplier"].append(mult)
@@ -104,7 +108,7 @@ class AuditRows:
             "n_tricks": table.tricks, "finish_order": order, "winner": order[0] if order else None, "winning_side": side,
             "landlord": landlord, "first_leader": getattr(table, "opener", landlord),
             "multiplier": out.get("multiplier"), "grabs": out.get("grabs"), "show_factor": out.get("show"),
-            "bombs": sum(1 for e in table.events if e.kind in ("bomb", "straight_flush", "joker_bomb")),
+            "bombs": sum(1 for e in table.events if e.kind in BOMB_EVENTS and e.kind != "rocket"),
             "rockets": sum(1 for e in table.events if e.kind == "rocket"),
             "spring": out.get("spring"), "spring_kind": out.get("spring_kind"), "redeal": out.get("redeal"),
             "escape": out.get("escape"), "let_go": out.get("let_go"), "xiqian": out.get("xiqian"),
@@ -113,6 +117,7 @@ class AuditRows:
             "xiqian_bombs": sum(1 for e in table.events if e.kind == "xiqian"),
             "winning_team": out.get("winning_team"), "double_down": out.get("double_down"),
             "upgrade": out.get("upgrade"), "level": record.get("level"), "levels_after": out.get("levels"),
+            "kou": out.get("kou"), "stars": out.get("stars"),
         })
         bombs_played = [0] * table.n
         for e in table.events:
@@ -124,7 +129,7 @@ class AuditRows:
             role = None
             if landlord is not None:
                 role = "landlord" if seat == landlord else "farmer"
-            elif record.get("game") == "guandan":
+            elif record.get("game") in ("guandan", "shuangkou"):
                 role = f"team {seat % 2}"
             self.rows["seats"].append({
                 "hand_id": hand_id, "variant": variant, "seat": seat,

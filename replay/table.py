@@ -337,6 +337,12 @@ class Table:
         c = readings[0]
         return f"{c.kind} of {c.size}"
 
+    def key_name(self, c: Combo) -> str | None:
+        """The rank a combination's key stands for (its top card, or the rank of a bomb)."""
+        from .cards import RANK_NAMES
+
+        return RANK_NAMES[c.key] if 0 <= c.key < len(RANK_NAMES) else None
+
     # ----------------------------------------------------------------- legal plays
 
     def legal_plays(self, seat: int | None = None) -> list[int]:

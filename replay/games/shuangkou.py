@@ -1,19 +1,345 @@
-"""双扣 Shuangkou: shuangkou/huopin (火拼双扣).
+"""双扣 Shuangkou: shuangkou/huopin (火拼双扣), as docs/rules.md states it.
 
-Rule data only so far (two decks, four seats); the rules of play come with the Shuangkou issue.
+What differs from the shared table: all four jokers are wild (a lone joker is itself, two
+jokers alone a pair above the twos, three and four jokers bombs), bombs of 4–12 cards,
+bomb chains of three or more adjacent bombs (2 may join A and 3), stars and their
+comparison (seed sections A–E), the end at the first seat out, 双扣/单扣/平扣.
+
+Bomb strength is one integer (``Combo.key``, all bombs ``tier`` 1): stars, then the class
+(plain 2 > chain 1 > joker bombs 0), then for chains the number of bombs, the number of
+cards, and the ranks of the bombs from the biggest bomb down.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import Any, ClassVar
 
-from ..cards import DECK_108
+from ..cards import CARD_OF, DECK_108, RANK, RANK_2, RANK_A, RANK_BIT, RANK_BIG_JOKER, RANK_SMALL_JOKER
+from ..combos import Combo, ComboTable, chains, packed_of
 from ..rules import Rules
+from ..table import Table
+from ..verdicts import Code, Event, Violation
+
+KINDS = {
+    "single": "单张", "pair": "对子", "triple": "三张", "straight": "顺子", "pair_chain": "连对",
+    "triple_chain": "连三张", "bomb": "炸弹", "bomb_chain": "连炸", "three_joker_bomb": "三王炸弹",
+    "four_joker_bomb": "天王炸弹",
+}
+TIER_BOMB = 1
+CLASS_JOKERS, CLASS_CHAIN, CLASS_PLAIN = 0, 1, 2
+STAR_CAP = 9
+#: sequence orders a bomb chain may follow: 3..K A 2 (2 high), and A 2 3..K (A and 2 low)
+ORDER_HIGH = list(range(RANK_2 + 1))
+ORDER_LOW = [RANK_A, RANK_2] + list(range(RANK_A))
 
 
 @dataclass(frozen=True)
 class ShuangkouRules(Rules):
-    pass
+    kinds: frozenset[str] = frozenset(KINDS)
+    straight_min: int = 5
+    pair_chain_min: int = 3
+    triple_chain_min: int = 3
+    chain_min_bombs: int = 3
+    max_bomb: int = 12
+    escape_base_multiple: int = 128
 
 
 HUOPIN = ShuangkouRules(game="shuangkou", variant="huopin", players=4, deck=DECK_108, max_play=27)
+
+
+def bomb_key(stars: int, cls: int, bombs: int = 0, cards: int = 0, ranks: tuple[int, ...] = ()) -> int:
+    """The comparison key of a bomb: stars, class, bombs, cards, then ranks (5 bits each)."""
+    code = 0
+    for k in range(6):
+        code = code * 32 + (ranks[k] + 3 if k < len(ranks) else 0)
+    return ((((stars * 4 + cls) * 16 + bombs) * 32 + cards) << 30) | code
+
+
+def stars_of(c: Combo) -> int:
+    """The stars of a bomb reading (0 for other plays)."""
+    return c.key >> 41 if c.tier else 0
+
+
+def iter_combos(rules: ShuangkouRules):
+    """The combinations of natural cards (jokers are assigned ranks before the lookup)."""
+    kinds = rules.kinds
+    for n, kind in ((1, "single"), (2, "pair"), (3, "triple")):
+        if kind in kinds:
+            for r in range(RANK_2 + 1):
+                yield packed_of({r: n}), Combo(kind, n, r)
+    for unit, kind, low in ((1, "straight", rules.straight_min), (2, "pair_chain", rules.pair_chain_min),
+                            (3, "triple_chain", rules.triple_chain_min)):
+        if kind in kinds:
+            for chain in chains(0, RANK_A, low, rules.max_play // unit):
+                yield packed_of({r: unit for r in chain}), Combo(kind, unit * len(chain), chain[-1])
+    if "bomb" in kinds:
+        for r in range(RANK_2 + 1):
+            for size in range(4, rules.max_bomb + 1):
+                yield packed_of({r: size}), Combo("bomb", size, bomb_key(size, CLASS_PLAIN, ranks=(r,)), TIER_BOMB)
+
+
+def bomb_chain(counts: list[int], rules: ShuangkouRules) -> Combo | None:
+    """The bomb-chain reading of per-rank counts, if they are 3+ adjacent bombs."""
+    ranks = [r for r in range(RANK_2 + 1) if counts[r]]
+    if len(ranks) < rules.chain_min_bombs or any(counts[r] < 4 for r in ranks):
+        return None
+    for order in (ORDER_HIGH, ORDER_LOW):
+        pos = sorted(order.index(r) for r in ranks)
+        if pos[-1] - pos[0] == len(pos) - 1:
+            low = order is ORDER_LOW and RANK_2 in ranks and 0 in ranks
+            value = {RANK_A: -2, RANK_2: -1} if low else {}
+            sizes = sorted(((counts[r], value.get(r, r)) for r in ranks), reverse=True)
+            stars = min(counts[r] for r in ranks) + len(ranks)
+            total = sum(counts[r] for r in ranks)
+            return Combo("bomb_chain", total, bomb_key(stars, CLASS_CHAIN, len(ranks), total,
+                                                         tuple(v for _, v in sizes)), TIER_BOMB)
+    return None
+
+
+def classify_cards(table: ComboTable, rules: ShuangkouRules, ids: list[int]) -> tuple[Combo, ...]:
+    """Every reading of a Shuangkou play, at its strongest of each kind (jokers are wild)."""
+    from ..combos import strongest
+
+    jokers = [c for c in ids if RANK[c] >= RANK_SMALL_JOKER]
+    rest = [c for c in ids if RANK[c] < RANK_SMALL_JOKER]
+    if not rest:
+        return _jokers_alone(jokers)
+    base = 0
+    for c in rest:
+        base += RANK_BIT[c]
+    found: list[Combo] = []
+    for extra in combinations_with_replacement(range(RANK_2 + 1), len(jokers)):
+        packed = base
+        for r in extra:
+            packed += 1 << (5 * r)
+        for c in table.readings.get(packed, ()):
+            if c not in found:
+                found.append(c)
+        if len(ids) >= 12:
+            chain = bomb_chain([(packed >> (5 * r)) & 31 for r in range(RANK_2 + 1)], rules)
+            if chain is not None and chain not in found:
+                found.append(chain)
+    if any(c.tier for c in found):  # bombs beat every other type: a play that is a bomb counts as one
+        found = [c for c in found if c.tier]
+    return tuple(sorted(strongest(tuple(found)), key=lambda c: (-c.tier, -c.key)))
+
+
+def _jokers_alone(jokers: list[int]) -> tuple[Combo, ...]:
+    n = len(jokers)
+    if n == 1:
+        return (Combo("single", 1, RANK[jokers[0]]),)
+    if n == 2:  # big+big > big+small > small+small, all above a pair of twos
+        return (Combo("pair", 2, RANK_2 + 1 + sum(RANK[c] - RANK_SMALL_JOKER for c in jokers)),)
+    if n == 3:
+        return (Combo("three_joker_bomb", 3, bomb_key(6, CLASS_JOKERS), TIER_BOMB),)
+    if n == 4:
+        return (Combo("four_joker_bomb", 4, bomb_key(7, CLASS_JOKERS), TIER_BOMB),)
+    return ()
+
+
+class Shuangkou(Table):
+    """One hand of Shuangkou."""
+
+    plain_lookup: ClassVar[bool] = False
+    iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
+
+    def classify(self, ids, packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
+        if declared is not None:
+            stand = []
+            for c, token in zip(ids, declared):
+                d = CARD_OF.get(token)
+                if d is None or (RANK[c] < RANK_SMALL_JOKER and d != c):
+                    return ()
+                stand.append(d)
+            if len(stand) != len(ids):
+                return ()
+            jokers = [c for c in stand if RANK[c] >= RANK_SMALL_JOKER]
+            if jokers and len(jokers) < len(stand):
+                return ()  # a declared reading names the rank each joker stands for
+            return classify_cards(self.table, self.rules, stand)
+        return classify_cards(self.table, self.rules, list(ids))
+
+    def setup(self) -> Violation | None:
+        v = self.check_deal(self.record["deal"])
+        if v is not None:
+            return v
+        leader = self.record.get("leader")
+        lead_card = self.record.get("lead_card")
+        if leader is None and lead_card is not None:
+            holders = [s for s in range(4) if self.hands[s][CARD_OF[lead_card]]]
+            if len(holders) == 1:
+                leader = holders[0]
+            else:
+                return Violation(Code.BAD_RECORD, None, f"both copies of {lead_card} were dealt to seats {holders}: "
+                                 "the record must name the leader")
+        if leader is not None and lead_card is not None and not self.hands[leader][CARD_OF[lead_card]]:
+            return Violation(Code.BAD_DEAL, None, f"the leader, seat {leader}, was not dealt the drawn card {lead_card}")
+        self.turn = leader if leader is not None else -1
+        self.stars = [0] * 4
+        self.escaper: int | None = None
+        return None
+
+    def opening_rule(self) -> str:
+        return "the holder of the drawn card leads"
+
+    def do_play(self, i: int, action: dict) -> Violation | None:
+        if self.turn < 0:
+            self.turn = action["seat"]  # no drawn card recorded: the first play names the leader
+        return super().do_play(i, action)
+
+    def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
+        c = readings[0]
+        if c.tier:
+            stars = stars_of(c)
+            self.stars[seat] += stars
+            self.events.append(Event(c.kind, i, seat, {"stars": stars, "cards": c.size}))
+        self.note_play(i, seat, c, led)
+
+    def describe(self, readings: tuple[Combo, ...]) -> str:
+        c = readings[0]
+        return f"{c.kind} {KINDS.get(c.kind, '')} of {c.size}" + (f" ({stars_of(c)} stars)" if c.tier else "")
+
+    def key_name(self, c: Combo) -> str | None:
+        from ..cards import RANK_NAMES
+
+        if not c.tier:
+            return RANK_NAMES[c.key] if c.key <= RANK_2 else "jokers"
+        top = (c.key >> 25) & 31  # the first rank code: the biggest bomb's rank
+        return RANK_NAMES[{1: RANK_A, 2: RANK_2}.get(top, top - 3)] if top else None
+
+    def outcome(self) -> dict[str, Any]:
+        room = self.record.get("room") or {}
+        base = room.get("base", 1)
+        out: dict[str, Any] = {"order": list(self.out), "stars": [min(s, STAR_CAP) for s in self.stars]}
+        if self.end_reason == "escape":
+            penalty = base * self.rules.escape_base_multiple
+            scores = [0] * 4
+            scores[self.escaper] = -penalty
+            out.update(escape=self.escaper, scores=scores)
+            if "coef" in room or "fee" in room:
+                coins = [0] * 4
+                coins[self.escaper] = -(penalty + room.get("fee", 0))
+                out["coins"] = coins
+            return out
+        winner = self.out[0]
+        team = winner % 2
+        left = sum(self.left[s] for s in range(4) if s % 2 != team)
+        kou = "double" if left >= 12 else "single" if left >= 7 else "flat"
+        mult = {"double": 3, "single": 2, "flat": 1}[kou]
+        scores = [base * mult if s % 2 == team else -base * mult for s in range(4)]
+        out.update(winner=winner, winning_team=team, kou=kou, kou_multiplier=mult, cards_left_losers=left,
+                   scores=scores)
+        return out
+
+
+Engine = Shuangkou
+
+
+# ---------------------------------------------------------------------- legal moves
+
+
+def _legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
+    """Plays the seat may make now, as concrete cards with their readings, from the same
+    table validation uses: each natural combination the hand can make with its jokers, the
+    joker-only plays, and one bomb chain per run of adjacent ranks (every natural card of
+    each rank, jokers filling a rank up to four)."""
+    from ..combos import any_beats
+
+    seat = self.turn if seat is None else seat
+    hand = self.hands[seat]
+    by_rank: dict[int, list[int]] = {}
+    for c in range(54):
+        if hand[c]:
+            by_rank.setdefault(RANK[c], []).extend([c] * hand[c])
+    jokers = by_rank.get(RANK_SMALL_JOKER, []) + by_rank.get(RANK_BIG_JOKER, [])
+    nat = [len(by_rank.get(r, ())) for r in range(RANK_2 + 1)]
+    seen: set[tuple[int, ...]] = set()
+    moves = []
+
+    def add(cards: list[int]) -> None:
+        key = tuple(sorted(cards))
+        if not cards or key in seen:
+            return
+        seen.add(key)
+        readings = classify_cards(self.table, self.rules, cards)
+        if readings and (self.last is None or any_beats(readings, self.last)):
+            moves.append((cards, readings))
+
+    for packed in self.table.readings:
+        need = [(packed >> (5 * r)) & 31 for r in range(RANK_2 + 1)]
+        short = sum(max(0, need[r] - nat[r]) for r in range(RANK_2 + 1))
+        if short > len(jokers):
+            continue
+        cards = []
+        for r in range(RANK_2 + 1):
+            cards += by_rank.get(r, [])[:need[r]]
+        add(cards + jokers[:short])
+    for k in range(1, len(jokers) + 1):  # jokers alone: singles, the joker pair, three- and four-joker bombs
+        for combo in {tuple(sorted(x)) for x in combinations_with_replacement(jokers, k) if _available(x, jokers)}:
+            add(list(combo))
+    for order in (ORDER_HIGH, ORDER_LOW):
+        for start in range(len(order)):
+            for end in range(start + self.rules.chain_min_bombs, len(order) + 1):
+                run = order[start:end]
+                short = sum(max(0, 4 - nat[r]) for r in run)
+                if short > len(jokers):
+                    break
+                cards = [c for r in run for c in by_rank.get(r, [])]
+                if len(cards) + short <= 27:
+                    add(cards + jokers[:short])
+    return moves
+
+
+def _available(combo: tuple[int, ...], jokers: list[int]) -> bool:
+    return all(combo.count(c) <= jokers.count(c) for c in set(combo))
+
+
+Shuangkou.legal_moves = _legal_moves  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------- simulation
+
+ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初级场", "base": 5, "coef": 100, "fee": 20})
+NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
+
+
+def simulate_hand(rng, rules: ShuangkouRules, hand_id: str, escape_rate: float = 0.0) -> dict:
+    """One complete hand played by the heuristic bot (partners 0+2 and 1+3)."""
+    from ..bots import choose_move
+    from ..cards import card_name
+
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    deal = [sorted(deck[27 * s:27 * (s + 1)]) for s in range(4)]
+    lead = rng.choice(deck)
+    holders = [s for s in range(4) if lead in deal[s]]
+    record: dict = {
+        "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant, "players": rng.sample(NAMES, 4),
+        "deal": [[card_name(c) for c in hand] for hand in deal], "actions": [], "room": dict(rng.choice(ROOMS)),
+        "lead_card": card_name(lead),
+    }
+    if len(holders) > 1:
+        record["leader"] = rng.choice(holders)
+    table = Shuangkou(rules, record)
+    assert table.setup() is None
+    actions = record["actions"]
+    clock = 0
+    escape_at = rng.randrange(10, 60) if rng.random() < escape_rate else -1
+    while not table.over:
+        clock += rng.randint(300, 5000)
+        if len(actions) == escape_at:
+            action: dict = {"seat": rng.randrange(4), "act": "escape"}
+        else:
+            seat = table.turn
+            move = choose_move(table, rng, frozenset({(seat + 2) % 4}))
+            action = {"seat": seat, "act": "pass"} if move is None else \
+                {"seat": seat, "act": "play", "cards": [card_name(c) for c in move]}
+        action["t"] = clock
+        actions.append(action)
+        v = table.step(len(actions) - 1, action)
+        assert v is None, (v, action, hand_id)
+    outcome = table.outcome()
+    record["result"] = {k: outcome[k] for k in ("order", "kou", "scores", "coins") if k in outcome}
+    return record
