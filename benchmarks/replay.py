@@ -20,7 +20,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 from benchmarks._common import base_hands, dump, peak_of  # noqa: E402
 
-GAMES = (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"), ("guandan", "standard"))
+GAMES = (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"), ("guandan", "standard"),
+         ("shuangkou", "huopin"))
 
 
 def main() -> None:
@@ -31,7 +32,8 @@ def main() -> None:
     print(f"{'game':20} {'hands':>7} {'actions':>9} {'µs/action':>10} {'hands/s':>9} {'gen µs':>8} {'peak MB':>8}")
     for game, variant in GAMES:
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-            for record in base_hands(game, args.hands if game != "guandan" else max(1, args.hands // 10), variant=variant):
+            slow = game in ("guandan", "shuangkou")  # their bots search wild-card moves: fewer hands
+            for record in base_hands(game, max(1, args.hands // 10) if slow else args.hands, variant=variant):
                 f.write(dump(record) + "\n")
             path = f.name
         code = f"""
@@ -64,7 +66,31 @@ print("RESULT", json.dumps([len(records), actions, seconds, {args.rounds}, gt / 
         os.unlink(path)
         us = replay_s / (actions * rounds) * 1e6
         print(f"{game + '/' + variant:20} {hands:7d} {actions:9d} {us:10.2f} {hands * rounds / replay_s:9.0f} {gen * 1e6:8.0f} {peak:8.0f}")
+    four_jokers()
     print("\nreference (same kind of recorded random games): RLCard ~72 µs/action, DouZero ~90, OpenSpiel C++ ~1.1; target ≤ 3")
+
+
+def four_jokers() -> None:
+    """Legal-move generation for a Shuangkou seat holding all four jokers."""
+    import time
+
+    from replay.replayer import make_table
+    from replay.simulate import simulate
+
+    times = []
+    for record in simulate("shuangkou", None, 20, 5):
+        table = make_table(record)
+        table.setup()
+        seat = table.turn
+        for c in (52, 53):
+            for s in range(4):
+                while s != seat and table.hands[s][c]:
+                    table.hands[s][c] -= 1
+                    table.hands[seat][c] += 1
+        t = time.perf_counter()
+        table.legal_moves(seat)
+        times.append(time.perf_counter() - t)
+    print(f"shuangkou: legal moves of a leader holding all four jokers: {1e6 * sum(times) / len(times):.0f} µs per generation")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ from replay.cards import BIG_JOKER, HEARTS, SMALL_JOKER, card_id
 from replay.combos import any_beats, strongest
 from replay.games.guandan import STANDARD, Guandan, classify_cards, parse_level
 
-ORACLE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "oracles", "guandan")
+# a copy of ../shared/oracles/guandan (MIT, the guandan-world project), so the suite runs anywhere
+ORACLE = os.path.join(os.path.dirname(__file__), "data", "guandan_oracle")
 SUITS = {"Spade": 0, "Heart": 1, "Diamond": 2, "Club": 3}
 TYPES = {"Single": "single", "Pair": "pair", "Triple": "triple", "FullHouse": "full_house", "Straight": "straight",
          "StraightFlush": "straight_flush", "Tube": "pair_chain", "Plate": "plate", "NaiveBomb": "bomb",
