@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
 
-from ..cards import CARD_OF, DECK_108, RANK, RANK_2, RANK_A, RANK_BIT, RANK_BIG_JOKER, RANK_SMALL_JOKER
+from ..cards import CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIT, RANK_BIG_JOKER, RANK_SMALL_JOKER
 from ..combos import Combo, ComboTable, chains, packed_of
 from ..rules import Rules
 from ..table import Table
@@ -110,20 +110,53 @@ def classify_cards(table: ComboTable, rules: ShuangkouRules, ids: list[int]) -> 
     for c in rest:
         base += RANK_BIT[c]
     found: list[Combo] = []
-    for extra in combinations_with_replacement(range(RANK_2 + 1), len(jokers)):
-        packed = base
-        for r in extra:
-            packed += 1 << (5 * r)
-        for c in table.readings.get(packed, ()):
-            if c not in found:
-                found.append(c)
-        if len(ids) >= 12:
+    # a reading is a table entry of the play's size that contains the natural cards: the
+    # jokers are the difference (no need to try every assignment of the jokers)
+    for packed, readings in _by_size(table).get(len(ids), ()):
+        if ((packed | GUARD) - base) & GUARD == GUARD:
+            for c in readings:
+                if c not in found:
+                    found.append(c)
+    if len(ids) >= 12:  # bomb chains: jokers go to the ranks of a run of adjacent ranks
+        for extra in combinations_with_replacement(_chain_ranks(base, len(jokers)), len(jokers)):
+            packed = base
+            for r in extra:
+                packed += 1 << (5 * r)
             chain = bomb_chain([(packed >> (5 * r)) & 31 for r in range(RANK_2 + 1)], rules)
             if chain is not None and chain not in found:
                 found.append(chain)
     if any(c.tier for c in found):  # bombs beat every other type: a play that is a bomb counts as one
         found = [c for c in found if c.tier]
     return tuple(sorted(strongest(tuple(found)), key=lambda c: (-c.tier, -c.key)))
+
+
+def _chain_ranks(base: int, jokers: int) -> list[int]:
+    """Ranks a joker may take in a bomb chain: the natural ranks, the gaps between them and
+    the ranks next to them, in either chain order (a chain holds no other rank)."""
+    natural = [r for r in range(RANK_2 + 1) if (base >> (5 * r)) & 31]
+    if not jokers or not natural:
+        return natural
+    out = set(natural)
+    for order in (ORDER_HIGH, ORDER_LOW):
+        pos = [order.index(r) for r in natural]
+        low, high = min(pos) - (1 if jokers >= 4 else 0), max(pos) + (1 if jokers >= 4 else 0)
+        out.update(order[p] for p in range(max(0, low), min(len(order) - 1, high) + 1))
+    return sorted(out)
+
+
+_SIZES: dict[int, dict[int, list]] = {}
+
+
+def _by_size(table: ComboTable) -> dict[int, list]:
+    """The table's entries grouped by number of cards (built once per table)."""
+    found = _SIZES.get(id(table))
+    if found is None:
+        found = {}
+        for packed, readings in table.readings.items():
+            size = sum((packed >> (5 * r)) & 31 for r in range(15))
+            found.setdefault(size, []).append((packed, readings))
+        _SIZES[id(table)] = found
+    return found
 
 
 def _jokers_alone(jokers: list[int]) -> tuple[Combo, ...]:
