@@ -117,31 +117,45 @@ def classify_cards(table: ComboTable, rules: ShuangkouRules, ids: list[int]) -> 
             for c in readings:
                 if c not in found:
                     found.append(c)
-    if len(ids) >= 12:  # bomb chains: jokers go to the ranks of a run of adjacent ranks
-        for extra in combinations_with_replacement(_chain_ranks(base, len(jokers)), len(jokers)):
-            packed = base
-            for r in extra:
-                packed += 1 << (5 * r)
-            chain = bomb_chain([(packed >> (5 * r)) & 31 for r in range(RANK_2 + 1)], rules)
-            if chain is not None and chain not in found:
+    if len(ids) >= 4 * rules.chain_min_bombs:
+        for chain in chain_readings([(base >> (5 * r)) & 31 for r in range(RANK_2 + 1)], len(jokers), rules):
+            if chain not in found:
                 found.append(chain)
     if any(c.tier for c in found):  # bombs beat every other type: a play that is a bomb counts as one
         found = [c for c in found if c.tier]
     return tuple(sorted(strongest(tuple(found)), key=lambda c: (-c.tier, -c.key)))
 
 
-def _chain_ranks(base: int, jokers: int) -> list[int]:
-    """Ranks a joker may take in a bomb chain: the natural ranks, the gaps between them and
-    the ranks next to them, in either chain order (a chain holds no other rank)."""
-    natural = [r for r in range(RANK_2 + 1) if (base >> (5 * r)) & 31]
-    if not jokers or not natural:
-        return natural
-    out = set(natural)
+def chain_readings(counts: list[int], jokers: int, rules: ShuangkouRules) -> list[Combo]:
+    """Every bomb-chain reading of natural per-rank counts plus *jokers*: for each run of
+    adjacent ranks that holds every natural rank and that the jokers can fill to four a
+    rank, each way of adding the jokers left over to the run's bombs."""
+    natural = [r for r in range(RANK_2 + 1) if counts[r]]
+    if not natural:
+        return []
+    out: list[Combo] = []
     for order in (ORDER_HIGH, ORDER_LOW):
         pos = [order.index(r) for r in natural]
-        low, high = min(pos) - (1 if jokers >= 4 else 0), max(pos) + (1 if jokers >= 4 else 0)
-        out.update(order[p] for p in range(max(0, low), min(len(order) - 1, high) + 1))
-    return sorted(out)
+        lo, hi = min(pos), max(pos)
+        for a in range(lo, -1, -1):
+            for b in range(hi, len(order)):
+                run = order[a:b + 1]
+                if len(run) < rules.chain_min_bombs:
+                    continue
+                short = sum(max(0, 4 - counts[r]) for r in run)
+                if short > jokers:
+                    break
+                base = list(counts)
+                for r in run:
+                    base[r] = max(4, base[r])
+                for extra in combinations_with_replacement(run, jokers - short):
+                    c = list(base)
+                    for r in extra:
+                        c[r] += 1
+                    chain = bomb_chain(c, rules)
+                    if chain is not None and chain not in out:
+                        out.append(chain)
+    return out
 
 
 _SIZES: dict[int, dict[int, list]] = {}
