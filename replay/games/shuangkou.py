@@ -17,7 +17,7 @@ from itertools import combinations_with_replacement
 from typing import Any, ClassVar
 
 from ..cards import CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIT, RANK_BIG_JOKER, RANK_SMALL_JOKER
-from ..combos import Combo, ComboTable, chains, packed_of
+from ..combos import Combo, ComboTable, chains, packed_of, strongest
 from ..rules import Rules
 from ..table import Table
 from ..verdicts import Code, Event, Violation
@@ -100,23 +100,26 @@ def bomb_chain(counts: list[int], rules: ShuangkouRules) -> Combo | None:
 
 def classify_cards(table: ComboTable, rules: ShuangkouRules, ids: list[int]) -> tuple[Combo, ...]:
     """Every reading of a Shuangkou play, at its strongest of each kind (jokers are wild)."""
-    from ..combos import strongest
-
-    jokers = [c for c in ids if RANK[c] >= RANK_SMALL_JOKER]
-    rest = [c for c in ids if RANK[c] < RANK_SMALL_JOKER]
-    if not rest:
-        return _jokers_alone(jokers)
+    jokers = [c for c in ids if c >= 52]
     base = 0
-    for c in rest:
-        base += RANK_BIT[c]
+    for c in ids:
+        if c < 52:
+            base += RANK_BIT[c]
+    if not base:
+        return _jokers_alone(jokers)
+    if not jokers and len(ids) < 4 * rules.chain_min_bombs:
+        return table.readings.get(base, ())  # natural cards, no chain possible: one lookup
     found: list[Combo] = []
-    # a reading is a table entry of the play's size that contains the natural cards: the
-    # jokers are the difference (no need to try every assignment of the jokers)
-    for packed, readings in _by_size(table).get(len(ids), ()):
-        if ((packed | GUARD) - base) & GUARD == GUARD:
-            for c in readings:
-                if c not in found:
-                    found.append(c)
+    if not jokers:  # natural cards: one lookup
+        found.extend(table.readings.get(base, ()))
+    else:
+        # a reading is a table entry of the play's size that contains the natural cards:
+        # the jokers are the difference (no need to try every assignment of the jokers)
+        for packed, readings in _by_size(table).get(len(ids), ()):
+            if ((packed | GUARD) - base) & GUARD == GUARD:
+                for c in readings:
+                    if c not in found:
+                        found.append(c)
     if len(ids) >= 4 * rules.chain_min_bombs:
         for chain in chain_readings([(base >> (5 * r)) & 31 for r in range(RANK_2 + 1)], len(jokers), rules):
             if chain not in found:
