@@ -192,7 +192,6 @@ def combo(
     """Name the combination that CARDS form (or say they form none)."""
     import json
 
-    from replay.cards import RANK_NAMES
 
     rules, engine, level = _rules_or_fail(game, variant, level)
     readings = _classify(engine, rules, cards, level)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from .cards import RANK_NAMES
 from .replayer import Replay
 from .table import _same
 

@@ -9,7 +9,7 @@ import os
 
 import pytest
 from guandan_oracle import TYPES, load, ours, readings
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay.cards import HEARTS, card_id, parse_cards

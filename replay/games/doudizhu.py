@@ -364,7 +364,6 @@ ROOMS = (
     {"name": "初级场", "base": 1, "coef": 1200, "fee": 500},
     {"name": "中级场", "base": 2, "coef": 3000, "fee": 1500},
 )
-NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
 
 
 def strength(packed: int) -> float:
@@ -381,15 +380,10 @@ def simulate_hand(rng, rules: DoudizhuRules, hand_id: str, escape_rate: float = 
     """One complete hand (bidding included) played by the heuristic bot."""
     from ..bots import choose_play
     from ..cards import card_name, cards_name
+    from ..simulate import NAMES, Recorder
+    from ..simulate import deal as deal_cards
 
-    deck = list(rules.deck)
-    rng.shuffle(deck)
-    sizes = rules.hand_sizes()
-    deal, k = [], 0
-    for size in sizes:
-        deal.append(sorted(deck[k:k + size]))
-        k += size
-    bottom = sorted(deck[k:])
+    deal, bottom = deal_cards(rng, rules)
     room = dict(rng.choice(ROOMS))
     record: dict = {
         "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
@@ -402,16 +396,8 @@ def simulate_hand(rng, rules: DoudizhuRules, hand_id: str, escape_rate: float = 
     }
     table = Doudizhu(rules, record)
     table.setup()
+    act = Recorder(rng, table, record)
     actions = record["actions"]
-    clock = 0
-
-    def act(action: dict) -> None:
-        nonlocal clock
-        clock += rng.randint(300, 6000)
-        action["t"] = clock
-        actions.append(action)
-        v = table.step(len(actions) - 1, action)
-        assert v is None, (v, record)
 
     power = [strength(table.packed[s]) for s in range(rules.players)]
     for s in range(rules.players):  # 明牌 before bidding: rare, on strong hands

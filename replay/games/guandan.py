@@ -433,7 +433,7 @@ def _legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[
 
     seat = self.turn if seat is None else seat
     hand = self.hands[seat]
-    wild, level = self.wild, self.level
+    wild = self.wild
     wilds = hand[wild]
     by_rank: dict[int, list[int]] = {}
     for c in range(54):
@@ -480,7 +480,6 @@ GuandanHand.legal_moves = _legal_moves  # type: ignore[attr-defined]
 # ---------------------------------------------------------------------- simulation
 
 ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初级场", "base": 1, "coef": 500, "fee": 50})
-NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
 
 
 def simulate_hand(rng, rules: GuandanRules, hand_id: str, escape_rate: float = 0.0, state: dict | None = None) -> dict:
@@ -488,6 +487,7 @@ def simulate_hand(rng, rules: GuandanRules, hand_id: str, escape_rate: float = 0
     (levels, the previous finishing order, players, match id)."""
     from ..bots import choose_move
     from ..cards import card_name
+    from ..simulate import NAMES, Recorder
 
     state = state if state is not None else {}
     if not state:
@@ -512,15 +512,7 @@ def simulate_hand(rng, rules: GuandanRules, hand_id: str, escape_rate: float = 0
     v = table.setup()
     assert v is None, v
     actions = record["actions"]
-    clock = 0
-
-    def act(action: dict) -> None:
-        nonlocal clock
-        clock += rng.randint(300, 5000)
-        action["t"] = clock
-        actions.append(action)
-        v = table.step(len(actions) - 1, action)
-        assert v is None, (v, action, record["id"])
+    act = Recorder(rng, table, record, (300, 5000))
 
     if prev and rules.tribute:
         double_down = prev[1] == (prev[0] + 2) % 4

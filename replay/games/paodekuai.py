@@ -300,20 +300,16 @@ ROOMS = (
     {"name": "初级场", "base": 1, "coef": 300, "fee": 50},
     {"name": "中级场", "base": 1, "coef": 1000, "fee": 200},
 )
-NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
 
 
 def simulate_hand(rng, rules: PaodekuaiRules, hand_id: str, escape_rate: float = 0.0) -> dict:
     """One complete hand played by the heuristic bot."""
     from ..bots import choose_play
     from ..cards import card_name, cards_name
+    from ..simulate import NAMES, Recorder
+    from ..simulate import deal as deal_cards
 
-    deck = list(rules.deck)
-    rng.shuffle(deck)
-    deal, k = [], 0
-    for size in rules.hand_sizes():
-        deal.append(sorted(deck[k:k + size]))
-        k += size
+    deal, _ = deal_cards(rng, rules)
     room = dict(rng.choice(ROOMS))
     record: dict = {
         "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
@@ -324,12 +320,10 @@ def simulate_hand(rng, rules: PaodekuaiRules, hand_id: str, escape_rate: float =
     }
     table = Paodekuai(rules, record)
     table.setup()
-    actions = record["actions"]
-    clock = 0
+    act = Recorder(rng, table, record)
     escape_at = rng.randrange(3, 30) if rng.random() < escape_rate else -1
     while not table.over:
-        clock += rng.randint(300, 6000)
-        if len(actions) == escape_at:
+        if len(act) == escape_at:
             action: dict = {"seat": rng.randrange(rules.players), "act": "escape"}
         else:
             seat = table.turn
@@ -340,10 +334,7 @@ def simulate_hand(rng, rules: PaodekuaiRules, hand_id: str, escape_rate: float =
                 action = {"seat": seat, "act": "pass"}
             else:
                 action = {"seat": seat, "act": "play", "cards": cards_name(table.cards_for(seat, play)).split()}
-        action["t"] = clock
-        actions.append(action)
-        v = table.step(len(actions) - 1, action)
-        assert v is None, (v, record)
+        act(action)
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "scores", "coins") if k in outcome}
     return record

@@ -352,13 +352,13 @@ Shuangkou.legal_moves = _legal_moves  # type: ignore[attr-defined]
 # ---------------------------------------------------------------------- simulation
 
 ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初级场", "base": 5, "coef": 100, "fee": 20})
-NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
 
 
 def simulate_hand(rng, rules: ShuangkouRules, hand_id: str, escape_rate: float = 0.0) -> dict:
     """One complete hand played by the heuristic bot (partners 0+2 and 1+3)."""
     from ..bots import choose_move
     from ..cards import card_name
+    from ..simulate import NAMES, Recorder
 
     deck = list(rules.deck)
     rng.shuffle(deck)
@@ -374,22 +374,17 @@ def simulate_hand(rng, rules: ShuangkouRules, hand_id: str, escape_rate: float =
         record["leader"] = rng.choice(holders)
     table = Shuangkou(rules, record)
     assert table.setup() is None
-    actions = record["actions"]
-    clock = 0
+    act = Recorder(rng, table, record, (300, 5000))
     escape_at = rng.randrange(10, 60) if rng.random() < escape_rate else -1
     while not table.over:
-        clock += rng.randint(300, 5000)
-        if len(actions) == escape_at:
+        if len(act) == escape_at:
             action: dict = {"seat": rng.randrange(4), "act": "escape"}
         else:
             seat = table.turn
             move = choose_move(table, rng, frozenset({(seat + 2) % 4}))
             action = {"seat": seat, "act": "pass"} if move is None else \
                 {"seat": seat, "act": "play", "cards": [card_name(c) for c in move]}
-        action["t"] = clock
-        actions.append(action)
-        v = table.step(len(actions) - 1, action)
-        assert v is None, (v, action, hand_id)
+        act(action)
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "kou", "scores", "coins") if k in outcome}
     return record
