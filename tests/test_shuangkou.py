@@ -227,3 +227,64 @@ def test_legal_moves_with_four_jokers_in_hand():
     moves = table.legal_moves(seat)
     kinds = {r[0].kind for _, r in moves}
     assert {"four_joker_bomb", "three_joker_bomb", "bomb", "pair", "single"} <= kinds
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SEEDS, st.data())
+def test_single_rule_breaking_changes_are_caught_exactly(seed, data):
+    record = hand(seed)
+    table = make_table(record)
+    table.setup()
+    leads, follows = [], []
+    for k, action in enumerate(record["actions"]):
+        if action["act"] == "play":
+            (leads if table.last is None else follows).append(k)
+        assert table.step(k, action) is None
+    # the leader passes
+    i = data.draw(st.sampled_from(leads))
+    bad = copy.deepcopy(record)
+    bad["actions"][i] = {"seat": record["actions"][i]["seat"], "act": "pass"}
+    assert verdict(bad) == ("cannot_pass", i)
+    # a card the seat does not hold
+    plays = leads + follows
+    i = data.draw(st.sampled_from(plays))
+    table = make_table(record)
+    table.setup()
+    for k in range(i):
+        table.step(k, record["actions"][k])
+    seat = record["actions"][i]["seat"]
+    missing = [c for c in range(54) if not table.hands[seat][c]]
+    bad = copy.deepcopy(record)
+    bad["actions"][i]["cards"][0] = CARD_NAMES[data.draw(st.sampled_from(missing))]
+    assert verdict(bad) == ("not_in_hand", i)
+    # a play by the wrong seat
+    i = data.draw(st.sampled_from(plays))
+    bad = copy.deepcopy(record)
+    bad["actions"][i]["seat"] = (bad["actions"][i]["seat"] + 1) % 4
+    assert verdict(bad) == ("first_play" if i == plays[0] else "out_of_turn", i)
+    # the record stops early, or goes on after the end
+    cut = copy.deepcopy(record)
+    del cut["actions"][data.draw(st.integers(0, len(record["actions"]) - 1)):]
+    assert verdict(cut) == ("incomplete", None)
+    longer = copy.deepcopy(record)
+    longer["actions"].append({"seat": 0, "act": "pass"})
+    assert verdict(longer) == ("after_end", len(record["actions"]))
+
+
+def test_a_non_combination_and_a_weaker_follow():
+    record = hand(21)
+    table = make_table(record)
+    table.setup()
+    seat = table.turn
+    cards = [c for c in range(52) if table.hands[seat][c]]
+    pair_break = next((a, b) for a in cards for b in cards if (a >> 2) + 1 < (b >> 2) and b >> 2 <= 10)
+    bad = copy.deepcopy(record)
+    bad["actions"] = [{"seat": seat, "act": "play", "cards": [CARD_NAMES[pair_break[0]], CARD_NAMES[pair_break[1]]]}]
+    assert verdict(bad) == ("invalid_combo", 0)
+    high = max(cards, key=lambda c: c >> 2)
+    nxt = (seat + 1) % 4
+    follower_low = min((c for c in range(52) if table.hands[nxt][c]), key=lambda c: c >> 2)
+    assert (follower_low >> 2) <= (high >> 2)  # this deal has a weaker single for the next seat
+    bad["actions"] = [{"seat": seat, "act": "play", "cards": [CARD_NAMES[high]]},
+                      {"seat": nxt, "act": "play", "cards": [CARD_NAMES[follower_low]]}]
+    assert verdict(bad) == ("does_not_beat", 1)
