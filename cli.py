@@ -277,8 +277,8 @@ def audit(
             count(row["ok"], row["code"])
             if jsonl:
                 v = [] if row["ok"] else [{"code": row["code"], "action": row["action"], "message": row["message"]}]
-                sys.stdout.write(json.dumps({"id": row["hand_id"], "ok": row["ok"], "violations": v, "source": ds},
-                                            ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps({"id": row["hand_id"], "ok": row["ok"], "violations": v,
+                                             "source": f"{row['source']}:{row['line']}"}, ensure_ascii=False) + "\n")
     try:
         for v in iter_verdicts(files, fmt) if files else ():
             count(v.ok, None if v.ok else str(v.violation.code))

@@ -187,10 +187,18 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
 
 
 def dataset_verdicts(root: str):
-    """Every verdict row of a dataset (after :func:`audit_dataset`), as dicts."""
+    """Every verdict row of a dataset (after :func:`audit_dataset`), as dicts, each with
+    the ``source`` file and ``line`` its hand was ingested from."""
     import pyarrow.dataset as pads
 
     path = os.path.join(root, "verdicts")
     if not os.path.isdir(path):
         return []
-    return pads.dataset(path, format="parquet", partitioning="hive").to_table().to_pylist()
+    rows = pads.dataset(path, format="parquet", partitioning="hive").to_table().to_pylist()
+    hands = pads.dataset(os.path.join(root, "hands"), format="parquet", partitioning="hive").to_table(
+        columns=["id", "source", "line"])
+    where = dict(zip(hands.column("id").to_pylist(), zip(hands.column("source").to_pylist(),
+                                                          hands.column("line").to_pylist())))
+    for row in rows:
+        row["source"], row["line"] = where.get(row["hand_id"], (root, 0))
+    return rows

@@ -28,14 +28,14 @@ WORDS = {
            "bid_yes": "calls the landlord", "bid_no": "declines", "grab_yes": "grabs", "grab_no": "does not grab",
            "show": "shows its cards", "peek": "peeks at the bottom", "escape": "escapes", "becomes": "becomes landlord",
            "redeal": "everybody declined: redeal", "violation": "VIOLATION", "winner": "winner", "let_go": "let-go",
-           "xiqian": "喜钱 bonus", "incomplete": "the record stops here"},
+           "xiqian": "喜钱 bonus", "incomplete": "the record stops here", "team": "team"},
     "zh": {"seat": "座位", "bottom": "底牌", "pass": "不出", "plays": "出", "trick": "本轮最大",
            "out": "出完", "result": "结果", "scores": "得分", "coins": "游戏币", "multiplier": "倍数",
            "landlord": "地主", "farmer": "农民", "hidden": "手牌不可见", "left": "剩",
            "bid_yes": "叫地主", "bid_no": "不叫", "grab_yes": "抢地主", "grab_no": "不抢",
            "show": "明牌", "peek": "黄金眼", "escape": "逃跑", "becomes": "成为地主",
            "redeal": "都不叫：重新发牌", "violation": "违规", "winner": "胜者", "let_go": "放走",
-           "xiqian": "喜钱", "incomplete": "记录到此为止"},
+           "xiqian": "喜钱", "incomplete": "记录到此为止", "team": "队"},
 }
 
 
@@ -88,6 +88,8 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
         return seat is None or s == seat or s in shown
 
     def role(s: int) -> str:
+        if record["game"] in ("guandan", "shuangkou"):
+            return f"{w['team']} {s % 2}"
         landlord = getattr(table, "landlord", None)
         if landlord is None:
             return ""
