@@ -151,31 +151,6 @@ def _classify(engine, rules, text: str, level: Optional[str] = None):
     return engine.Engine.combo_table(rules).classify(pack(ids))
 
 
-def _key_name(rules, c) -> str:
-    """What a combination's key means, as a card rank name."""
-    from replay.cards import RANK_NAMES
-
-    if rules.game == "guandan":
-        from replay.games.guandan import POSITION_RANK
-
-        if c.kind in ("straight", "straight_flush", "pair_chain", "plate"):
-            return RANK_NAMES[POSITION_RANK[c.key]]
-        if c.kind == "joker_bomb":
-            return "jokers"
-        order = ["2"] + RANK_NAMES[:12] + ["level", "SJ", "BJ"]
-        return order[c.key]
-    if rules.game == "shuangkou":
-        from replay.games.shuangkou import Shuangkou
-
-        table = Shuangkou.__new__(Shuangkou)
-        return table.key_name(c) or ""
-    if getattr(rules, "ace_low", False) and c.kind in ("straight", "pair_chain"):
-        from replay.games.paodekuai import _POSITION_RANK
-
-        return RANK_NAMES[_POSITION_RANK[c.key]]
-    return RANK_NAMES[c.key] if 0 <= c.key < len(RANK_NAMES) else str(c.key)
-
-
 GAME_OPT = typer.Option("--game", "-g", help="doudizhu, paodekuai, guandan or shuangkou (or an alias)")
 VARIANT_OPT = typer.Option("--variant", "-v", help="variant (default: the game's usual one)")
 LEVEL_OPT = typer.Option("--level", help="the level rank (guandan)")
@@ -195,12 +170,13 @@ def combo(
 
     rules, engine, level = _rules_or_fail(game, variant, level)
     readings = _classify(engine, rules, cards, level)
+    level_rank = engine.parse_level(level) if rules.game == "guandan" else None
     kinds_zh = getattr(engine, "KINDS", {})
     if not readings:
         out.print(json.dumps({"valid": False}) if as_json else "no combination", markup=False)
         return
     items = [{"type": c.kind, "name_zh": kinds_zh.get(c.kind, ""), "cards": c.size,
-              "rank": _key_name(rules, c),
+              "rank": engine.Engine.name_key(c, rules, level_rank) or "",
               "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in readings]
     if rules.game == "shuangkou":
         for item, c in zip(items, readings):

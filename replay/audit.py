@@ -131,11 +131,6 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
         gc.enable()
 
 
-def audit_part(root: str, game: str, hands_path: str, actions_path: str | None, force: bool = False) -> PartSummary:
-    """Audit one hands part file (games without matches spanning hands)."""
-    return audit_parts(root, game, [(hands_path, actions_path)], force)[0]
-
-
 def _audit_job(args: tuple) -> list[PartSummary]:
     return audit_parts(*args)
 

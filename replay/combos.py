@@ -34,10 +34,6 @@ class Combo(NamedTuple):
     key: int
     tier: int = 0  # 0: not a bomb; bombs compare by tier, then key
 
-    @property
-    def is_bomb(self) -> bool:
-        return self.tier > 0
-
 
 def beats(a: Combo, b: Combo) -> bool:
     """True if *a* played on *b* is legal and beats it."""

@@ -271,7 +271,3 @@ def paused_gc():
     finally:
         if was:
             gc.enable()
-
-
-def dataset_exists(path: str) -> bool:
-    return os.path.isdir(os.path.join(path, "hands")) or os.path.isdir(os.path.join(path, "rejects"))

@@ -6,11 +6,8 @@ were not allowed?" and get ``replace(DOUDIZHU_HUOPIN, kinds=... - {"four_two"})`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
-
-from . import cards as C
-
 
 @dataclass(frozen=True)
 class Rules:
@@ -61,10 +58,3 @@ class Rules:
 
     def deck_param(self, value: Any) -> dict[str, Any]:
         raise ValueError(f"params.deck: {self.game}/{self.variant} has a fixed deck")
-
-
-def default_kinds(*names: str) -> frozenset[str]:
-    return frozenset(names)
-
-
-__all__ = ["Rules", "replace", "field", "C"]

@@ -339,6 +339,11 @@ class Table:
 
     def key_name(self, c: Combo) -> str | None:
         """The rank a combination's key stands for (its top card, or the rank of a bomb)."""
+        return self.name_key(c, self.rules, getattr(self, "level", None))
+
+    @staticmethod
+    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
+        """:meth:`key_name` without a hand (the CLI's ``combo``); games with other keys override."""
         from .cards import RANK_NAMES
 
         return RANK_NAMES[c.key] if 0 <= c.key < len(RANK_NAMES) else None

@@ -46,10 +46,6 @@ def game_name(name: str) -> str:
     return key
 
 
-def is_known(game: str, variant: str) -> bool:
-    return game in GAMES and variant in GAMES[game][1]
-
-
 def find_rules(game: str, variant: str | None = None) -> Rules:
     """The rules of *game* (name or alias) and *variant* (default: the game's usual one)."""
     key = game_name(game)

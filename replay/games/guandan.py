@@ -144,12 +144,13 @@ class Guandan(Table):
         c = readings[0]
         return f"{c.kind} {KINDS.get(c.kind, '')} of {c.size}"
 
-    def key_name(self, c: Combo) -> str | None:
+    @staticmethod
+    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
         if c.kind in ("straight", "straight_flush", "pair_chain", "plate"):
             return RANK_NAMES[POSITION_RANK[c.key]]
         if c.kind == "joker_bomb":
-            return None
-        return (["2"] + RANK_NAMES[:12] + [level_name(self.level), "SJ", "BJ"])[c.key]
+            return "jokers"
+        return (["2"] + RANK_NAMES[:12] + [level_name(RANK_2 if level is None else level), "SJ", "BJ"])[c.key]
 
 
 def classify_cards(table: ComboTable, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:

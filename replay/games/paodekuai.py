@@ -163,6 +163,14 @@ class Paodekuai(Table):
         self.escaper: int | None = None
         return None
 
+    @staticmethod
+    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
+        from ..cards import RANK_NAMES
+
+        if rules.ace_low and c.kind in ("straight", "pair_chain"):  # classic: the key is a run position
+            return RANK_NAMES[_POSITION_RANK[c.key]]
+        return Table.name_key(c, rules)
+
     def opening_rule(self) -> str:
         from ..cards import CARD_NAMES
 

@@ -251,7 +251,8 @@ class Shuangkou(Table):
         c = readings[0]
         return f"{c.kind} {KINDS.get(c.kind, '')} of {c.size}" + (f" ({stars_of(c)} stars)" if c.tier else "")
 
-    def key_name(self, c: Combo) -> str | None:
+    @staticmethod
+    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
         from ..cards import RANK_NAMES
 
         if not c.tier:

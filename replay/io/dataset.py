@@ -240,11 +240,6 @@ class DatasetWriter:
         return path
 
 
-def table_glob(root: str, table: str) -> str:
-    """The glob DuckDB reads a table with: ``ROOT/TABLE/**/*.parquet``."""
-    return os.path.join(root, table, "**", "*.parquet")
-
-
 def iter_hand_files(root: str) -> Iterator[tuple[str, str, str | None]]:
     """(game, hands part file, matching actions part file or None), in a stable order."""
     hands_root = os.path.join(root, "hands")
