@@ -61,9 +61,8 @@ def run(actions: str, **fields) -> Replay:
 
 
 def verdict(actions: str, **fields) -> tuple[str, int | None] | None:
-    """(code, action index) of the first violation, or None for a legal hand."""
-    r = run(actions, **fields)
-    return None if r.ok else (str(r.violation.code), r.violation.action)
+    """(code, action index) of the first violation of a Dou Dizhu hand, or None when legal."""
+    return code_at(ddz(actions, **fields))
 
 
 def text_record(head: str, actions: str, **fields) -> dict:
@@ -91,8 +90,7 @@ seat 2 王五: 4d 5d 6d 7d 8s 8h 8d Js Jh Jd Qs Qh Qd As Ah Ad SJ BJ
 
 
 def pdk_verdict(actions: str, head: str = PDK_HEAD, **fields):
-    r = replay(text_record(head, actions, **fields))
-    return None if r.ok else (str(r.violation.code), r.violation.action)
+    return code_at(text_record(head, actions, **fields))
 
 
 def submultisets(packed: int):
@@ -102,3 +100,32 @@ def submultisets(packed: int):
         value = sum(n << (5 * r) for r, n in zip(ranks, choice))
         if value:
             yield value
+
+
+def code_at(record: dict) -> tuple[str, int | None] | None:
+    """(code, action index) of a record's first violation, or None when it is legal."""
+    r = replay(record)
+    return None if r.ok else (str(r.violation.code), r.violation.action)
+
+
+def stepping(record: dict):
+    """(index, action, table) for every action of a legal record, the table as it stands
+    just before that action; each action is then replayed and must be legal."""
+    from replay.replayer import make_table
+
+    table = make_table(record)
+    assert table.setup() is None
+    for k, action in enumerate(record["actions"]):
+        yield k, action, table
+        assert table.step(k, action) is None, (k, action)
+
+
+def table_after(record: dict, stop: int):
+    """A table replayed through ``record["actions"][:stop]`` (each action legal)."""
+    from replay.replayer import make_table
+
+    table = make_table(record)
+    assert table.setup() is None
+    for k in range(stop):
+        assert table.step(k, record["actions"][k]) is None, k
+    return table

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import copy
 
-from helpers import submultisets
+from helpers import code_at, stepping, submultisets, table_after
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from replay.cards import CARD_NAMES, counts
-from replay.replayer import make_table, replay
+from replay.replayer import replay
 from replay.simulate import simulate
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
@@ -35,12 +35,6 @@ def play_indexes(record: dict) -> list[int]:
     return [i for i, a in enumerate(record["actions"]) if a["act"] == "play"]
 
 
-def violation(record: dict) -> tuple[str, int | None]:
-    r = replay(record)
-    assert not r.ok
-    return str(r.violation.code), r.violation.action
-
-
 @FAST
 @given(SEEDS, st.data())
 def test_play_by_the_wrong_seat_is_caught(seed, data):
@@ -51,7 +45,7 @@ def test_play_by_the_wrong_seat_is_caught(seed, data):
     bad = copy.deepcopy(record)
     bad["actions"][i]["seat"] = (bad["actions"][i]["seat"] + data.draw(st.sampled_from([1, 2]))) % 3
     expected = "first_play" if i == plays[0] else "out_of_turn"
-    assert violation(bad) == (expected, i)
+    assert code_at(bad) == (expected, i)
 
 
 @FAST
@@ -61,33 +55,25 @@ def test_card_not_held_is_caught(seed, data):
     plays = play_indexes(record)
     assume(plays)
     i = data.draw(st.sampled_from(plays))
-    table = make_table(record)
-    table.setup()
-    for k in range(i):
-        assert table.step(k, record["actions"][k]) is None
+    table = table_after(record, i)
     seat = record["actions"][i]["seat"]
     others = [c for s in range(3) if s != seat for c in range(54) if table.hands[s][c]]
     bad = copy.deepcopy(record)
     bad["actions"][i]["cards"][0] = CARD_NAMES[data.draw(st.sampled_from(others))]
-    assert violation(bad) == ("not_in_hand", i)
+    assert code_at(bad) == ("not_in_hand", i)
 
 
 @FAST
 @given(SEEDS, st.data())
 def test_leader_pass_is_caught(seed, data):
     record = one_hand(seed)
-    table = make_table(record)
-    table.setup()
-    leads = []
-    for k, action in enumerate(record["actions"]):
-        if action["act"] == "play" and table.phase == "play" and table.last is None:
-            leads.append(k)
-        table.step(k, action)
+    leads = [k for k, action, table in stepping(record)
+             if action["act"] == "play" and table.phase == "play" and table.last is None]
     assume(leads)
     i = data.draw(st.sampled_from(leads))
     bad = copy.deepcopy(record)
     bad["actions"][i] = {"seat": record["actions"][i]["seat"], "act": "pass"}
-    assert violation(bad) == ("cannot_pass", i)
+    assert code_at(bad) == ("cannot_pass", i)
 
 
 @FAST
@@ -97,10 +83,10 @@ def test_truncated_or_extended_hand_is_caught(seed, data):
     n = len(record["actions"])
     cut = copy.deepcopy(record)
     del cut["actions"][data.draw(st.integers(0, n - 1)):]
-    assert violation(cut) == ("incomplete", None)
+    assert code_at(cut) == ("incomplete", None)
     longer = copy.deepcopy(record)
     longer["actions"].append({"seat": 0, "act": "pass"})
-    assert violation(longer) == ("after_end", n)
+    assert code_at(longer) == ("after_end", n)
 
 
 @FAST
@@ -113,7 +99,7 @@ def test_changed_result_is_caught(seed, data):
         bad["result"]["scores"] = [x + 1 for x in bad["result"]["scores"]]
     else:
         bad["result"][key] = (bad["result"][key] or 0) + 1
-    assert violation(bad) == ("result_mismatch", None)
+    assert code_at(bad) == ("result_mismatch", None)
 
 
 @FAST
@@ -121,10 +107,8 @@ def test_changed_result_is_caught(seed, data):
 def test_weaker_follow_is_caught(seed, data):
     """Replace a following single/pair by a lower one of the same size the seat holds."""
     record = one_hand(seed)
-    table = make_table(record)
-    table.setup()
     found = []
-    for k, action in enumerate(record["actions"]):
+    for k, action, table in stepping(record):
         if action["act"] == "play" and table.last is not None and table.last[0].kind in ("single", "pair"):
             last = table.last[0]
             seat = action["seat"]
@@ -132,30 +116,23 @@ def test_weaker_follow_is_caught(seed, data):
             lower = [r for r in range(last.key + 1) if c[r] >= last.size]
             if lower:
                 found.append((k, seat, lower[0], last.size))
-        table.step(k, action)
     assume(found)
     k, seat, rank, size = data.draw(st.sampled_from(found))
-    table = make_table(record)
-    table.setup()
-    for j in range(k):
-        table.step(j, record["actions"][j])
+    table = table_after(record, k)
     ids = [c for c in range(54) if table.hands[seat][c] and c >> 2 == rank and c < 52][:size]
     bad = copy.deepcopy(record)
     bad["actions"][k]["cards"] = [CARD_NAMES[c] for c in ids]
-    assert violation(bad) == ("does_not_beat", k)
+    assert code_at(bad) == ("does_not_beat", k)
 
 
 @settings(max_examples=25, deadline=None)
 @given(SEEDS, st.data())
 def test_generated_plays_are_exactly_the_validating_plays(seed, data):
     record = one_hand(seed)
-    table = make_table(record)
-    table.setup()
     positions = [k for k, a in enumerate(record["actions"]) if a["act"] in ("play", "pass") and k > 0]
     assume(positions)
     stop = data.draw(st.sampled_from(positions))
-    for k in range(stop):
-        table.step(k, record["actions"][k])
+    table = table_after(record, stop)
     assume(table.phase == "play" and not table.over)
     seat = table.turn
     generated = set(table.legal_plays(seat))

@@ -5,14 +5,14 @@ from __future__ import annotations
 import copy
 
 import pytest
-from helpers import CLASSIC_HEAD, PDK_HEAD, pdk_verdict, submultisets, text_record
+from helpers import CLASSIC_HEAD, PDK_HEAD, code_at, pdk_verdict, stepping, submultisets, table_after, text_record
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from replay.cards import CARD_NAMES, pack, parse_cards
 from replay.combos import any_beats
 from replay.games.paodekuai import CLASSIC, HUOPIN, Paodekuai
-from replay.replayer import make_table, replay
+from replay.replayer import replay
 from replay.simulate import simulate
 
 H = Paodekuai.combo_table(HUOPIN)
@@ -257,30 +257,20 @@ def test_simulated_hands_replay_clean(seed, variant, params):
 @given(SEEDS, st.data())
 def test_pass_under_must_play_is_caught(seed, data):
     record = next(simulate("paodekuai", "huopin", 1, seed))
-    table = make_table(record)
-    table.setup()
-    follows = []
-    for k, action in enumerate(record["actions"]):
-        if action["act"] == "play" and table.last is not None:
-            follows.append(k)
-        table.step(k, action)
+    follows = [k for k, action, table in stepping(record) if action["act"] == "play" and table.last is not None]
     assume(follows)
     i = data.draw(st.sampled_from(follows))
     bad = copy.deepcopy(record)
     bad["actions"][i] = {"seat": record["actions"][i]["seat"], "act": "pass"}
-    r = replay(bad)
-    assert (r.violation.code, r.violation.action) == ("must_play", i)
+    assert code_at(bad) == ("must_play", i)
 
 
 @settings(max_examples=15, deadline=None)
 @given(SEEDS, st.sampled_from(["huopin", "classic"]), st.data())
 def test_generated_plays_are_exactly_the_validating_plays(seed, variant, data):
     record = next(simulate("paodekuai", variant, 1, seed))
-    table = make_table(record)
-    table.setup()
     stop = data.draw(st.integers(0, len(record["actions"]) - 1))
-    for k in range(stop):
-        table.step(k, record["actions"][k])
+    table = table_after(record, stop)
     seat = table.turn
     generated = set(table.legal_plays(seat))
     validating = set()
