@@ -56,7 +56,7 @@ for r in records[:200]:
     for i, a in enumerate(r["actions"]):
         if table.phase == "play" and not table.over:
             t0 = time.perf_counter()
-            table.legal_moves() if hasattr(table, "legal_moves") else table.legal_plays()
+            table.legal_moves()
             gt += time.perf_counter() - t0; gens += 1
         table.step(i, a)
 print("RESULT", json.dumps([len(records), actions, seconds, {args.rounds}, gt / max(gens, 1)]))

@@ -1,6 +1,6 @@
 """A heuristic player that plays like a person, for ``paipu simulate``.
 
-It chooses only among the plays the engine generates (``Table.legal_plays``), so every
+It chooses only among the plays the engine generates (``Table.legal_moves``), so every
 simulated hand is legal by construction; the audit re-checks that anyway.
 
 - Leading: the play that sheds the lowest cards, longer shapes first (a straight from 3
@@ -14,103 +14,71 @@ from __future__ import annotations
 
 import random
 
-from .cards import counts
+from .cards import RANK, counts, pack
 from .combos import Combo
 from .table import Table
 
 
-def choose_play(table: Table, rng: random.Random, partners: frozenset[int] = frozenset(),
-                danger: int = 4, must_play: bool = False, high_single: bool = False) -> int | None:
-    """A packed play for the seat to act, or None to pass.
+def choose_play(table: Table, rng: random.Random, partners: frozenset[int] = frozenset(), danger: int = 4,
+                must_play: bool = False, high_single: bool = False, strong: int = 12,
+                bomb_chance: float = 0.1) -> list[int] | None:
+    """The cards the seat to act plays, or None to pass, from ``table.legal_moves``.
 
     *must_play*: never pass while a play is possible (有出必出). *high_single*: a single is
-    the highest card held (报单: the next seat has one card left).
+    the highest card held (报单: the next seat has one card left). *strong*: the key from
+    which a following play is worth keeping for later. *bomb_chance*: how often a bomb is
+    thrown when no opponent is close to going out.
     """
     seat = table.turn
-    plays = table.legal_plays(seat)
-    if not plays:
+    moves = table.legal_moves(seat)
+    if not moves:
         return None
-    choice = _choose(table, rng, plays, partners, danger)
+    choice = _choose(table, rng, moves, partners, danger, strong, bomb_chance)
     if choice is None and must_play:
-        classify = table.table.classify
-        choice = min(plays, key=lambda p: (classify(p)[0].tier, classify(p)[0].key))
-    if high_single and choice is not None and table.table.classify(choice)[0].kind == "single":
-        singles = [p for p in plays if table.table.classify(p)[0].kind == "single"]
-        choice = max(singles, key=lambda p: table.table.classify(p)[0].key)
-    return choice
+        choice = min(moves, key=lambda m: (m[1][0].tier, m[1][0].key))
+    if high_single and choice is not None and choice[1][0].kind == "single":
+        choice = max((m for m in moves if m[1][0].kind == "single"), key=lambda m: m[1][0].key)
+    return None if choice is None else choice[0]
 
 
-def _choose(table: Table, rng: random.Random, plays: list[int], partners: frozenset[int], danger: int) -> int | None:
+Move = tuple[list[int], tuple[Combo, ...]]
+
+
+def _choose(table: Table, rng: random.Random, moves: list[Move], partners: frozenset[int], danger: int,
+            strong: int, bomb_chance: float) -> Move | None:
     seat = table.turn
+    for move in moves:
+        if len(move[0]) == table.left[seat]:
+            return move  # goes out
     hand = table.packed[seat]
-    classify = table.table.classify
-    for p in plays:
-        if p == hand:
-            return p  # goes out
-    ordinary = [p for p in plays if not classify(p)[0].tier]
-    bombs = [p for p in plays if classify(p)[0].tier]
+    wild = getattr(table, "wild", -1)
+    ordinary = [m for m in moves if not m[1][0].tier]
+    bombs = [m for m in moves if m[1][0].tier]
+
+    def smallest_bomb() -> Move:
+        return min(bombs, key=lambda m: (m[1][0].tier, m[1][0].key))
+
     if table.last is None:
-        if ordinary:
-            return min(ordinary, key=lambda p: _lead_key(classify(p)[0], p, rng))
-        return min(bombs, key=lambda p: (classify(p)[0].tier, classify(p)[0].key))
+        if ordinary:  # shed the lowest cards, in the longest shape, sparing wild cards
+            return min(ordinary, key=lambda m: (min(RANK[c] for c in m[0]), m[0].count(wild), -len(m[0]),
+                                                m[1][0].key, rng.random()))
+        return smallest_bomb()
     if table.last_seat in partners:
         return None
     opponents_close = any(table.left[s] <= danger for s in range(table.n)
                           if s != seat and s not in partners and table.active[s])
     if ordinary:
-        best = min(ordinary, key=lambda p: (classify(p)[0].key, _breaks(hand, p)))
+        best = min(ordinary, key=lambda m: (m[1][0].key, _breaks(hand, pack(m[0])), m[0].count(wild)))
         # keep strong cards early in the hand unless the threat is real
-        if classify(best)[0].key >= 12 and not opponents_close and rng.random() < 0.5:
+        if best[1][0].key >= strong and not opponents_close and rng.random() < 0.5:
             return None
         return best
-    if bombs and (opponents_close or rng.random() < 0.1):
-        return min(bombs, key=lambda p: (classify(p)[0].tier, classify(p)[0].key))
+    if bombs and (opponents_close or rng.random() < bomb_chance):
+        return smallest_bomb()
     return None
-
-
-def _lead_key(c: Combo, packed: int, rng: random.Random) -> tuple:
-    low = min(r for r, n in enumerate(counts(packed)) if n)
-    return (low, -c.size, c.key, rng.random())
 
 
 def _breaks(hand: int, packed: int) -> int:
     """How many ranks the play leaves partly behind (breaking pairs and triples)."""
     h, p = counts(hand), counts(packed)
     return sum(1 for r in range(len(p)) if p[r] and h[r] > p[r])
-
-
-def choose_move(table: Table, rng: random.Random, partners: frozenset[int] = frozenset(),
-                danger: int = 4) -> list[int] | None:
-    """Like :func:`choose_play`, for games whose moves are concrete cards (wild cards):
-    the table's ``legal_moves`` gives (cards, readings) pairs."""
-    seat = table.turn
-    moves = table.legal_moves(seat)
-    if not moves:
-        return None
-    left = table.left[seat]
-    for cards, _ in moves:
-        if len(cards) == left:
-            return cards
-    ordinary = [(cards, r) for cards, r in moves if not r[0].tier]
-    bombs = [(cards, r) for cards, r in moves if r[0].tier]
-    wild = getattr(table, "wild", -1)
-
-    def cost(move) -> tuple:
-        cards, readings = move
-        return (readings[0].key, cards.count(wild), -len(cards), rng.random())
-
-    if table.last is None:
-        if ordinary:
-            return min(ordinary, key=lambda m: (min(m[1][0].key, 99), cost(m)[1], -len(m[0]), rng.random()))[0]
-        return min(bombs, key=lambda m: (m[1][0].tier, m[1][0].key))[0]
-    if table.last_seat in partners:
-        return None
-    close = any(table.left[s] <= danger for s in range(table.n) if s != seat and s not in partners and table.active[s])
-    if ordinary:
-        best = min(ordinary, key=cost)
-        if best[1][0].key >= 13 and not close and rng.random() < 0.5:
-            return None
-        return best[0]
-    if bombs and (close or rng.random() < 0.15):
-        return min(bombs, key=lambda m: (m[1][0].tier, m[1][0].key))[0]
-    return None

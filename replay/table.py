@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from .cards import CARD_NAMES, CARD_OF, RANK_BIT, contains
+
+#: the card ids of each rank index, lowest suit first
+RANK_CARDS = [list(range(4 * r, 4 * r + 4)) for r in range(13)] + [[52], [53]]
 from .combos import Combo, ComboTable, any_beats, beats, strongest
 from .rules import Rules
 from .verdicts import Code, Event, Violation
@@ -364,19 +367,25 @@ class Table:
         """Extra per-play restrictions at rank level (the game's hook; default none)."""
         return True
 
+    def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
+        """The plays the seat may make now as (card ids, readings): what the bots choose
+        from. Games whose readings depend on the cards themselves (wild cards) override."""
+        seat = self.turn if seat is None else seat
+        return [(self.cards_for(seat, p), self.table.classify(p)) for p in self.legal_plays(seat)]
+
     def cards_for(self, seat: int, packed: int) -> list[int]:
         """Card ids from the seat's hand that make up the packed play (lowest suit first)."""
-        from .cards import RANK
-
-        need = packed
+        assert contains(self.packed[seat], packed)
         out = []
         hand = self.hands[seat]
-        for c in range(54):
-            if hand[c] and (need >> (5 * RANK[c])) & 31:
-                take = min(hand[c], (need >> (5 * RANK[c])) & 31)
+        for r in range(15):
+            need = (packed >> (5 * r)) & 31
+            for c in RANK_CARDS[r]:
+                if not need:
+                    break
+                take = min(hand[c], need)
                 out += [c] * take
-                need -= take * RANK_BIT[c]
-        assert need == 0 and contains(self.packed[seat], packed)
+                need -= take
         return out
 
     # ----------------------------------------------------------------- results

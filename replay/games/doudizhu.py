@@ -379,7 +379,7 @@ def strength(packed: int) -> float:
 def simulate_hand(rng, rules: DoudizhuRules, hand_id: str, escape_rate: float = 0.0) -> dict:
     """One complete hand (bidding included) played by the heuristic bot."""
     from ..bots import choose_play
-    from ..cards import card_name, cards_name
+    from ..cards import card_name
     from ..simulate import NAMES, Recorder
     from ..simulate import deal as deal_cards
 
@@ -426,7 +426,7 @@ def simulate_hand(rng, rules: DoudizhuRules, hand_id: str, escape_rate: float = 
         if play is None:
             act({"seat": seat, "act": "pass"})
         else:
-            act({"seat": seat, "act": "play", "cards": cards_name(table.cards_for(seat, play)).split()})
+            act({"seat": seat, "act": "play", "cards": [card_name(c) for c in play]})
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "landlord", "multiplier", "spring", "scores", "coins", "redeal") if k in outcome}
     return record

@@ -393,6 +393,9 @@ class GuandanHand(Guandan):
     def multiplier_now(self) -> int:
         return 2 ** self.big_bombs
 
+    def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
+        return legal_moves(self, seat)  # with wild hearts, below
+
     def outcome(self) -> dict[str, Any]:
         out: dict[str, Any] = {"order": list(self.out)}
         if self.end_reason == "escape":
@@ -423,7 +426,7 @@ Engine = GuandanHand
 
 # ---------------------------------------------------------------------- legal moves
 
-def _legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
+def legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
     """Every play the seat may make now, as concrete cards with their readings.
 
     Built from the same combination table that validation uses: each rank-level
@@ -475,7 +478,6 @@ def _legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[
     return moves
 
 
-GuandanHand.legal_moves = _legal_moves  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------- simulation
@@ -486,7 +488,7 @@ ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初
 def simulate_hand(rng, rules: GuandanRules, hand_id: str, escape_rate: float = 0.0, state: dict | None = None) -> dict:
     """One hand of a match played by the heuristic bot; *state* carries the match along
     (levels, the previous finishing order, players, match id)."""
-    from ..bots import choose_move
+    from ..bots import choose_play
     from ..cards import card_name
     from ..simulate import NAMES, Recorder
 
@@ -546,7 +548,7 @@ def simulate_hand(rng, rules: GuandanRules, hand_id: str, escape_rate: float = 0
             act({"seat": rng.randrange(4), "act": "escape"})
             break
         seat = table.turn
-        move = choose_move(table, rng, frozenset({(seat + 2) % 4}))
+        move = choose_play(table, rng, frozenset({(seat + 2) % 4}), strong=13, bomb_chance=0.15)
         if move is None:
             act({"seat": seat, "act": "pass"})
         else:

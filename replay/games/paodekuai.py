@@ -313,7 +313,7 @@ ROOMS = (
 def simulate_hand(rng, rules: PaodekuaiRules, hand_id: str, escape_rate: float = 0.0) -> dict:
     """One complete hand played by the heuristic bot."""
     from ..bots import choose_play
-    from ..cards import card_name, cards_name
+    from ..cards import card_name
     from ..simulate import NAMES, Recorder
     from ..simulate import deal as deal_cards
 
@@ -341,7 +341,7 @@ def simulate_hand(rng, rules: PaodekuaiRules, hand_id: str, escape_rate: float =
             if play is None:
                 action = {"seat": seat, "act": "pass"}
             else:
-                action = {"seat": seat, "act": "play", "cards": cards_name(table.cards_for(seat, play)).split()}
+                action = {"seat": seat, "act": "play", "cards": [card_name(c) for c in play]}
         act(action)
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "scores", "coins") if k in outcome}

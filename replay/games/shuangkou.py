@@ -234,6 +234,9 @@ class Shuangkou(Table):
     def opening_rule(self) -> str:
         return "the holder of the drawn card leads"
 
+    def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
+        return legal_moves(self, seat)  # with wild jokers, below
+
     def do_play(self, i: int, action: dict) -> Violation | None:
         if self.turn < 0:
             self.turn = action["seat"]  # no drawn card recorded: the first play names the leader
@@ -291,7 +294,7 @@ Engine = Shuangkou
 # ---------------------------------------------------------------------- legal moves
 
 
-def _legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
+def legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
     """Plays the seat may make now, as concrete cards with their readings, from the same
     table validation uses: each natural combination the hand can make with its jokers, the
     joker-only plays, and one bomb chain per run of adjacent ranks (every natural card of
@@ -347,7 +350,6 @@ def _available(combo: tuple[int, ...], jokers: list[int]) -> bool:
     return all(combo.count(c) <= jokers.count(c) for c in set(combo))
 
 
-Shuangkou.legal_moves = _legal_moves  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------- simulation
@@ -357,7 +359,7 @@ ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初
 
 def simulate_hand(rng, rules: ShuangkouRules, hand_id: str, escape_rate: float = 0.0) -> dict:
     """One complete hand played by the heuristic bot (partners 0+2 and 1+3)."""
-    from ..bots import choose_move
+    from ..bots import choose_play
     from ..cards import card_name
     from ..simulate import NAMES, Recorder
 
@@ -382,7 +384,7 @@ def simulate_hand(rng, rules: ShuangkouRules, hand_id: str, escape_rate: float =
             action: dict = {"seat": rng.randrange(4), "act": "escape"}
         else:
             seat = table.turn
-            move = choose_move(table, rng, frozenset({(seat + 2) % 4}))
+            move = choose_play(table, rng, frozenset({(seat + 2) % 4}), bomb_chance=0.15)
             action = {"seat": seat, "act": "pass"} if move is None else \
                 {"seat": seat, "act": "play", "cards": [card_name(c) for c in move]}
         act(action)
