@@ -390,6 +390,11 @@ class Table:
 
     # ----------------------------------------------------------------- results
 
+    def coins_wanted(self) -> bool:
+        """Coins are settled when the record's room gives a coefficient (``room.coef``)."""
+        room = self.record.get("room")
+        return isinstance(room, dict) and "coef" in room
+
     def outcome(self) -> dict[str, Any]:
         """The replayed outcome (the game's hook): order, scores, ..."""
         return {"order": list(self.out)}

@@ -345,10 +345,6 @@ class Doudizhu(Table):
             out["coins"] = coins
         return out
 
-    def coins_wanted(self) -> bool:
-        room = self.record.get("room")
-        return bool(room) and "coef" in room
-
     def coins(self, scores: list[int]) -> list[float]:
         room = self.record["room"]
         return settle_coins(scores, room["coef"], room.get("fee", 0), self.record.get("stacks"))

@@ -414,7 +414,7 @@ class GuandanHand(Guandan):
         out.update(winning_team=team, double_down=double_down, upgrade=upgrade,
                    levels=[level_name(x) for x in levels], multiplier=mult, scores=scores)
         room = self.record.get("room") or {}
-        if "coef" in room:
+        if self.coins_wanted():
             x, fee = room.get("base", 1), room.get("fee", 0)
             out["coins"] = [(x * room["coef"] * mult - fee) if TEAM[s] == team else -(x * room["coef"] * mult + fee)
                             for s in range(4)]

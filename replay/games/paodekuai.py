@@ -286,10 +286,6 @@ class Paodekuai(Table):
         dealt = len(self.record["deal"][seat])
         return 2 if 2 * played < dealt else 1
 
-    def coins_wanted(self) -> bool:
-        room = self.record.get("room")
-        return bool(room) and "coef" in room
-
 
 def _xiqian_of_room(name: str | None) -> int:
     for key, amount in XIQIAN_ROOMS.items():
