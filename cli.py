@@ -19,8 +19,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True, highlight=False)
-out = Console(highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)  # logs and pipes never wrap at a width
+out = Console(highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> None:
