@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from replay.io.jsonl import record_to_json
-from replay.simulate import simulate
+from replay.sim import simulate
 
 runner = CliRunner()
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from replay.cards import CARD_NAMES, counts
 from replay.replayer import replay
-from replay.simulate import simulate
+from replay.sim import simulate
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -19,7 +19,7 @@ from replay.games.guandan import (
     NO_TRIBUTE, STANDARD, GuandanHand, classify_cards, level_name, parse_level, upgrade_level,
 )
 from replay.replayer import make_table, replay
-from replay.simulate import simulate
+from replay.sim import simulate
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 

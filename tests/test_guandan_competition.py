@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from cli import app
 from replay.io.guandan_competition import card, record_to_deal
 from replay.io.readers import iter_file
-from replay.simulate import simulate
+from replay.sim import simulate
 
 runner = CliRunner()
 

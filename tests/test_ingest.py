@@ -14,7 +14,7 @@ from replay.io.dataset import read_records
 from replay.io.readers import iter_items
 from replay.io.sources import expand_inputs
 from replay.io.text import record_to_text
-from replay.simulate import simulate
+from replay.sim import simulate
 
 RECORDS = list(simulate("doudizhu", None, 6, 11))
 

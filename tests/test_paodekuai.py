@@ -13,7 +13,7 @@ from replay.cards import CARD_NAMES, pack, parse_cards
 from replay.combos import any_beats
 from replay.games.paodekuai import CLASSIC, HUOPIN, Paodekuai
 from replay.replayer import replay
-from replay.simulate import simulate
+from replay.sim import simulate
 
 H = Paodekuai.combo_table(HUOPIN)
 C = Paodekuai.combo_table(CLASSIC)

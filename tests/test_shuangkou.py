@@ -14,7 +14,7 @@ from replay.cards import CARD_NAMES, parse_cards
 from replay.combos import any_beats, strongest
 from replay.games.shuangkou import HUOPIN, Shuangkou, classify_cards, stars_of
 from replay.replayer import make_table, replay
-from replay.simulate import simulate
+from replay.sim import simulate
 
 TABLE = Shuangkou.combo_table(HUOPIN)
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from replay.io.jsonl import iter_jsonl
 from replay.io.text import parse_text, record_to_text, strip_comment
-from replay.simulate import simulate
+from replay.sim import simulate
 
 FULL = {
     "paipu": 1, "id": "full 1", "game": "doudizhu", "variant": "huopin",

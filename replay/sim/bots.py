@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import random
 
-from .cards import RANK, counts, pack
-from .combos import Combo
-from .table import Table
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import RANK, counts, pack
+from ..table import Table
+from .core import Move
 
 
 def choose_play(table: Table, rng: random.Random, partners: frozenset[int] = frozenset(), danger: int = 4,
                 must_play: bool = False, high_single: bool = False, strong: int = 12,
-                bomb_chance: float = 0.1) -> list[int] | None:
-    """The cards the seat to act plays, or None to pass, from ``table.legal_moves``.
+                bomb_chance: float = 0.1, moves: list[Move] | None = None) -> list[int] | None:
+    """The cards the seat to act plays, or None to pass, from ``table.legal_moves``
+    (*moves*, when the caller has them already).
 
     *must_play*: never pass while a play is possible (有出必出). *high_single*: a single is
     the highest card held (报单: the next seat has one card left). *strong*: the key from
@@ -30,7 +34,8 @@ def choose_play(table: Table, rng: random.Random, partners: frozenset[int] = fro
     thrown when no opponent is close to going out.
     """
     seat = table.turn
-    moves = table.legal_moves(seat)
+    if moves is None:
+        moves = table.legal_moves(seat)
     if not moves:
         return None
     choice = _choose(table, rng, moves, partners, danger, strong, bomb_chance)
@@ -39,9 +44,6 @@ def choose_play(table: Table, rng: random.Random, partners: frozenset[int] = fro
     if high_single and choice is not None and choice[1][0].kind == "single":
         choice = max((m for m in moves if m[1][0].kind == "single"), key=lambda m: m[1][0].key)
     return None if choice is None else choice[0]
-
-
-Move = tuple[list[int], tuple[Combo, ...]]
 
 
 def _choose(table: Table, rng: random.Random, moves: list[Move], partners: frozenset[int], danger: int,
@@ -82,3 +84,19 @@ def _breaks(hand: int, packed: int) -> int:
     """How many ranks the play leaves partly behind (breaking pairs and triples)."""
     h, p = counts(hand), counts(packed)
     return sum(1 for r in range(len(p)) if p[r] and h[r] > p[r])
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """The default policy: :func:`choose_play` for plays, hand strength for bids."""
+
+    def play(self, table: Table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
+        return choose_play(table, rng, moves=moves, **hints)
+
+    def bid(self, table: Table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
+        if stage == "grab":
+            return power >= 6.5 or rng.random() < 0.05
+        return power >= 4 or rng.random() < 0.15
+
+
+HEURISTIC = Heuristic()

@@ -1,0 +1,73 @@
+"""Dou Dizhu hands played by simulated seats: show, peek, bidding, play, escapes."""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_name, counts
+from ..games.doudizhu import SHOW_FACTOR_LANDLORD, SHOW_FACTORS_BEFORE, Doudizhu, DoudizhuRules
+from .bots import HEURISTIC
+from .core import Recorder, Seat, deal as deal_cards, play_turn, seat_names
+
+ROOMS = (
+    {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
+    {"name": "初级场", "base": 1, "coef": 1200, "fee": 500},
+    {"name": "中级场", "base": 2, "coef": 3000, "fee": 1500},
+)
+
+
+def strength(packed: int) -> float:
+    """A rough bidding strength: bombs, jokers, twos and aces."""
+    c = counts(packed)
+    bombs = sum(1 for r in range(13) if c[r] == 4)
+    return 3 * bombs + 2 * c[RANK_BIG_JOKER] + 1.5 * c[RANK_SMALL_JOKER] + c[RANK_2] + 0.5 * c[RANK_A] \
+        + (2 if c[RANK_SMALL_JOKER] and c[RANK_BIG_JOKER] else 0)
+
+
+def simulate_hand(rng: random.Random, rules: DoudizhuRules, hand_id: str, escape_rate: float = 0.0,
+                  seats: list[Seat] | None = None) -> dict:
+    """One complete hand (bidding included) played by *seats* (default: the heuristic bot)."""
+    deal, bottom = deal_cards(rng, rules)
+    room = dict(rng.choice(ROOMS))
+    record: dict = {
+        "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
+        "players": seat_names(rng, seats, rules.players),
+        "deal": [[card_name(c) for c in hand] for hand in deal],
+        "bottom": [card_name(c) for c in bottom],
+        "actions": [], "room": room,
+        "stacks": [rng.choice((300, 2000, 10_000, 50_000, 200_000)) * room["coef"] // 100 for _ in range(rules.players)],
+        "leader": rng.randrange(rules.players),
+    }
+    policies = [s.policy for s in seats] if seats else [HEURISTIC] * rules.players
+    table = Doudizhu(rules, record)
+    table.setup()
+    act = Recorder(rng, table, record, seats=seats)
+    actions = record["actions"]
+
+    power = [strength(table.packed[s]) for s in range(rules.players)]
+    for s in range(rules.players):  # 明牌 before bidding: rare, on strong hands
+        if power[s] >= 7 and rng.random() < 0.3:
+            act({"seat": s, "act": "show", "factor": rng.choice(SHOW_FACTORS_BEFORE)})
+    escape_at = rng.randrange(5, 40) if rng.random() < escape_rate else -1
+    while table.phase == "bidding" and not table.over:
+        seat = table.turn if table.stage != "before" else (
+            table.first_shower if table.first_shower is not None else record["leader"])
+        if rng.random() < 0.05 and table.peeks[seat] < rules.peek_limit:
+            act({"seat": seat, "act": "peek"})
+        if table.stage in ("before", "call"):
+            act({"seat": seat, "act": "bid", "call": policies[seat].bid(table, rng, seat, power[seat], "call")}, 2)
+        else:
+            act({"seat": seat, "act": "grab", "grab": policies[seat].bid(table, rng, seat, power[seat], "grab")}, 2)
+    if table.phase == "play" and strength(table.packed[table.landlord]) >= 9 and rng.random() < 0.3:
+        act({"seat": table.landlord, "act": "show", "factor": SHOW_FACTOR_LANDLORD})
+    while not table.over:
+        if len(actions) == escape_at:
+            act({"seat": rng.randrange(rules.players), "act": "escape"})
+            break
+        seat = table.turn
+        partners = frozenset() if seat == table.landlord else frozenset(
+            s for s in range(rules.players) if s not in (seat, table.landlord))
+        play_turn(table, rng, act, policies[seat], {"partners": partners})
+    outcome = table.outcome()
+    record["result"] = {k: outcome[k] for k in ("order", "landlord", "multiplier", "spring", "scores", "coins", "redeal") if k in outcome}
+    return record

@@ -1,0 +1,101 @@
+"""Guandan matches played by simulated seats: tribute and return, play, levels carried on."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+from ..cards import RANK, RANK_2, RANK_BIG_JOKER, card_id, card_name
+from ..games.guandan import TEAM, GuandanHand, GuandanRules, level_name, parse_level, value
+from .bots import HEURISTIC
+from .core import Recorder, Seat, play_turn, seat_names
+
+ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初级场", "base": 1, "coef": 500, "fee": 50})
+
+
+def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_rate: float = 0.0,
+                  state: dict | None = None, seats: list[Seat] | None = None) -> dict:
+    """One hand of a match played by *seats* (default: the heuristic bot); *state* carries
+    the match along (levels, the previous finishing order, players, match id, seats)."""
+    state = state if state is not None else {}
+    if not state:
+        state.update(levels=[RANK_2, RANK_2], order=None, players=seat_names(rng, seats, 4), match=hand_id,
+                     number=0, room=dict(rng.choice(ROOMS)), seats=seats)
+    seats = state["seats"]
+    state["number"] += 1
+    prev = state["order"]
+    level = state["levels"][TEAM[prev[0]]] if prev else RANK_2
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    deal = [sorted(deck[27 * s:27 * (s + 1)]) for s in range(4)]
+    record: dict = {
+        "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant, "players": list(state["players"]),
+        "deal": [[card_name(c) for c in hand] for hand in deal], "actions": [], "room": state["room"],
+        "match": {"id": state["match"], "hand": state["number"]},
+        "levels": [level_name(x) for x in state["levels"]], "level": level_name(level),
+    }
+    if not prev or not rules.tribute:
+        record["leader"] = prev[0] if prev else rng.randrange(4)
+    policies = [s.policy for s in seats] if seats else [HEURISTIC] * 4
+    table = GuandanHand(rules, record)
+    table.previous = state.get("outcome")
+    v = table.setup()
+    assert v is None, v
+    actions = record["actions"]
+    act = Recorder(rng, table, record, (300, 5000), seats)
+
+    if prev and rules.tribute:
+        double_down = prev[1] == (prev[0] + 2) % 4
+        # the losers pay: both after 双下, else the lowest-placed seat of the losing team
+        # (the last place, or third when the winner's partner came last)
+        losers = [p for p in prev if TEAM[p] != TEAM[prev[0]]]
+        givers = losers if double_down else losers[-1:]
+        big = card_id(RANK_BIG_JOKER, 0)
+        if sum(table.hands[g][big] for g in givers) >= 2:
+            act({"seat": givers[0], "act": "resist"})
+        else:
+            def best(seat: int) -> int:
+                return max((c for c in range(54) if table.hands[seat][c] and c != table.wild),
+                           key=lambda c: (value(RANK[c], level), -c))
+            gifts = sorted(((best(g), g) for g in givers), key=lambda x: -value(RANK[x[0]], level))
+            receivers = [prev[0], prev[1]] if double_down else [prev[0]]
+            pairs = [(g, r, c) for (c, g), r in zip(gifts, receivers)]
+            for g, r, c in pairs:
+                act({"seat": g, "act": "tribute", "card": card_name(c), "to": r})
+            for g, r, _ in pairs:
+                low = min((c for c in range(54) if table.hands[r][c] and RANK[c] != level
+                           and (RANK[c] <= 7 or RANK[c] == RANK_2)), key=lambda c: (value(RANK[c], level), c))
+                act({"seat": r, "act": "return", "card": card_name(low), "to": g})
+    if table.turn < 0:
+        table.turn = record.get("leader", 0)
+    table.start_play(len(actions), table.turn)
+    escape_at = rng.randrange(10, 80) if rng.random() < escape_rate else -1
+    while not table.over:
+        if len(actions) == escape_at:
+            act({"seat": rng.randrange(4), "act": "escape"})
+            break
+        seat = table.turn
+        play_turn(table, rng, act, policies[seat],
+                  {"partners": frozenset({(seat + 2) % 4}), "strong": 13, "bomb_chance": 0.15})
+    outcome = table.outcome()
+    record["result"] = {k: outcome[k] for k in ("order", "levels", "upgrade", "scores", "coins") if k in outcome}
+    if table.end_reason == "escape":
+        state.clear()  # a match ends with an escape
+    else:
+        state["levels"] = [parse_level(x) for x in outcome["levels"]]
+        state["order"] = outcome["order"]
+        state["outcome"] = outcome
+    return record
+
+
+def simulate_match_hands(rng_for: Callable[[int], random.Random], rules: GuandanRules, prefix: str, hands: int,
+                         escape_rate: float = 0.0,
+                         seats_for: Callable[[int], list[Seat] | None] | None = None) -> Iterator[dict]:
+    """Hands of consecutive matches (a match goes on until an escape or 12 hands); a new
+    match is seated by ``seats_for(k)`` (k: the hand's number in the run)."""
+    state: dict = {}
+    for k in range(hands):
+        if state and state["number"] >= 12:
+            state = {}
+        seats = seats_for(k) if seats_for is not None and not state else None
+        yield simulate_hand(rng_for(k), rules, f"{prefix}-{k:06d}", escape_rate, state, seats)

@@ -1,0 +1,47 @@
+"""Paodekuai hands played by simulated seats (must-play and 报单 respected)."""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import card_name
+from ..games.paodekuai import Paodekuai, PaodekuaiRules
+from .bots import HEURISTIC
+from .core import Recorder, Seat, deal as deal_cards, play_turn, seat_names
+
+ROOMS = (
+    {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
+    {"name": "初级场", "base": 1, "coef": 300, "fee": 50},
+    {"name": "中级场", "base": 1, "coef": 1000, "fee": 200},
+)
+
+
+def simulate_hand(rng: random.Random, rules: PaodekuaiRules, hand_id: str, escape_rate: float = 0.0,
+                  seats: list[Seat] | None = None) -> dict:
+    """One complete hand played by *seats* (default: the heuristic bot)."""
+    deal, _ = deal_cards(rng, rules)
+    room = dict(rng.choice(ROOMS))
+    record: dict = {
+        "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
+        "players": seat_names(rng, seats, rules.players),
+        "deal": [[card_name(c) for c in hand] for hand in deal],
+        "actions": [], "room": room,
+        "stacks": [rng.choice((300, 2000, 10_000, 50_000)) * room["coef"] // 10 for _ in range(rules.players)],
+    }
+    policies = [s.policy for s in seats] if seats else [HEURISTIC] * rules.players
+    table = Paodekuai(rules, record)
+    table.setup()
+    act = Recorder(rng, table, record, seats=seats)
+    escape_at = rng.randrange(3, 30) if rng.random() < escape_rate else -1
+    while not table.over:
+        if len(act) == escape_at:
+            act({"seat": rng.randrange(rules.players), "act": "escape"})
+            continue
+        seat = table.turn
+        nxt = table.next_active(seat)
+        hints = {"must_play": rules.must_play,
+                 "high_single": rules.let_go and table.left[nxt] == 1 and rng.random() < 0.9}
+        play_turn(table, rng, act, policies[seat], hints)
+    outcome = table.outcome()
+    record["result"] = {k: outcome[k] for k in ("order", "scores", "coins") if k in outcome}
+    return record
