@@ -289,7 +289,7 @@ def simulate(
     from replay.games import UnknownGame
     from replay.io.jsonl import record_to_json
     from replay.io.text import record_to_text
-    from replay.simulate import simulate as run
+    from replay.sim import simulate as run
 
     if hands < 0:
         fail("--hands must be 0 or more")

@@ -75,7 +75,7 @@ def four_jokers() -> None:
     import time
 
     from replay.replayer import make_table
-    from replay.simulate import simulate
+    from replay.sim import simulate
 
     times = []
     for record in simulate("shuangkou", None, 20, 5):
