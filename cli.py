@@ -14,7 +14,7 @@ from rich.console import Console
 
 app = typer.Typer(
     name="paipu",
-    help="Replay, audit and analyse hands of Dou Dizhu, Paodekuai, Guandan and Shuangkou.",
+    help="Replay, audit and analyse hands of Chinese climbing card games ('paipu games' lists them).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -28,11 +28,25 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+#: --format: the record formats (replay.io.readers.FORMATS) or "auto" (sniffed)
+FORMAT_OPT = typer.Option("--format", "--from", help="auto (sniffed), jsonl, text, or an importer's format")
+
+
+@app.command()
+def games() -> None:
+    """List the games paipu knows: names, aliases, variants (the first is the default)."""
+    from replay.games import games as registered
+
+    for g in registered():
+        out.print(f"{g.name} ({g.title_zh} {g.title}): variants {', '.join(g.variants)}; "
+                  f"aliases {', '.join(g.aliases)}", markup=False)
+
+
 @app.command()
 def ingest(
     inputs: Annotated[list[str], typer.Argument(help="files, folders or globs (JSONL or text, optionally .gz)")],
     out_dir: Annotated[str, typer.Option("--out", "-o", help="dataset folder (created or added to)")],
-    fmt: Annotated[str, typer.Option("--format", "--from", help="auto, jsonl, text or guandan-competition")] = "auto",
+    fmt: Annotated[str, FORMAT_OPT] = "auto",
     batch: Annotated[int, typer.Option(help="hands per part file (bounds memory)")] = 5_000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no per-reject lines")] = False,
     workers: Annotated[Optional[int], typer.Option(help="parsing processes (default: all cores for large inputs)")] = None,
@@ -47,8 +61,10 @@ def ingest(
         fail(str(e))
     if not files:
         fail("no input files found (paipu reads .jsonl, .ndjson, .json, .paipu and .txt, also gzipped)")
-    if fmt not in ("auto", "jsonl", "text", "guandan-competition"):
-        fail(f"--format must be auto, jsonl, text or guandan-competition, got {fmt!r}")
+    from replay.io.readers import FORMATS
+
+    if fmt not in FORMATS:
+        fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
 
     def on_reject(item) -> None:
         if not quiet:
@@ -115,22 +131,20 @@ def convert(
 
 
 def _rules_or_fail(game: str, variant: Optional[str], level: Optional[str]):
-    from replay.games import UnknownGame, find_engine, find_rules
+    from replay.games import UnknownGame, find_game, find_rules
 
     try:
         rules = find_rules(game, variant)
     except UnknownGame as e:
         fail(str(e))
-    engine = find_engine(rules.game)
-    if not hasattr(engine, "Engine"):
-        fail(f"the rules of {rules.game} are not implemented yet")
-    if level is not None and rules.game != "guandan":
-        fail(f"--level applies to guandan only, not {rules.game}")
-    return rules, engine, level
+    declared = find_game(rules.game)
+    if level is not None and not declared.levels:
+        fail(f"--level applies to games played at a level, not {rules.game}")
+    return rules, declared, level
 
 
-def _classify(engine, rules, text: str, level: Optional[str] = None):
-    from replay.cards import CardError, pack, parse_cards
+def _classify(declared, rules, text: str, level: Optional[str] = None):
+    from replay.cards import CardError, parse_cards
 
     try:
         ids = parse_cards(text)
@@ -138,22 +152,15 @@ def _classify(engine, rules, text: str, level: Optional[str] = None):
         fail(str(e))
     if not ids:
         fail(f"no cards in {text!r}")
-    if rules.game == "guandan":
-        from replay.cards import HEARTS, card_id
-
-        try:
-            rank = engine.parse_level(level)
-        except ValueError as e:
-            fail(str(e))
-        return engine.classify_cards(engine.Engine.combo_table(rules, rank), ids, card_id(rank, HEARTS))
-    if rules.game == "shuangkou":
-        return engine.classify_cards(engine.Engine.combo_table(rules), rules, ids)
-    return engine.Engine.combo_table(rules).classify(pack(ids))
+    try:
+        return declared.classify(rules, ids, level)
+    except ValueError as e:
+        fail(str(e))
 
 
-GAME_OPT = typer.Option("--game", "-g", help="doudizhu, paodekuai, guandan or shuangkou (or an alias)")
+GAME_OPT = typer.Option("--game", "-g", help="the game, or an alias ('paipu games' lists them)")
 VARIANT_OPT = typer.Option("--variant", "-v", help="variant (default: the game's usual one)")
-LEVEL_OPT = typer.Option("--level", help="the level rank (guandan)")
+LEVEL_OPT = typer.Option("--level", help="the level rank (games played at a level)")
 
 
 @app.command()
@@ -168,19 +175,19 @@ def combo(
     import json
 
 
-    rules, engine, level = _rules_or_fail(game, variant, level)
-    readings = _classify(engine, rules, cards, level)
-    level_rank = engine.parse_level(level) if rules.game == "guandan" else None
-    kinds_zh = getattr(engine, "KINDS", {})
+    rules, declared, level = _rules_or_fail(game, variant, level)
+    readings = _classify(declared, rules, cards, level)
+    engine = declared.engine
+    level_rank = declared.parse_level(level) if declared.parse_level else None
     if not readings:
         out.print(json.dumps({"valid": False}) if as_json else "no combination", markup=False)
         return
-    items = [{"type": c.kind, "name_zh": kinds_zh.get(c.kind, ""), "cards": c.size,
-              "rank": engine.Engine.name_key(c, rules, level_rank) or "",
+    items = [{"type": c.kind, "name_zh": declared.kinds.get(c.kind, ""), "cards": c.size,
+              "rank": engine.name_key(c, rules, level_rank) or "",
               "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in readings]
-    if rules.game == "shuangkou":
+    if engine.counts_stars:
         for item, c in zip(items, readings):
-            item["stars"] = engine.stars_of(c)
+            item["stars"] = engine.stars(c)
     if as_json:
         out.print(json.dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
     else:
@@ -202,8 +209,8 @@ def beats(
 
     from replay.combos import strongest
 
-    rules, engine, level = _rules_or_fail(game, variant, level)
-    ra, rb = _classify(engine, rules, a, level), _classify(engine, rules, b, level)
+    rules, declared, level = _rules_or_fail(game, variant, level)
+    ra, rb = _classify(declared, rules, a, level), _classify(declared, rules, b, level)
     out.print("yes" if ra and rb and any_beats(ra, strongest(rb)) else "no", markup=False)
 
 
@@ -211,7 +218,7 @@ def beats(
 def audit(
     inputs: Annotated[list[str], typer.Argument(help="record files (any format paipu reads), folders, globs or datasets")],
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one JSON verdict per hand (format.md)")] = False,
-    fmt: Annotated[str, typer.Option("--format", "--from", help="auto, jsonl, text or guandan-competition")] = "auto",
+    fmt: Annotated[str, FORMAT_OPT] = "auto",
     force: Annotated[bool, typer.Option("--force", help="re-audit a dataset's hands that were audited already")] = False,
     workers: Annotated[Optional[int], typer.Option(help="processes for a dataset (default: all cores)")] = None,
 ) -> None:

@@ -13,13 +13,16 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from replay.games import games
+
 TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
-#: the statistics, in report order (file names in sql/)
-STATS = (
+#: the statistics of every game, in report order (file names in sql/)
+COMMON_STATS = (
     "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier", "multiplier_drivers",
-    "landlord_wins", "spring", "seat_advantage", "first_lead", "paodekuai_events", "hand_length", "scores",
-    "guandan", "shuangkou", "players",
+    "seat_advantage", "first_lead", "hand_length", "scores", "players",
 )
+#: and those the games declare as their own
+STATS = COMMON_STATS + tuple(dict.fromkeys(s for g in games() for s in g.stats if s not in COMMON_STATS))
 
 
 class DatasetError(ValueError):

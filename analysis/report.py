@@ -19,10 +19,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
+from replay.games import games  # noqa: E402
+
 from .queries import all_stats  # noqa: E402
 
-GAME_TITLES = {"doudizhu": "斗地主 Dou Dizhu", "paodekuai": "跑得快 Paodekuai", "guandan": "掼蛋 Guandan",
-               "shuangkou": "双扣 Shuangkou"}
+GAME_TITLES = {g.name: f"{g.title_zh} {g.title}" for g in games()}
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .io.readers import iter_file
 from .io.sources import Item, expand_inputs
-from .replayer import Replay, replay
+from .replayer import Replay, plays_matches, replay
 from .verdicts import Code, Violation
 
 _ACTION_FIELD = re.compile(r'field "actions\[(\d+)\]')
@@ -135,16 +135,12 @@ def _audit_job(args: tuple) -> list[PartSummary]:
     return audit_parts(*args)
 
 
-#: games whose hands depend on the previous hand of their match
-MATCH_GAMES = ("guandan",)
-
-
 def audit_dataset(root: str, force: bool = False, workers: int | None = None, on_part=None) -> int:
     """Audit every hands part of the dataset not audited yet (all with *force*), on all
     cores; returns the number of parts audited. *on_part(summary)* follows progress.
 
-    A Guandan match may span part files, so Guandan parts are one job, in the order they
-    were written, and are audited again together when any of them is new.
+    A match (games whose hands chain) may span part files, so that game's parts are one
+    job, in the order they were written, and are audited again together when any is new.
     """
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
@@ -154,7 +150,7 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
     jobs: list[tuple] = []
     chained: dict[str, list[tuple[str, str | None]]] = {}
     for game, hands, actions in iter_hand_files(root):
-        if game in MATCH_GAMES:
+        if plays_matches(game):
             chained.setdefault(game, []).append((hands, actions))
         else:
             jobs.append((root, game, [(hands, actions)], force))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from .games import find_game, games
 from .replayer import Replay
 from .table import _same
 
@@ -22,18 +23,28 @@ PLAYS = pa.schema([
     ("bomb", pa.bool_()), ("tier", pa.int16()), ("stars", pa.int16()), ("led", pa.bool_()), ("beat", pa.bool_()),
     ("multiplier", pa.int64()),
 ])
-OUTCOMES = pa.schema([
+#: the outcome columns every game fills
+OUTCOME_BASE = [
     ("hand_id", pa.string()), ("variant", pa.string()), ("ok", pa.bool_()), ("n_actions", pa.int32()),
     ("n_tricks", pa.int32()), ("finish_order", pa.list_(pa.int8())), ("winner", pa.int8()), ("winning_side", pa.string()),
-    ("landlord", pa.int8()), ("first_leader", pa.int8()), ("multiplier", pa.int64()), ("grabs", pa.int16()),
-    ("show_factor", pa.int16()), ("bombs", pa.int16()), ("rockets", pa.int16()), ("spring", pa.bool_()),
-    ("spring_kind", pa.string()), ("redeal", pa.bool_()), ("escape", pa.int8()), ("let_go", pa.int8()),
-    ("xiqian", pa.list_(pa.float64())), ("scores", pa.list_(pa.float64())), ("coins", pa.list_(pa.float64())),
-    ("mismatched", pa.list_(pa.string())), ("params", pa.string()), ("let_goes", pa.int16()),
-    ("xiqian_bombs", pa.int16()), ("winning_team", pa.int8()), ("double_down", pa.bool_()), ("upgrade", pa.int16()),
-    ("level", pa.string()), ("levels_after", pa.list_(pa.string())), ("kou", pa.string()),
-    ("stars", pa.list_(pa.int16())),
-])
+    ("first_leader", pa.int8()), ("multiplier", pa.int64()), ("bombs", pa.int16()), ("rockets", pa.int16()), ("escape", pa.int8()),
+    ("scores", pa.list_(pa.float64())), ("coins", pa.list_(pa.float64())), ("mismatched", pa.list_(pa.string())),
+    ("params", pa.string()),
+]
+
+
+def outcomes_schema() -> pa.Schema:
+    """The ``outcomes`` columns: the common ones, then every registered game's own (each part
+    file has them all, so that a query naming one game's column runs on any dataset)."""
+    cols = dict(OUTCOME_BASE)
+    for game in games():
+        for name, kind in game.outcome_columns.items():
+            if cols.setdefault(name, kind) != kind:
+                raise TypeError(f"outcome column {name!r} of {game.name} is {kind}, another game has {cols[name]}")
+    return pa.schema(list(cols.items()))
+
+
+OUTCOMES = outcomes_schema()
 SEATS = pa.schema([
     ("hand_id", pa.string()), ("variant", pa.string()), ("seat", pa.int8()), ("player", pa.string()),
     ("role", pa.string()), ("place", pa.int8()), ("cards_left", pa.int16()), ("cards_played", pa.int16()),
@@ -65,9 +76,7 @@ class AuditRows:
             self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
                                           "params": _params(record)})
             return
-        stars_of = None
-        if record.get("game") == "shuangkou":
-            from .games.shuangkou import stars_of
+        game = find_game(table.rules.game)
         if table.plays:
             p = self.plays
             count = len(table.plays)
@@ -82,7 +91,7 @@ class AuditRows:
                 p["size"].append(c.size)
                 p["bomb"].append(c.tier > 0)
                 p["tier"].append(c.tier)
-                p["stars"].append((stars_of(c) if stars_of else c.size) if c.tier else None)
+                p["stars"].append(table.stars(c) if c.tier else None)
                 p["led"].append(led)
                 p["beat"].append(not led)
                 p["multiplier"].append(mult)
@@ -93,31 +102,24 @@ class AuditRows:
         declared = record.get("result") if isinstance(record.get("result"), dict) else {}
         mismatched = [k for k, value in declared.items() if k in out and not _same(value, out[k])]
         order = out.get("order") or []
-        landlord = out.get("landlord")
-        if landlord is not None and order:
-            side = "landlord" if order[0] == landlord else "farmers"
-        elif out.get("winning_team") is not None:
-            side = f"team {out['winning_team']}"
-        elif order:
-            side = f"seat {order[0]}"
-        else:
-            side = None
-        self.rows["outcomes"].append({
+        side = None
+        if order:
+            side = table.winning_side(out)
+            if side is None:
+                team = game.team_of(order[0])
+                side = f"team {team}" if team is not None else f"seat {order[0]}"
+        row = {
             "hand_id": hand_id, "variant": variant, "ok": True, "n_actions": n_actions,
             "n_tricks": table.tricks, "finish_order": order, "winner": order[0] if order else None, "winning_side": side,
-            "landlord": landlord, "first_leader": getattr(table, "opener", landlord),
-            "multiplier": out.get("multiplier"), "grabs": out.get("grabs"), "show_factor": out.get("show"),
+            "first_leader": table.plays[0][1] if table.plays else None,
+            "multiplier": out.get("multiplier"),
             "bombs": sum(1 for e in table.events if e.kind in BOMB_EVENTS and e.kind != "rocket"),
             "rockets": sum(1 for e in table.events if e.kind == "rocket"),
-            "spring": out.get("spring"), "spring_kind": out.get("spring_kind"), "redeal": out.get("redeal"),
-            "escape": out.get("escape"), "let_go": out.get("let_go"), "xiqian": out.get("xiqian"),
-            "scores": out.get("scores"), "coins": out.get("coins"), "mismatched": mismatched,
-            "params": _params(record), "let_goes": sum(1 for e in table.events if e.kind == "let_go"),
-            "xiqian_bombs": sum(1 for e in table.events if e.kind == "xiqian"),
-            "winning_team": out.get("winning_team"), "double_down": out.get("double_down"),
-            "upgrade": out.get("upgrade"), "level": record.get("level"), "levels_after": out.get("levels"),
-            "kou": out.get("kou"), "stars": out.get("stars"),
-        })
+            "escape": out.get("escape"), "scores": out.get("scores"), "coins": out.get("coins"),
+            "mismatched": mismatched, "params": _params(record),
+        }
+        row.update(table.outcome_columns(out))
+        self.rows["outcomes"].append(row)
         bombs_played = [0] * table.n
         for e in table.events:
             if e.kind in BOMB_EVENTS and e.seat is not None:
@@ -125,14 +127,9 @@ class AuditRows:
         scores, coins = out.get("scores") or [], out.get("coins") or []
         players = record.get("players") or []
         for seat in range(table.n):
-            role = None
-            if landlord is not None:
-                role = "landlord" if seat == landlord else "farmer"
-            elif record.get("game") in ("guandan", "shuangkou"):
-                role = f"team {seat % 2}"
             self.rows["seats"].append({
                 "hand_id": hand_id, "variant": variant, "seat": seat,
-                "player": players[seat] if seat < len(players) else None, "role": role,
+                "player": players[seat] if seat < len(players) else None, "role": table.seat_role(seat),
                 "place": order.index(seat) + 1 if seat in order else None,
                 "cards_left": table.left[seat], "cards_played": table.cards_played[seat], "plays": table.plays_by[seat],
                 "bombs_played": bombs_played[seat], "bombs_held": table.held_bombs(seat),

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import CARD_OF
-from .games import GAMES, game_name, UnknownGame
+from .games import UnknownGame, find_game, game_name
 from .verdicts import Code, RecordError
 
 FORMAT_VERSION = 1
@@ -108,8 +108,9 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
         canonical_game = game_name(game)
     except UnknownGame as e:
         raise RecordError(Code.UNKNOWN_GAME, "game", str(e)) from None
-    if variant not in GAMES[canonical_game][1]:
-        known = ", ".join(GAMES[canonical_game][1])
+    variants = find_game(canonical_game).variants
+    if variant not in variants:
+        known = ", ".join(variants)
         raise RecordError(Code.UNKNOWN_GAME, "variant", f"unknown variant {variant!r} of {canonical_game} (known: {known})")
     if canonical_game != game:
         obj["game"] = canonical_game
@@ -126,7 +127,7 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
     for s, hand in enumerate(deal):
         if not _all_cards(hand):
             _cards(hand, f"deal[{s}]")
-    if canonical_game == "doudizhu":
+    if variants[variant].bottom:
         _cards(_need(obj, "bottom", list), "bottom")
     elif obj.get("bottom") is not None:
         _cards(obj["bottom"], "bottom")

@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from .games import UnknownGame, find_engine, find_rules
+from .games import UnknownGame, find_game, find_rules
 from .table import Table, compare_result
 from .verdicts import Code, Event, Violation
 
@@ -42,7 +42,7 @@ def make_table(record: dict, detail: bool = False, previous: dict | None = None)
     *previous*: the outcome of the previous hand of the same match, when known.
     """
     rules = find_rules(record["game"], record["variant"]).with_params(record.get("params"))
-    table = find_engine(record["game"]).Engine(rules, record, detail)
+    table = find_game(rules.game).engine(rules, record, detail)
     table.previous = previous
     return table
 
@@ -60,8 +60,6 @@ def replay(record: dict, detail: bool = False, previous: dict | None = None) -> 
         return Replay(hand_id, game, variant, Violation(Code.UNKNOWN_GAME, None, str(e)))
     except ValueError as e:
         return Replay(hand_id, game, variant, Violation(Code.BAD_RECORD, None, str(e)))
-    except AttributeError:
-        return Replay(hand_id, game, variant, Violation(Code.UNKNOWN_GAME, None, f"the rules of {game} are not implemented yet"))
     try:
         violation = table.run()
         outcome = table.outcome() if violation is None else {}
@@ -70,6 +68,14 @@ def replay(record: dict, detail: bool = False, previous: dict | None = None) -> 
     except Exception:  # noqa: BLE001 - an engine bug must not stop an audit run
         return Replay(hand_id, game, variant, Violation(Code.ENGINE_ERROR, None, traceback.format_exc(limit=8)), table=table)
     return Replay(hand_id, game, variant, violation, table.events, outcome, table)
+
+
+def plays_matches(game: Any) -> bool:
+    """True when hands of *game* chain into matches (each checked against the previous)."""
+    try:
+        return find_game(game).matches
+    except (UnknownGame, AttributeError):
+        return False
 
 
 class Matches:
@@ -81,7 +87,7 @@ class Matches:
 
     def previous(self, record: dict) -> dict | None:
         match = record.get("match")
-        if not isinstance(match, dict) or record.get("game") != "guandan":
+        if not isinstance(match, dict) or not plays_matches(record.get("game")):
             return None
         seen = self.last.get(match["id"])
         if seen is None or seen[0] != match["hand"] - 1:

@@ -336,6 +336,34 @@ class Table:
     def leader_after_out(self, seat: int) -> int:
         return self.next_active(seat)
 
+    #: True when bombs are measured in stars (Shuangkou); otherwise a bomb's stars are its size
+    counts_stars: ClassVar[bool] = False
+
+    @staticmethod
+    def stars(c: Combo) -> int:
+        """The stars of a bomb reading (its size unless the game counts stars; 0 for other plays)."""
+        return c.size if c.tier else 0
+
+    def seat_role(self, seat: int) -> str | None:
+        """The role of *seat* so far (games with roles override), else its team as
+        ``team K`` (games with fixed partners), else None."""
+        from .game import Game
+
+        team = Game.of(self.rules).team_of(seat)
+        return None if team is None else f"team {team}"
+
+    @staticmethod
+    def winning_side(outcome: dict[str, Any]) -> str | None:
+        """Who won, in the game's words (games with roles override; else team or seat)."""
+        return None
+
+    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        """The values of the game's own ``outcomes`` columns (its declaration names them):
+        by default the outcome's fields of the same names."""
+        from .game import Game
+
+        return {name: outcome.get(name) for name in Game.of(self.rules).outcome_columns}
+
     def describe(self, readings: tuple[Combo, ...]) -> str:
         c = readings[0]
         return f"{c.kind} of {c.size}"

@@ -13,14 +13,13 @@ from rich.console import Console
 from rich.text import Text
 
 from .cards import CARD_OF, RANK, SUIT, card_name
-from .games import find_engine
+from .games import find_game
 from .replayer import make_table
 from .table import compare_result
 from .verdicts import Code, Violation
 
 SUIT_SYMBOL = "♠♥♦♣"
 SUIT_STYLE = ("bold", "bold red", "bold red", "bold")
-GAME_ZH = {"doudizhu": "斗地主", "paodekuai": "跑得快", "guandan": "掼蛋", "shuangkou": "双扣"}
 WORDS = {
     "en": {"seat": "seat", "bottom": "bottom", "pass": "pass", "plays": "plays", "trick": "trick won by",
            "out": "out", "result": "result", "scores": "scores", "coins": "coins", "multiplier": "multiplier",
@@ -66,10 +65,11 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
     """Print *record* move by move; returns the first violation (or None)."""
     console = _Unwrapped(console)
     w = WORDS[lang]
-    kinds = getattr(find_engine(record["game"]), "KINDS", {})
+    game = find_game(record["game"])
+    kinds = game.kinds
     table = make_table(record)
     players = record["players"]
-    title = Text(f"{record['id']} · {GAME_ZH.get(record['game'], '')} {record['game']}/{record['variant']}", style="bold")
+    title = Text(f"{record['id']} · {game.title_zh} {record['game']}/{record['variant']}", style="bold")
     for key in ("time",):
         if record.get(key):
             title.append(f" · {record[key]}")
@@ -88,12 +88,11 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
         return seat is None or s == seat or s in shown
 
     def role(s: int) -> str:
-        if record["game"] in ("guandan", "shuangkou"):
-            return f"{w['team']} {s % 2}"
-        landlord = getattr(table, "landlord", None)
-        if landlord is None:
-            return ""
-        return w["landlord"] if s == landlord else w["farmer"]
+        team = game.team_of(s)
+        if team is not None:
+            return f"{w['team']} {team}"
+        r = table.seat_role(s)
+        return "" if r is None else w.get(r, r)
 
     def name(s: int) -> str:
         return f"{s} {players[s]}"

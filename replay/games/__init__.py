@@ -1,4 +1,10 @@
-"""The registry of games and variants: the reader and the CLI reach a game only here.
+"""The registry of games: every other module reaches a game only here, through its
+declaration (:class:`replay.game.Game`).
+
+Built in: Dou Dizhu, Paodekuai, Guandan, Shuangkou. More games register themselves with
+:func:`register`, or are named in the ``PAIPU_GAMES`` environment variable (modules
+with a ``GAME`` declaration, comma-separated; worker processes see it too), or come
+from installed packages' ``paipu.games`` entry points.
 
 >>> find_rules("斗地主", "huopin").game
 'doudizhu'
@@ -10,52 +16,73 @@ replay.games.UnknownGame: unknown variant 'nope' of doudizhu (known: huopin)
 
 from __future__ import annotations
 
+import os
 from importlib import import_module
+from importlib.metadata import entry_points
 
+from ..game import Game
 from ..rules import Rules
 
-#: game -> its module under replay.games, and the variants (name -> attribute)
-GAMES: dict[str, tuple[str, dict[str, str]]] = {
-    "doudizhu": ("doudizhu", {"huopin": "HUOPIN"}),
-    "paodekuai": ("paodekuai", {"huopin": "HUOPIN", "classic": "CLASSIC"}),
-    "guandan": ("guandan", {"standard": "STANDARD", "no_tribute": "NO_TRIBUTE"}),
-    "shuangkou": ("shuangkou", {"huopin": "HUOPIN"}),
-}
+#: the modules under replay.games that declare the built-in games, in listing order
+BUILTIN = ("doudizhu", "paodekuai", "guandan", "shuangkou")
 
-ALIASES: dict[str, str] = {
-    "ddz": "doudizhu", "斗地主": "doudizhu", "鬥地主": "doudizhu", "dou_dizhu": "doudizhu",
-    "pdk": "paodekuai", "跑得快": "paodekuai", "扑克王": "paodekuai",
-    "gd": "guandan", "掼蛋": "guandan", "摜蛋": "guandan",
-    "sk": "shuangkou", "双扣": "shuangkou", "雙扣": "shuangkou",
-}
-
-#: the variant a game means when none is named (the CLI's default)
-DEFAULT_VARIANT = {"doudizhu": "huopin", "paodekuai": "huopin", "guandan": "standard", "shuangkou": "huopin"}
+_games: dict[str, Game] = {}
+_aliases: dict[str, str] = {}
 
 
 class UnknownGame(ValueError):
     """Game or variant not known (verdict ``unknown_game``)."""
 
 
+def register(game: Game) -> Game:
+    """Add *game* to the registry (again: replaced); returns it."""
+    _load()
+    _add(game)
+    return game
+
+
+def _load() -> None:
+    if _games:
+        return
+    modules = [f"{__name__}.{m}" for m in BUILTIN]
+    modules += [m.strip() for m in os.environ.get("PAIPU_GAMES", "").split(",") if m.strip()]
+    for module in modules:
+        _add(import_module(module).GAME)
+    for ep in entry_points(group="paipu.games"):
+        _add(ep.load())
+
+
+def _add(game: Game) -> None:
+    _games[game.name] = game
+    for name in (game.name, *game.aliases):
+        _aliases[name.lower()] = game.name
+
+
+def games() -> list[Game]:
+    """Every registered game, built-in ones first."""
+    _load()
+    return list(_games.values())
+
+
 def game_name(name: str) -> str:
     """The registry name of a game, from its name or an alias."""
+    _load()
     key = name.strip().lower() if isinstance(name, str) else name
-    key = ALIASES.get(key, key)
-    if key not in GAMES:
-        raise UnknownGame(f"unknown game {name!r} (known: {', '.join(GAMES)})")
-    return key
+    found = _aliases.get(key)
+    if found is None:
+        raise UnknownGame(f"unknown game {name!r} (known: {', '.join(_games)})")
+    return found
+
+
+def find_game(name: str) -> Game:
+    """The declaration of *name* (registry name or alias)."""
+    return _games[game_name(name)]
 
 
 def find_rules(game: str, variant: str | None = None) -> Rules:
     """The rules of *game* (name or alias) and *variant* (default: the game's usual one)."""
-    key = game_name(game)
-    module, variants = GAMES[key]
-    variant = variant or DEFAULT_VARIANT[key]
-    if variant not in variants:
-        raise UnknownGame(f"unknown variant {variant!r} of {key} (known: {', '.join(variants)})")
-    return getattr(import_module(f"{__name__}.{module}"), variants[variant])
-
-
-def find_engine(game: str):
-    """The engine module of *game*: it has ``replay_hand(record, rules)``."""
-    return import_module(f"{__name__}.{GAMES[game_name(game)][0]}")
+    g = find_game(game)
+    variant = variant or g.default_variant
+    if variant not in g.variants:
+        raise UnknownGame(f"unknown variant {variant!r} of {g.name} (known: {', '.join(g.variants)})")
+    return g.variants[variant]

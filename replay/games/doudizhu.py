@@ -10,8 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import pyarrow as pa
+
 from ..cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
 from ..combos import Combo, chains, kicker_sets, packed_of
+from ..game import Game
 from ..rules import Rules
 from ..settle import settle_coins
 from ..table import Table
@@ -288,6 +291,21 @@ class Doudizhu(Table):
         c = readings[0]
         return f"{c.kind} {KINDS[c.kind]} of {c.size} to {RANK_NAMES[c.key]}"
 
+    def seat_role(self, seat: int) -> str | None:
+        return None if self.landlord is None else "landlord" if seat == self.landlord else "farmer"
+
+    @staticmethod
+    def winning_side(outcome: dict[str, Any]) -> str | None:
+        landlord, order = outcome.get("landlord"), outcome.get("order")
+        if landlord is None or not order:
+            return None
+        return "landlord" if order[0] == landlord else "farmers"
+
+    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        return {"landlord": outcome.get("landlord"), "grabs": outcome.get("grabs"), "show_factor": outcome.get("show"),
+                "spring": outcome.get("spring"),
+                "spring_kind": outcome.get("spring_kind"), "redeal": outcome.get("redeal")}
+
     # ------------------------------------------------------------------ settlement
 
     def action_multiplier(self, bombs: int) -> int:
@@ -351,3 +369,11 @@ class Doudizhu(Table):
 
 
 Engine = Doudizhu
+
+GAME = Game(
+    name="doudizhu", title="Dou Dizhu", title_zh="斗地主", aliases=("ddz", "斗地主", "鬥地主", "dou_dizhu"),
+    variants={"huopin": HUOPIN}, engine=Doudizhu, kinds=KINDS, roles={"landlord": "地主", "farmer": "农民"},
+    outcome_columns={"landlord": pa.int8(), "grabs": pa.int16(), "show_factor": pa.int16(),
+                     "spring": pa.bool_(), "spring_kind": pa.string(), "redeal": pa.bool_()},
+    stats=("landlord_wins", "spring"),
+)

@@ -16,11 +16,14 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
 
+import pyarrow as pa
+
 from ..cards import (
     CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,
     card_id,
 )
 from ..combos import Combo, ComboTable, packed_of
+from ..game import Game
 from ..rules import Rules
 from ..table import Table
 from ..verdicts import Code, Event, Violation
@@ -396,6 +399,11 @@ class GuandanHand(Guandan):
     def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
         return legal_moves(self, seat)  # with wild hearts, below
 
+    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        return {"winning_team": outcome.get("winning_team"), "double_down": outcome.get("double_down"),
+                "upgrade": outcome.get("upgrade"), "level": self.record.get("level"),
+                "levels_after": outcome.get("levels")}
+
     def outcome(self) -> dict[str, Any]:
         out: dict[str, Any] = {"order": list(self.out)}
         if self.end_reason == "escape":
@@ -476,3 +484,19 @@ def legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[i
             if missing <= wilds:
                 add(have + [wild] * missing)
     return moves
+
+
+def _classify(rules: Rules, ids: list[int], level: str | None) -> tuple[Combo, ...]:
+    """Readings of *ids* at *level* (default 2), the level's hearts wild."""
+    rank = parse_level(level)
+    return classify_cards(GuandanHand.combo_table(rules, rank), ids, card_id(rank, HEARTS))
+
+
+GAME = Game(
+    name="guandan", title="Guandan", title_zh="掼蛋", aliases=("gd", "掼蛋", "摜蛋"),
+    variants={"standard": STANDARD, "no_tribute": NO_TRIBUTE}, engine=GuandanHand, kinds=KINDS,
+    teams=((0, 2), (1, 3)), matches=True, parse_level=parse_level,
+    outcome_columns={"winning_team": pa.int8(), "double_down": pa.bool_(), "upgrade": pa.int16(),
+                     "level": pa.string(), "levels_after": pa.list_(pa.string())},
+    stats=("guandan",), classify=_classify,
+)

@@ -10,11 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import pyarrow as pa
+
 from ..cards import (
     DECK_48, DECK_52, DECK_54, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_id, CLUBS,
     DIAMONDS,
 )
 from ..combos import Combo, chains, kicker_sets, packed_of
+from ..game import Game
 from ..rules import Rules
 from ..settle import settle_coins
 from ..table import Table
@@ -241,6 +244,11 @@ class Paodekuai(Table):
 
     # ------------------------------------------------------------------ settlement
 
+    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        return {"let_go": outcome.get("let_go"), "xiqian": outcome.get("xiqian"),
+                "let_goes": sum(1 for e in self.events if e.kind == "let_go"),
+                "xiqian_bombs": sum(1 for e in self.events if e.kind == "xiqian")}
+
     def outcome(self) -> dict[str, Any]:
         n = self.n
         out: dict[str, Any] = {"order": list(self.out)}
@@ -295,3 +303,12 @@ def _xiqian_of_room(name: str | None) -> int:
 
 
 Engine = Paodekuai
+
+
+GAME = Game(
+    name="paodekuai", title="Paodekuai", title_zh="跑得快", aliases=("pdk", "跑得快", "扑克王"),
+    variants={"huopin": HUOPIN, "classic": CLASSIC}, engine=Paodekuai, kinds=KINDS,
+    outcome_columns={"let_go": pa.int8(), "xiqian": pa.list_(pa.float64()), "let_goes": pa.int16(),
+                     "xiqian_bombs": pa.int16()},
+    stats=("paodekuai_events",),
+)

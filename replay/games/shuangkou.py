@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
 
+import pyarrow as pa
+
 from ..cards import CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIT, RANK_BIG_JOKER, RANK_SMALL_JOKER
 from ..combos import Combo, ComboTable, chains, packed_of, strongest
+from ..game import Game
 from ..rules import Rules
 from ..table import Table
 from ..verdicts import Code, Event, Violation
@@ -192,6 +195,9 @@ def _jokers_alone(jokers: list[int]) -> tuple[Combo, ...]:
 class Shuangkou(Table):
     """One hand of Shuangkou."""
 
+    counts_stars = True
+    stars = staticmethod(stars_of)
+
     plain_lookup: ClassVar[bool] = False
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
 
@@ -348,3 +354,15 @@ def legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int
 
 def _available(combo: tuple[int, ...], jokers: list[int]) -> bool:
     return all(combo.count(c) <= jokers.count(c) for c in set(combo))
+
+
+def _classify(rules: Rules, ids: list[int], level: str | None) -> tuple[Combo, ...]:
+    return classify_cards(Shuangkou.combo_table(rules), rules, ids)
+
+
+GAME = Game(
+    name="shuangkou", title="Shuangkou", title_zh="双扣", aliases=("sk", "双扣", "雙扣"),
+    variants={"huopin": HUOPIN}, engine=Shuangkou, kinds=KINDS, teams=((0, 2), (1, 3)),
+    outcome_columns={"winning_team": pa.int8(), "kou": pa.string(), "stars": pa.list_(pa.int16())},
+    stats=("shuangkou",), classify=_classify,
+)

@@ -1,0 +1,114 @@
+"""What a game is, declared once: the registry, the CLI, the audit tables, the views and
+the report ask a :class:`Game` and never name one.
+
+A game module ends with its declaration::
+
+    GAME = Game(name="doudizhu", title="Dou Dizhu", title_zh="斗地主", aliases=("ddz", "斗地主"),
+                variants={"huopin": HUOPIN}, engine=DoudizhuHand, kinds=KINDS,
+                roles={"landlord": "地主", "farmer": "农民"}, ...)
+
+and :mod:`replay.games` lists the modules (:func:`replay.games.register` adds one more,
+as the toy game of the tests does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .combos import Combo
+    from .table import Table
+
+
+def _lookup(rules: Rules, ids: list[int], level: str | None) -> tuple[Combo, ...]:
+    """The plain games' classification: one lookup of the packed rank counts."""
+    from .cards import pack
+
+    return Game.of(rules).engine.combo_table(rules).classify(pack(ids))
+
+
+@dataclass(frozen=True)
+class Game:
+    """The declaration of one climbing game."""
+
+    #: registry name (lower case, ASCII): the ``game`` of records and the dataset partition
+    name: str
+    #: English and Chinese titles
+    title: str
+    title_zh: str
+    #: other names users type (abbreviations, Chinese, traditional characters)
+    aliases: tuple[str, ...]
+    #: variant name -> rules; the first is the default
+    variants: Mapping[str, Rules]
+    #: the hand state machine (a :class:`~replay.table.Table` subclass)
+    engine: type[Table]
+    #: combination kind -> Chinese name, in the order tables and legends list them
+    kinds: Mapping[str, str]
+    #: role -> Chinese name, for games with roles (Dou Dizhu's landlord and farmers)
+    roles: Mapping[str, str] = field(default_factory=dict)
+    #: fixed partnerships as tuples of seats (() when each plays for himself)
+    teams: tuple[tuple[int, ...], ...] = ()
+    #: True when hands chain into matches (the previous hand's outcome is needed)
+    matches: bool = False
+    #: games played at a level: the level's name -> rank (``--level`` of ``paipu combo``)
+    parse_level: Callable[[str | None], int] | None = None
+    #: outcome columns the game adds to the ``outcomes`` table: name -> Arrow type
+    outcome_columns: Mapping[str, pa.DataType] = field(default_factory=dict)
+    #: statistics (``analysis/sql`` names) that apply to this game only
+    stats: tuple[str, ...] = ()
+    #: the simulation driver module (``replay.sim.<name>`` when None and it exists)
+    simulation: str | None = None
+    #: classify cards outside a hand: (rules, card ids, level or None) -> readings
+    classify: Callable[[Rules, list[int], str | None], tuple[Combo, ...]] = _lookup
+
+    def __post_init__(self) -> None:
+        if not self.variants:
+            raise ValueError(f"{self.name}: a game needs at least one variant")
+        for vname, rules in self.variants.items():
+            if rules.game != self.name or rules.variant != vname:
+                raise ValueError(f"{self.name}: variant {vname!r} has rules of {rules.game}/{rules.variant}")
+
+    @property
+    def default_variant(self) -> str:
+        return next(iter(self.variants))
+
+    @property
+    def players(self) -> int:
+        return next(iter(self.variants.values())).players
+
+    def team_of(self, seat: int) -> int | None:
+        """The team index of *seat* (None when each plays for himself)."""
+        for k, team in enumerate(self.teams):
+            if seat in team:
+                return k
+        return None
+
+    def partners_of(self, seat: int) -> tuple[int, ...]:
+        """The other seats of *seat*'s team (empty when each plays for himself)."""
+        team = self.team_of(seat)
+        return () if team is None else tuple(s for s in self.teams[team] if s != seat)
+
+    @property
+    def levels(self) -> bool:
+        return self.parse_level is not None
+
+    def title_in(self, lang: str) -> str:
+        return self.title_zh if lang == "zh" else self.title
+
+    @staticmethod
+    def of(rules: Rules) -> Game:
+        """The declaration of the game *rules* belong to."""
+        from .games import find_game
+
+        return find_game(rules.game)
+
+
+def names_of(games: Sequence[Game]) -> str:
+    """``doudizhu, paodekuai, …``: the registry names, for help texts and errors."""
+    return ", ".join(g.name for g in games)

@@ -1,0 +1,71 @@
+"""A game declares itself once: the toy game of tests/toygame (nothing outside the test
+folder names it) goes through ingest → audit → stats → sql → report → replay → combo."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEAL = [["3s", "3h", "3d", "4s", "5s", "5h", "6s", "7s", "7h", "7d"],
+        ["3c", "4h", "4d", "4c", "5d", "5c", "6h", "6d", "6c", "7c"]]
+#: seat 1 goes out first while seat 0 still holds 3d 4s: margin 2
+WON = "0 3s,3h|1 4h,4d|0 7s,7h|1 -|0 5s,5h|1 6h,6d|0 -|1 3c|0 7d|1 -|0 6s|1 7c|0 -|1 5d,5c|0 -|1 4c|0 -|1 6c"
+
+
+def hand(hand_id: str, acts: str) -> dict:
+    actions = []
+    for i, a in enumerate(acts.split("|")):
+        seat, cards = a.split(" ")
+        actions.append({"seat": int(seat), "act": "pass", "t": 1000 * i} if cards == "-" else
+                       {"seat": int(seat), "act": "play", "cards": cards.split(","), "t": 1000 * i})
+    return {"paipu": 1, "id": hand_id, "game": "bdx", "variant": "plain", "players": ["甲", "<b>乙</b>"],
+            "deal": DEAL, "actions": actions}
+
+
+def paipu(*args: str, cwd: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PAIPU_GAMES="toygame", PYTHONPATH=HERE + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-c", "from cli import app; app(prog_name='paipu')", *args],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_toy_game_end_to_end(tmp_path):
+    src = tmp_path / "toy.jsonl"
+    src.write_text("\n".join(json.dumps(h, ensure_ascii=False) for h in (
+        hand("toy-a", WON), hand("toy-b", "0 3s,3h|1 3c"), hand("toy-c", "0 3s,3h|1 4h,4d|0 4s,5s"))) + "\n",
+        encoding="utf-8")
+    cwd = str(tmp_path)
+    r = paipu("games", cwd=cwd)
+    assert "toy (比大小 Toy): variants plain; aliases bdx, 比大小" in r.stdout
+    r = paipu("ingest", "toy.jsonl", "--out", "ds", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    assert os.path.isdir(tmp_path / "ds" / "hands" / "game=toy")
+    r = paipu("audit", "ds", "--workers", "1", cwd=cwd)
+    assert r.returncode == 1, r.stderr
+    r = paipu("audit", "ds", "--jsonl", cwd=cwd)
+    verdicts = {v["id"]: v for v in map(json.loads, r.stdout.splitlines())}
+    assert verdicts["toy-a"]["ok"] is True
+    assert [(x["code"], x["action"]) for x in verdicts["toy-b"]["violations"]] == [("does_not_beat", 1)]
+    assert [(x["code"], x["action"]) for x in verdicts["toy-c"]["violations"]] == [("invalid_combo", 2)]
+    r = paipu("sql", "ds", "select hand_id, winner, winning_side, margin, scores::varchar as scores, first_leader from outcomes "
+                           "where ok order by hand_id", "--csv", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[1:] == ['toy-a,1,seat 1,2,"[-2.0, 2.0]",0']
+    r = paipu("sql", "ds", "select seat, player, role, place, cards_left from seats order by seat", "--csv",
+              cwd=cwd)
+    assert r.stdout.splitlines()[1:] == ["0,甲,,2,2", "1,<b>乙</b>,,1,0"]
+    r = paipu("stats", "ds", "--game", "toy", "--json", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    overview = json.loads(r.stdout)["overview"]
+    assert [(row["game"], row["hands"]) for row in overview] == [("toy", 3)]
+    r = paipu("report", "ds", "--out", "report.html", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "比大小 Toy" in page and "<b>乙</b>" not in page
+    r = paipu("replay", "ds", "--hand", "toy-a", "--lang", "zh", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("toy-a · 比大小 toy/plain") and "对子" in r.stdout
+    r = paipu("combo", "--game", "bdx", "5s 5h", "--json", cwd=cwd)
+    assert json.loads(r.stdout)["type"] == "pair" and json.loads(r.stdout)["name_zh"] == "对子"
