@@ -143,7 +143,7 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
                     continue
                 if act == "play":
                     cards = a.get("cards")
-                    if type(cards) is list and cards and "as" not in a:
+                    if type(cards) is list and cards and "as" not in a and "declared" not in a:
                         try:
                             if superset(cards) if action_cards else all(type(x) is str for x in cards):
                                 continue
@@ -209,6 +209,9 @@ def _check_action(action: Any, i: int, n: int, strict_cards: bool = True) -> Non
             cards(action["as"], f"{path}.as")
             if len(action["as"]) != len(action["cards"]):
                 raise _bad(f"{path}.as", f"{len(action['cards'])} cards (one per card played)", action["as"])
+        named = action.get("declared")
+        if named is not None and not (isinstance(named, list) and len(named) == 2 and all(isinstance(x, str) for x in named)):
+            raise _bad(f"{path}.declared", 'a combination [kind, key] like ["full_house", "5"]', named)
     elif act == "bid":
         _need(action, "call", bool, path + ".")
     elif act == "grab":

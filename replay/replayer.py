@@ -64,7 +64,7 @@ def replay(record: dict, detail: bool = False, previous: dict | None = None) -> 
         violation = table.run()
         outcome = table.outcome() if violation is None else {}
         if violation is None and isinstance(record.get("result"), dict):
-            violation = compare_result(record["result"], outcome)
+            violation = compare_result(table.canonical_result(record["result"]), outcome)
     except Exception:  # noqa: BLE001 - an engine bug must not stop an audit run
         return Replay(hand_id, game, variant, Violation(Code.ENGINE_ERROR, None, traceback.format_exc(limit=8)), table=table)
     return Replay(hand_id, game, variant, violation, table.events, outcome, table)
@@ -90,6 +90,8 @@ class Matches:
         if not isinstance(match, dict) or not plays_matches(record.get("game")):
             return None
         seen = self.last.get(match["id"])
+        if seen is not None and seen[1] is not None and seen[1].get("match_over"):
+            return seen[1]  # whatever its number, a hand after the match was won is bad_match
         if seen is None or seen[0] != match["hand"] - 1:
             return None
         return seen[1]
@@ -98,5 +100,8 @@ class Matches:
         r = replay(record, detail, self.previous(record))
         match = record.get("match")
         if isinstance(match, dict):
+            seen = self.last.get(match["id"])
+            if seen is not None and seen[1] is not None and seen[1].get("match_over"):
+                return r  # the match stays over
             self.last[match["id"]] = (match["hand"], r.outcome if r.ok and r.outcome.get("levels") else None)
         return r

@@ -186,8 +186,11 @@ class Table:
         return v, ids, packed, readings
 
     def _take(self, i: int, seat: int, tokens: list[str], declared: list[str] | None,
-              ) -> tuple[Violation | None, list[int], int, tuple[Combo, ...]]:
-        """Every check of a play; on success its cards are out of the seat's card counts."""
+              named: list[str] | None = None) -> tuple[Violation | None, list[int], int, tuple[Combo, ...]]:
+        """Every check of a play; on success its cards are out of the seat's card counts.
+
+        *declared* is the action's ``as`` (what the cards stand for), *named* its
+        ``declared`` combination ``[kind, key]``: only that reading counts."""
         if self.phase != "play" or seat != self.turn:
             if self.phase == "play" and not self.first_play_done:
                 return Violation(Code.FIRST_PLAY, i, f"the first play belongs to seat {self.turn} ({self.opening_rule()}), not seat {seat}", seat), [], 0, ()
@@ -217,8 +220,13 @@ class Table:
                 readings = self.table.readings.get(packed, ())
             else:
                 readings = self.classify(ids, packed, declared)
+            if named is not None:
+                readings = tuple(c for c in readings if c.kind == named[0] and self.key_name(c) == named[1])
             last = self.last
-            if not readings:
+            if not readings and named is not None:
+                v = Violation(Code.INVALID_COMBO, i, f"{' '.join(tokens)} cannot be the declared {named[0]} {named[1]} "
+                              f"in {self.rules.game}/{self.rules.variant}", seat)
+            elif not readings:
                 v = Violation(Code.INVALID_COMBO, i, f"{' '.join(tokens)} is no combination of {self.rules.game}/{self.rules.variant}", seat)
             elif last is not None and not (
                 beats(readings[0], last[0]) if len(readings) == 1 and len(last) == 1 else any_beats(readings, last)
@@ -233,7 +241,7 @@ class Table:
 
     def do_play(self, i: int, action: dict) -> Violation | None:
         seat = action["seat"]
-        v, ids, packed, readings = self._take(i, seat, action["cards"], action.get("as"))
+        v, ids, packed, readings = self._take(i, seat, action["cards"], action.get("as"), action.get("declared"))
         if v is not None:
             return v
         led = self.last is None
@@ -426,6 +434,10 @@ class Table:
     def outcome(self) -> dict[str, Any]:
         """The replayed outcome (the game's hook): order, scores, ..."""
         return {"order": list(self.out)}
+
+    def canonical_result(self, result: dict) -> dict:
+        """The record's declared result in the replay's spellings (hook: Guandan's levels)."""
+        return result
 
 
 _SORTED_DECKS: dict[tuple[int, ...], list[int]] = {}

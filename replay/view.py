@@ -177,7 +177,7 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
         if out.get(key) is not None:
             console.print(f"  {w.get(key, key)}: " + "  ".join(f"{name(k)} {x:+g}" for k, x in enumerate(out[key])))
     if isinstance(record.get("result"), dict):
-        v = compare_result(record["result"], out)
+        v = compare_result(table.canonical_result(record["result"]), out)
         if v is not None:
             _violation(console, w, v)
             return v

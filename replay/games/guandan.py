@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import pyarrow as pa
 
 from ..cards import (
-    CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,
+    CARD_NAMES, CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,
     card_id,
 )
 from ..combos import Combo, ComboTable, packed_of
@@ -52,7 +52,20 @@ def parse_level(text: str | None) -> int:
 
 
 def level_name(rank: int) -> str:
-    return "10" if rank == 7 else RANK_NAMES[rank]
+    """A level written as the card notation writes its rank (``T``, never ``10``)."""
+    return RANK_NAMES[rank]
+
+
+def canonical_levels(value: Any) -> Any:
+    """Level names as :func:`level_name` writes them (``10`` -> ``T``); other values as given."""
+    if isinstance(value, list):
+        return [canonical_levels(x) for x in value]
+    if isinstance(value, str):
+        try:
+            return level_name(parse_level(value))
+        except ValueError:
+            return value
+    return value
 
 
 def value(rank: int, level: int) -> int:
@@ -74,6 +87,17 @@ class GuandanRules(Rules):
     kinds: frozenset[str] = frozenset(KINDS)
     #: coins: losers pay X·N·mult + A; mult doubles per bomb of this size or more
     double_bomb_size: int = 5
+    #: what follows A: "win" (a team that passes A wins the match) or "cycle" (round to 2)
+    after_a: str = "win"
+    #: failed hands at A that send a team back to 2 (0: never)
+    a_fail_limit: int = 0
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.after_a not in ("win", "cycle"):
+            raise ValueError(f"params.after_a: expected \"win\" or \"cycle\", got {self.after_a!r}")
+        if self.a_fail_limit < 0:
+            raise ValueError(f"params.a_fail_limit: expected 0 (never) or more, got {self.a_fail_limit!r}")
 
 
 STANDARD = GuandanRules(game="guandan", variant="standard", players=4, deck=DECK_108, max_play=10)
@@ -178,6 +202,38 @@ def classify_cards(table: ComboTable, ids: list[int], wild: int, declared: list[
     return _readings(table, rest, len(ids) - len(rest), {SUIT[c] for c in rest})
 
 
+def stand_for(table: ComboTable, ids: list[int], wild: int, level: int, kind: str, key: str) -> list[int] | None:
+    """What each card of a play stands for so that it reads as the declared combination
+    (*kind* and its key as :meth:`Guandan.name_key` names it), or None when the cards
+    cannot form it: natural cards stand for themselves, wild hearts for any non-joker card.
+
+    >>> t, w = Guandan.combo_table(STANDARD, 4), card_id(4, HEARTS)  # level 7: 7♥ is wild
+    >>> six_six_two = [card_id(3, 0), card_id(3, 1), card_id(RANK_2, 2), w, w]
+    >>> [CARD_NAMES[c] for c in stand_for(t, six_six_two, w, 4, "full_house", "2")]
+    ['6s', '6h', '2d', '2s', '2s']
+    >>> [CARD_NAMES[c] for c in stand_for(t, six_six_two, w, 4, "full_house", "6")]
+    ['6s', '6h', '2d', '6s', '2s']
+    >>> stand_for(t, six_six_two, w, 4, "straight", "6") is None
+    True
+    """
+    wilds = [k for k, c in enumerate(ids) if c == wild]
+
+    def fits(stand: list[int]) -> bool:
+        return any(c.kind == kind and Guandan.name_key(c, STANDARD, level) == key
+                   for c in _readings(table, stand, 0, None, declared=True))
+
+    if fits(list(ids)):
+        return list(ids)
+    for ranks in combinations_with_replacement(range(RANK_2 + 1), len(wilds)) if wilds else ():
+        for suit in range(4):
+            stand = list(ids)
+            for k, r in zip(wilds, ranks):
+                stand[k] = card_id(r, suit)
+            if fits(stand):
+                return stand
+    return None
+
+
 def _readings(table: ComboTable, cards: list[int], wilds: int, suits: set[int] | None,
               declared: bool = False) -> tuple[Combo, ...]:
     base = 0
@@ -218,9 +274,54 @@ TEAM = (0, 1, 0, 1)
 LEVEL_CYCLE = [RANK_2] + list(range(RANK_A + 1))  # 2, 3, …, K, A, then 2 again
 
 
-def upgrade_level(rank: int, steps: int) -> int:
-    """The level *steps* above *rank*, cycling after A back to 2."""
-    return LEVEL_CYCLE[(LEVEL_CYCLE.index(rank) + steps) % len(LEVEL_CYCLE)]
+def upgrade_level(rank: int, steps: int, cycle: bool = True) -> int:
+    """The level *steps* above *rank*: cycling after A back to 2, or stopping at A."""
+    k = LEVEL_CYCLE.index(rank) + steps
+    return LEVEL_CYCLE[k % len(LEVEL_CYCLE) if cycle else min(k, len(LEVEL_CYCLE) - 1)]
+
+
+@dataclass(frozen=True)
+class LevelsAfter:
+    """What a finished hand does to the match: levels, failures at A, the match's end."""
+
+    levels: list[int]
+    upgrade: int
+    double_down: bool
+    #: failed hands at A per team so far (only counted with ``a_fail_limit``)
+    a_fails: list[int]
+    #: the team that won the match in this hand (过A), or None
+    match_winner: int | None
+
+
+def levels_after(rules: GuandanRules, levels: list[int], level: int, order: list[int],
+                 a_fails: list[int] | None = None) -> LevelsAfter:
+    """The upgrade rule of docs/rules.md §6.5 for a hand played at *level* with finishing
+    *order* (the first two places at least), shared by the replay and the importers.
+
+    >>> r = levels_after(STANDARD, [RANK_A, parse_level("5")], RANK_A, [0, 1, 2, 3])
+    >>> r.match_winner, [level_name(x) for x in r.levels]
+    (0, ['A', '5'])
+    """
+    first = order[0]
+    team = TEAM[first]
+    partner = (first + 2) % 4
+    place = order.index(partner) + 1 if partner in order else 4
+    upgrade = {2: 3, 3: 2}.get(place, 1)
+    new = list(levels)
+    fails = list(a_fails or (0, 0))
+    winner = None
+    if rules.after_a == "win" and level == RANK_A and levels[team] == RANK_A and place != 4:
+        winner = team  # 过A: first place at its own A with the partner not last
+    else:
+        new[team] = upgrade_level(levels[team], upgrade, cycle=rules.after_a == "cycle")
+    for t in (0, 1):
+        if new[t] != RANK_A:
+            fails[t] = 0
+        elif rules.a_fail_limit and level == RANK_A and levels[t] == RANK_A and winner != t:
+            fails[t] += 1  # a hand at its level A that it did not pass
+            if fails[t] >= rules.a_fail_limit:
+                new[t], fails[t] = RANK_2, 0
+    return LevelsAfter(new, upgrade, place == 2, fails, winner)
 
 
 class GuandanHand(Guandan):
@@ -264,6 +365,9 @@ class GuandanHand(Guandan):
             return None
         if prev is None:
             return None
+        if prev.get("match_over"):
+            return Violation(Code.BAD_MATCH, None, f"the match {match['id']} was already over: team "
+                             f"{prev['match_winner']} won it at level A (过A)")
         order = prev["order"]
         expected = [parse_level(x) for x in prev["levels"]]
         if self.levels != expected:
@@ -388,6 +492,9 @@ class GuandanHand(Guandan):
             self.end_reason = "out"
             if len(out) == 3:  # the last seat takes the last place
                 out.append(next(s for s in range(4) if s not in out))
+            winner = self.match_after().match_winner
+            if winner is not None:
+                self.events.append(Event("match_won", i, out[0], {"team": winner}))
 
     def leader_after_out(self, seat: int) -> int:
         partner = (seat + 2) % 4
@@ -402,31 +509,41 @@ class GuandanHand(Guandan):
     def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
         return {"winning_team": outcome.get("winning_team"), "double_down": outcome.get("double_down"),
                 "upgrade": outcome.get("upgrade"), "level": self.record.get("level"),
-                "levels_after": outcome.get("levels")}
+                "levels_after": outcome.get("levels"), "match_over": outcome.get("match_over")}
+
+    def match_after(self) -> LevelsAfter:
+        """The hand's effect on the match (levels, failures at A, a won match)."""
+        prev = self.previous or {}
+        return levels_after(self.rules, self.levels, self.level, self.out, prev.get("a_fails"))
 
     def outcome(self) -> dict[str, Any]:
         out: dict[str, Any] = {"order": list(self.out)}
         if self.end_reason == "escape":
             out.update(escape=self.escaper, scores=[0] * 4)
             return out
-        first = self.out[0]
-        team = TEAM[first]
-        partner = (first + 2) % 4
-        place = self.out.index(partner) + 1
-        double_down = place == 2  # the other team shares the last places: 双下
-        upgrade = {2: 3, 3: 2}.get(place, 1)
-        levels = list(self.levels)
-        levels[team] = upgrade_level(levels[team], upgrade)
+        team = TEAM[self.out[0]]
+        after = self.match_after()
         mult = 2 ** self.big_bombs
         scores = [mult if TEAM[s] == team else -mult for s in range(4)]
-        out.update(winning_team=team, double_down=double_down, upgrade=upgrade,
-                   levels=[level_name(x) for x in levels], multiplier=mult, scores=scores)
+        out.update(winning_team=team, double_down=after.double_down, upgrade=after.upgrade,
+                   levels=[level_name(x) for x in after.levels], multiplier=mult, scores=scores,
+                   match_over=after.match_winner is not None)
+        if after.match_winner is not None:
+            out["match_winner"] = after.match_winner
+        if self.rules.a_fail_limit:
+            out["a_fails"] = after.a_fails
         room = self.record.get("room") or {}
         if self.coins_wanted():
             x, fee = room.get("base", 1), room.get("fee", 0)
             out["coins"] = [(x * room["coef"] * mult - fee) if TEAM[s] == team else -(x * room["coef"] * mult + fee)
                             for s in range(4)]
         return out
+
+    def canonical_result(self, result: dict) -> dict:
+        """Levels in a declared result read ``T`` and ``10`` alike."""
+        if "levels" not in result:
+            return result
+        return {**result, "levels": canonical_levels(result["levels"])}
 
 
 Engine = GuandanHand
@@ -497,6 +614,6 @@ GAME = Game(
     variants={"standard": STANDARD, "no_tribute": NO_TRIBUTE}, engine=GuandanHand, kinds=KINDS,
     teams=((0, 2), (1, 3)), matches=True, parse_level=parse_level,
     outcome_columns={"winning_team": pa.int8(), "double_down": pa.bool_(), "upgrade": pa.int16(),
-                     "level": pa.string(), "levels_after": pa.list_(pa.string())},
+                     "level": pa.string(), "levels_after": pa.list_(pa.string()), "match_over": pa.bool_()},
     stats=("guandan",), classify=_classify,
 )

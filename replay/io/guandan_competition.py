@@ -80,7 +80,7 @@ class MatchState:
 
 def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> dict:
     """One competition deal as a hand record (raises CompetitionError or RecordError)."""
-    from ..games.guandan import TEAM, level_name, parse_level, upgrade_level
+    from ..games.guandan import STANDARD, TEAM, level_name, levels_after, parse_level
 
     if not isinstance(obj, dict):
         raise CompetitionError("(line)", "a JSON object per deal")
@@ -96,6 +96,7 @@ def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> di
             raise CompetitionError("beginning", "the four seats' starting hands")
         hands = [_cards(h, f"beginning[{s}]") for s, h in enumerate(begin)]
     actions: list[dict] = []
+    declared: list[tuple[dict, list[str]]] = []
     over = None
     for k, m in enumerate(messages):
         field = f"messages[{k}]"
@@ -112,7 +113,10 @@ def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> di
             if act[0] == "PASS":
                 actions.append({"seat": seat, "act": "pass"})
             else:
-                actions.append({"seat": seat, "act": "play", "cards": _cards(act[2], f"{field}.curAction[2]")})
+                play = {"seat": seat, "act": "play", "cards": _cards(act[2], f"{field}.curAction[2]")}
+                if act[0] != "?":  # our own writer's "not declared"
+                    declared.append((play, declaration(act[0], act[1], f"{field}.curAction")))
+                actions.append(play)
         elif stage in ("tribute", "back"):
             result = m.get("result")
             if not isinstance(result, list):
@@ -143,6 +147,7 @@ def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> di
         level = parse_level(rank)
     except ValueError:
         raise CompetitionError("episodeOver.curRank", f"the level rank played, 2..A, got {rank!r}") from None
+    keep_declarations(declared, level)
     match_id = str(obj.get("match") or os.path.splitext(os.path.basename(source))[0])
     m_state = state.start(match_id)
     m_state["hand"] += 1
@@ -162,13 +167,69 @@ def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> di
         if first is not None:
             record["leader"] = first["seat"]
     # the levels after this deal, by the upgrade rule, carry into the next deal
-    partner_place = order.index((order[0] + 2) % 4) + 1
-    levels = [parse_level(x) for x in m_state["levels"]]
-    team = TEAM[order[0]]
-    levels[team] = upgrade_level(levels[team], {2: 3, 3: 2}.get(partner_place, 1))
-    m_state["levels"] = [level_name(x) for x in levels]
+    after = levels_after(STANDARD, [parse_level(x) for x in m_state["levels"]], level, order, m_state.get("a_fails"))
+    m_state["levels"] = [level_name(x) for x in after.levels]
+    m_state["a_fails"] = after.a_fails
     record["result"]["levels"] = list(m_state["levels"])
     return record
+
+
+#: the platform's combination types (OpenGuanDan's FourKings too) as rules.md's kinds
+KIND_OF_TYPE = {
+    "Single": "single", "Pair": "pair", "Trips": "triple", "ThreeWithTwo": "full_house", "Straight": "straight",
+    "StraightFlush": "straight_flush", "ThreePair": "pair_chain", "TwoTrips": "plate", "Bomb": "bomb",
+    "FourKings": "joker_bomb",
+}
+#: sequence kinds: the platform names their lowest card (A for A2345), paipu their top card
+_LENGTH = {"straight": 5, "straight_flush": 5, "pair_chain": 3, "plate": 2}
+_LOW = "A23456789TJQK"
+
+
+def declaration(kind_text: object, rank: object, field: str) -> list[str]:
+    """The platform's ``[type, rank]`` as a record's ``declared`` ``[kind, key]`` (the key as
+    ``paipu combo`` names it: a sequence by its top card, a joker by SJ/BJ, the four jokers
+    ``jokers``).
+
+    >>> declaration("Straight", "A", "x"), declaration("ThreeWithTwo", "T", "x"), declaration("Bomb", "JOKER", "x")
+    (['straight', '5'], ['full_house', 'T'], ['joker_bomb', 'jokers'])
+    """
+    from ..games.guandan import POSITION_RANK
+    from ..cards import RANK_NAMES
+
+    kind = KIND_OF_TYPE.get(kind_text) if isinstance(kind_text, str) else None
+    if kind is None:
+        raise CompetitionError(f"{field}[0]", "a combination type (" + ", ".join(KIND_OF_TYPE) + f" or PASS), got {kind_text!r}")
+    rank = "T" if rank == "10" else rank
+    if kind == "joker_bomb" or (kind == "bomb" and rank == "JOKER"):
+        return ["joker_bomb", "jokers"]
+    if kind in _LENGTH:
+        low = _LOW.find(rank) if isinstance(rank, str) and len(rank) == 1 else -1
+        top = low + _LENGTH[kind] - 1
+        if low < 0 or top >= len(POSITION_RANK):
+            raise CompetitionError(f"{field}[1]", f"the lowest card of the {kind}, A..{_LOW[len(POSITION_RANK) - _LENGTH[kind]]}, got {rank!r}")
+        return [kind, RANK_NAMES[POSITION_RANK[top]]]
+    names = {"B": "SJ", "R": "BJ"} if kind in ("single", "pair") else {}
+    if not (isinstance(rank, str) and (rank in names or (len(rank) == 1 and rank in "23456789TJQKA"))):
+        raise CompetitionError(f"{field}[1]", f"a rank 2..A{' or B, R' if names else ''}, got {rank!r}")
+    return [kind, names.get(rank, rank)]
+
+
+def keep_declarations(declared: list[tuple[dict, list[str]]], level: int) -> None:
+    """Each declared play keeps its declaration (``declared``) and, when its cards can
+    form it, what its wild hearts stand for (``as``); a declaration the cards cannot form
+    stays without ``as`` and the replay reports it (``invalid_combo`` naming it)."""
+    from ..cards import CARD_NAMES, CARD_OF, HEARTS, card_id
+    from ..games.guandan import STANDARD, Guandan, stand_for
+
+    table, wild = Guandan.combo_table(STANDARD, level), card_id(level, HEARTS)
+    for play, named in declared:
+        play["declared"] = named
+        ids = [CARD_OF[t] for t in play["cards"]]
+        if wild not in ids:
+            continue  # natural cards read as themselves
+        stand = stand_for(table, ids, wild, level, *named)
+        if stand is not None:
+            play["as"] = [CARD_NAMES[c] for c in stand]
 
 
 def items_of_competition_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
