@@ -44,8 +44,7 @@ def verdict_of_item(item: Item, matches=None) -> Verdict:
     if item.record is None:
         m = _ACTION_FIELD.search(item.message or "")
         action = int(m.group(1)) if m else None
-        hand_id = None
-        return Verdict(hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, action, item.message or ""))
+        return Verdict(item.hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, action, item.message or ""))
     r = matches.replay(item.record) if matches is not None else replay(item.record)
     return Verdict(item.record["id"], item.source, item.line, r.violation, r)
 

@@ -148,6 +148,15 @@ def test_bad_card_token_in_a_play():
     assert (r.violation.code, r.violation.action) == ("bad_card", 3)
 
 
+def test_a_declared_combination_is_the_only_reading():
+    """``declared`` ([kind, key], as paipu combo names them) keeps one reading of a play."""
+    assert verdict(BID_0 + f'0 play {STRAIGHT} {{"declared": ["straight", "A"]}}\n0 escape\n') is None
+    assert verdict(BID_0 + f'0 play {STRAIGHT} {{"declared": ["straight", "K"]}}\n') == ("invalid_combo", 3)
+    r = run(BID_0 + '0 play 3h 3d {"declared": ["single", "3"]}\n')
+    assert (r.violation.code, r.violation.action) == ("invalid_combo", 3)
+    assert "3h 3d cannot be the declared single 3" in r.violation.message
+
+
 def test_follow_must_beat_same_kind():
     assert verdict(BID_0 + "0 play 3h\n1 play 4h\n2 play 3c\n") == ("does_not_beat", 5)
     assert verdict(BID_0 + "0 play 3h 3d\n1 play 4h\n") == ("does_not_beat", 4)

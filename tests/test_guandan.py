@@ -234,12 +234,17 @@ def test_partner_leads_after_a_seat_goes_out_and_all_pass():
     raise AssertionError("no 接风 in the simulated hands")
 
 
-def outcome_for(order, levels=("2", "2"), big_bombs=0, room=None):
+def outcome_for(order, levels=("2", "2"), big_bombs=0, room=None, level=None, params=None, a_fails=None):
+    """The outcome of a hand that ended in *order*, played at *level* (default: the level
+    of the team that takes first place) with *levels* before it."""
     record = next(simulate("guandan", "no_tribute", 1, 3))
     record["levels"] = list(levels)
+    record["level"] = level or levels[order[0] % 2]
     if room is not None:
         record["room"] = room
-    table = GuandanHand(NO_TRIBUTE, record)
+    table = GuandanHand(NO_TRIBUTE.with_params(params), record)
+    if a_fails is not None:
+        table.previous = {"a_fails": a_fails}
     table.setup()
     table.out = list(order)
     table.end_reason = "out"
@@ -259,9 +264,73 @@ def test_places_and_upgrade(order, upgrade, double_down):
     assert out["levels"] == expected
 
 
-def test_levels_cycle_after_ace():
-    assert outcome_for([0, 2], levels=("Q", "2"))["levels"] == ["2", "2"]   # Q +3 -> K, A, 2
-    assert outcome_for([1, 0, 3, 2], levels=("5", "A"))["levels"] == ["5", "3"]  # A +2 -> 2, 3
+def test_upgrades_stop_at_ace():
+    assert outcome_for([0, 2], levels=("Q", "2"))["levels"] == ["A", "2"]   # Q +3 -> A, not past it
+    assert outcome_for([1, 0, 3, 2], levels=("5", "K"))["levels"] == ["5", "A"]  # K +2 -> A
+    assert outcome_for([1, 0, 3, 2], levels=("5", "J"))["levels"] == ["5", "K"]  # below A: as usual
+
+
+@pytest.mark.parametrize("order", [[1, 3], [1, 0, 3, 2], [3, 0, 1, 2]])
+def test_first_place_at_its_own_ace_with_partner_not_last_wins_the_match(order):
+    out = outcome_for(order, levels=("5", "A"))
+    assert out["match_over"] is True and out["match_winner"] == 1
+    assert out["levels"] == ["5", "A"]
+
+
+@pytest.mark.parametrize("order,levels,level", [
+    ([1, 0, 2, 3], ("5", "A"), "A"),   # partner last: it stays at A
+    ([0, 1, 2, 3], ("5", "A"), "A"),   # the other team takes first place at team 1's A
+    ([1, 3], ("5", "A"), "5"),         # first place, but the hand is played at team 0's level
+])
+def test_no_match_win_otherwise(order, levels, level):
+    out = outcome_for(order, levels=levels, level=level)
+    assert out["match_over"] is False and "match_winner" not in out
+    assert out["levels"][1] == "A"
+
+
+def test_after_a_cycle_is_the_old_rule():
+    cycle = {"after_a": "cycle"}
+    assert outcome_for([0, 2], levels=("Q", "2"), params=cycle)["levels"] == ["2", "2"]   # Q +3 -> K, A, 2
+    assert outcome_for([1, 0, 3, 2], levels=("5", "A"), params=cycle)["levels"] == ["5", "3"]  # A +2 -> 2, 3
+    assert outcome_for([1, 3], levels=("5", "A"), params=cycle)["match_over"] is False
+
+
+def test_failed_hands_at_ace_send_a_team_back_to_two():
+    limit = {"a_fail_limit": 3}
+    # team 1 at A fails (partner last) for the third time: back to 2
+    out = outcome_for([1, 0, 2, 3], levels=("5", "A"), params=limit, a_fails=[0, 2])
+    assert out["levels"] == ["5", "2"] and out["a_fails"] == [0, 0]
+    # the second failure: still at A, counted
+    out = outcome_for([0, 1, 2, 3], levels=("5", "A"), level="A", params=limit, a_fails=[0, 1])
+    assert out["levels"] == ["7", "A"] and out["a_fails"] == [0, 2]
+    # a hand at the other team's level is no failure at A
+    out = outcome_for([0, 1, 2, 3], levels=("5", "A"), level="5", params=limit, a_fails=[0, 2])
+    assert out["levels"] == ["7", "A"] and out["a_fails"] == [0, 2]
+    # default: never sent back
+    out = outcome_for([1, 0, 2, 3], levels=("5", "A"), a_fails=[0, 7])
+    assert out["levels"] == ["5", "A"] and "a_fails" not in out
+
+
+@pytest.mark.parametrize("params", [{"after_a": "loop"}, {"a_fail_limit": -1}, {"a_fail_limit": "3"}])
+def test_level_a_parameters_are_checked(params):
+    record = next(simulate("guandan", "standard", 1, 3))
+    assert code_at({**record, "params": params}) == ("bad_record", None)
+
+
+def test_levels_read_t_and_10_alike():
+    assert level_name(parse_level("10")) == level_name(parse_level("T")) == "T"
+    record = next(simulate("guandan", "standard", 1, 3))
+    del record["match"]  # a hand alone: its levels are as the record says
+    team = record["result"]["order"][0] % 2
+    record["levels"][1 - team] = "10"  # the losing team stays at 10, written T by the replay
+    r = replay(record | {"result": {}})
+    assert r.ok and r.outcome["levels"][1 - team] == "T"
+    for spelt in ("10", "T"):
+        levels = list(r.outcome["levels"])
+        levels[1 - team] = spelt
+        assert code_at(record | {"result": {"levels": levels}}) is None
+    levels[1 - team] = "J"
+    assert code_at(record | {"result": {"levels": levels}}) == ("result_mismatch", None)
 
 
 def test_coins_double_for_every_big_bomb():

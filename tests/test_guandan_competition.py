@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 
+import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from replay.io.guandan_competition import card, record_to_deal
+from replay.cards import CARD_NAMES, DECK_108, parse_cards
+from replay.io.guandan_competition import (
+    card, declaration, items_of_competition_lines, platform_card, platform_declaration, record_to_deal,
+)
 from replay.io.readers import iter_file
+from replay.replayer import Matches, replay
 from replay.sim import simulate
 
 runner = CliRunner()
@@ -18,11 +24,7 @@ def competition_file(tmp_path, tamper=None) -> tuple[str, list[dict]]:
     records = list(simulate("guandan", "standard", 5, 11))
     lines = []
     for k, r in enumerate(records):
-        deal = record_to_deal(r)
-        order = r["result"]["order"]
-        full = order + [s for s in range(4) if s not in order]
-        rank = "T" if r["level"] == "10" else r["level"]
-        deal["messages"].append({"stage": "episodeOver", "order": full, "curRank": rank, "restCards": []})
+        deal = record_to_deal(r)  # every play declared, episodeOver last
         if tamper:
             tamper(k, deal)
         lines.append(json.dumps(deal))
@@ -90,3 +92,142 @@ def test_bad_input_names_the_field(tmp_path):
     assert items[0].record is None and items[0].code == "bad_record"
     assert 'field "messages[0].curAction[2][0]": expected a card like' in items[0].message
     assert items[0].line == 1
+
+
+# ---------------------------------------------------------------- a match won at A (过A)
+
+WON_AT_A = os.path.join(os.path.dirname(__file__), "data", "guandan_won_at_a.jsonl")
+
+
+def match_replays(path):
+    matches = Matches()
+    return [(item, matches.replay(item.record) if item.record else None) for item in iter_file(path)]
+
+
+def test_a_match_won_at_a_imports_and_audits_clean_and_is_over():
+    replays = match_replays(WON_AT_A)
+    assert [r.ok for _, r in replays] == [True] * 5
+    assert [item.record["level"] for item, _ in replays] == ["2", "5", "8", "J", "A"]
+    assert [r.outcome["levels"] for _, r in replays] == [["5", "2"], ["8", "2"], ["J", "2"], ["A", "2"], ["A", "2"]]
+    assert [r.outcome["match_over"] for _, r in replays] == [False] * 4 + [True]
+    last = replays[-1][1]
+    assert last.outcome["match_winner"] == 0
+    won = [e for e in last.events if e.kind == "match_won"]
+    assert len(won) == 1 and won[0].data == {"team": 0} and won[0].action == len(replays[-1][0].record["actions"]) - 1
+    assert not any(e.kind == "match_won" for _, r in replays[:-1] for e in r.events)
+
+
+def test_the_won_match_audits_clean_from_the_command_line(tmp_path):
+    r = runner.invoke(app, ["audit", WON_AT_A], catch_exceptions=False)
+    assert r.exit_code == 0 and "5 hands: 5 ok" in r.stdout
+    ds = str(tmp_path / "ds")
+    runner.invoke(app, ["ingest", WON_AT_A, "--out", ds], catch_exceptions=False)
+    r = runner.invoke(app, ["audit", ds, "--workers", "1"], catch_exceptions=False)
+    assert r.exit_code == 0 and "5 hands: 5 ok" in r.stdout
+
+
+def test_a_further_hand_after_the_match_was_won_is_bad_match(tmp_path):
+    with open(WON_AT_A, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    path = tmp_path / "more.jsonl"
+    path.write_text("\n".join(lines + [lines[0]]) + "\n", encoding="utf-8")  # a sixth hand, same match id
+    replays = match_replays(str(path))
+    assert [r.ok for _, r in replays[:5]] == [True] * 5
+    v = replays[5][1].violation
+    assert (str(v.code), v.action) == ("bad_match", None)
+    assert "already over" in v.message and "team 0" in v.message
+
+
+def test_the_match_stays_open_below_a():
+    """The fourth hand brings team 0 to A: the match is not over, and a fifth hand follows."""
+    with open(WON_AT_A, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    items = list(items_of_competition_lines(enumerate(x.encode() for x in lines[:4]), "x"))
+    matches = Matches()
+    assert [matches.replay(i.record).outcome["match_over"] for i in items] == [False] * 4
+
+
+# ---------------------------------------------------------------- declared readings [type, rank, cards]
+
+
+def deal_line(seat0: str, seat1: str, plays: list[tuple[int, list]]) -> bytes:
+    """A competition deal at level 2 (2♥ wild): seats 0 and 1 hold the given cards, the
+    rest of the two decks go round the other seats; *plays* are (seat, curAction)."""
+    hands = [parse_cards(seat0), parse_cards(seat1)]
+    rest = list(DECK_108)
+    for c in hands[0] + hands[1]:
+        rest.remove(c)
+    for s in range(2):
+        while len(hands[s]) < 27:
+            hands[s].append(rest.pop())
+    hands += [rest[:27], rest[27:]]
+    messages = [{"stage": "play", "curPos": s, "curAction": a} for s, a in plays]
+    messages.append({"stage": "episodeOver", "order": [0, 1, 2, 3], "curRank": "2", "restCards": []})
+    deal = {"match": "m", "leader": 0, "messages": messages,
+            "beginning": [[platform_card(CARD_NAMES[c]) for c in h] for h in hands]}
+    return json.dumps(deal).encode()
+
+
+LEAD = ["5s", "5d", "3s", "2h", "2h"]  # 555+33 or 333+55: the strongest reading is the fives
+FOLLOW = ["4s", "4d", "4c", "6s", "6d"]  # 444+66 beats the threes, not the fives
+
+
+def first_verdict(line: bytes):
+    item = next(items_of_competition_lines([(1, line)], "x"))
+    assert item.record is not None, item.message
+    r = replay(item.record)
+    return item.record, (None if r.ok else (str(r.violation.code), r.violation.action, r.violation.message))
+
+
+def comp(tokens):
+    return [platform_card(t) for t in tokens]
+
+
+def test_a_declared_reading_of_wild_hearts_is_the_one_that_counts():
+    line = deal_line("5s 5d 3s 2h 2h", "4s 4d 4c 6s 6d",
+                     [(0, ["ThreeWithTwo", "3", comp(LEAD)]), (1, ["ThreeWithTwo", "4", comp(FOLLOW)])])
+    record, verdict = first_verdict(line)
+    assert record["actions"][0]["declared"] == ["full_house", "3"]
+    assert sorted(record["actions"][0]["as"]) == sorted(["5s", "5d", "3s", "3s", "3s"])
+    assert record["actions"][1]["declared"] == ["full_house", "4"] and "as" not in record["actions"][1]
+    assert verdict[:2] == ("incomplete", None)  # both plays legal; the hand goes on
+
+
+def test_without_the_declaration_the_strongest_reading_counts():
+    line = deal_line("5s 5d 3s 2h 2h", "4s 4d 4c 6s 6d", [(0, ["?", "?", comp(LEAD)]), (1, ["?", "?", comp(FOLLOW)])])
+    assert first_verdict(line)[1][:2] == ("does_not_beat", 1)
+    line = deal_line("5s 5d 3s 2h 2h", "4s 4d 4c 6s 6d",
+                     [(0, ["ThreeWithTwo", "5", comp(LEAD)]), (1, ["ThreeWithTwo", "4", comp(FOLLOW)])])
+    assert first_verdict(line)[1][:2] == ("does_not_beat", 1)
+
+
+@pytest.mark.parametrize("action,named", [
+    (["Straight", "3", comp(LEAD)], "straight 7"),        # wilds cannot make 5 5 3 a straight
+    (["ThreeWithTwo", "7", comp(LEAD)], "full_house 7"),  # nor a full house of sevens
+    (["Pair", "5", comp(["6s", "6d"])], "pair 5"),        # natural cards read as themselves
+    (["Bomb", "JOKER", comp(["5s", "5d", "3s", "2h"])], "joker_bomb jokers"),
+])
+def test_a_declaration_the_cards_cannot_form_is_invalid_combo_naming_it(action, named):
+    line = deal_line("5s 5d 3s 2h 2h 6s 6d", "4s 4d 4c 6s 6d", [(0, action)])
+    code, index, message = first_verdict(line)[1]
+    assert (code, index) == ("invalid_combo", 0)
+    assert f"cannot be the declared {named}" in message
+
+
+@pytest.mark.parametrize("action,field", [
+    (["Flush", "3", ["S5"]], "messages[0].curAction[0]"),
+    (["Single", "Z", ["S5"]], "messages[0].curAction[1]"),
+    (["Straight", "J", ["S5"]], "messages[0].curAction[1]"),
+])
+def test_an_unknown_type_or_rank_names_the_field(action, field):
+    item = next(items_of_competition_lines([(1, deal_line("5s", "4s", [(0, action)]))], "x"))
+    assert item.record is None and item.code == "bad_record"
+    assert item.message.startswith(f'field "{field}": expected')
+
+
+@pytest.mark.parametrize("kind_rank", [("Straight", "A"), ("Straight", "T"), ("ThreePair", "Q"), ("TwoTrips", "K"),
+                                       ("StraightFlush", "9"), ("Single", "B"), ("Pair", "R"), ("Bomb", "JOKER"),
+                                       ("ThreeWithTwo", "T"), ("Trips", "2"), ("Bomb", "7")])
+def test_declarations_round_trip(kind_rank):
+    kind, key = declaration(*kind_rank, "x")
+    assert platform_declaration(kind, key) == list(kind_rank)

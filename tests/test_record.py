@@ -72,3 +72,47 @@ def test_good_record_and_aliases():
 def test_lenient_action_cards_leave_spelling_to_the_replay():
     rec = broken(["actions", 1, "cards", 0], "3S!")
     assert check_record(rec, action_cards=False) is rec
+
+
+# ---------------------------------------------------------------- record-level verdicts keep the hand's id
+
+
+def audit_jsonl(path) -> list[dict]:
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    r = CliRunner().invoke(app, ["audit", str(path), "--jsonl"], catch_exceptions=False)
+    assert r.exit_code == 1
+    return [json.loads(x) for x in r.stdout.splitlines()]
+
+
+def test_a_record_level_verdict_keeps_the_hand_id(tmp_path):
+    import json
+
+    bad_card = broken(["deal", 2, 0], "5z")
+    no_id = broken(["id"], 7)
+    path = tmp_path / "h.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in (bad_card, no_id)) + "\n")
+    first, second = audit_jsonl(path)
+    assert first["id"] == "h1" and first["violations"][0] == {
+        "code": "bad_card", "action": None,
+        "message": "field \"deal[2][0]\": expected a card like '3h', 'Ts' or 'BJ', got '5z'"}
+    assert second["id"] is None and second["violations"][0]["code"] == "bad_record"  # no usable id: none given
+
+
+def test_a_text_hand_with_an_error_keeps_its_id(tmp_path):
+    path = tmp_path / "h.paipu"
+    path.write_text("hand t-9\ngame doudizhu huopin\nseat 0 a: 3s\nseat 1 b: 4s\nseat 2 c: 5z\nbottom: 6s 7s 8s\n")
+    [verdict] = audit_jsonl(path)
+    assert verdict["id"] == "t-9" and verdict["violations"][0]["code"] == "bad_card"
+
+
+@pytest.mark.parametrize("declared", ["full_house 5", ["full_house"], ["full_house", 5]])
+def test_a_declared_combination_is_kind_and_key(declared):
+    with pytest.raises(RecordError) as e:
+        check_record(broken(["actions", 1, "declared"], declared))
+    assert e.value.field == "actions[1].declared" and "[kind, key]" in e.value.message
+    assert check_record(broken(["actions", 1, "declared"], ["single", "3"]))["actions"][1]["declared"] == ["single", "3"]

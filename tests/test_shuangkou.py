@@ -4,6 +4,7 @@ the seed (sections A–E) both ways, 扣, escape, and simulated hands."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import pytest
 from helpers import code_at, stepping, table_after
@@ -65,6 +66,26 @@ def test_combinations(ranks, kind):
 ])
 def test_not_combinations(ranks):
     assert read(spell(ranks)) == ()
+
+
+@pytest.mark.parametrize("low,ranks,kind", [
+    (2, "3333+4444", "bomb_chain"), (2, "3333+444R", "bomb_chain"), (2, "2222+AAAA", "bomb_chain"),
+    (3, "3333+4444", None), (4, "3333+4444+5555", None), (4, "3333+4444+5555+6666", "bomb_chain"),
+])
+def test_the_fewest_bombs_in_a_chain_is_a_parameter(low, ranks, kind):
+    rules = dataclasses.replace(HUOPIN, chain_min_bombs=low)
+    got = classify_cards(Shuangkou.combo_table(rules), rules, parse_cards(spell(ranks)))
+    assert (got[0].kind if got else None) == kind
+
+
+def test_a_two_bomb_chain_by_record_params():
+    record = hand(5)
+    assert replay(record).ok
+    assert replay({**record, "params": {"chain_min_bombs": 2}}).ok
+    assert code_at({**record, "params": {"chain_min_bombs": 1}}) == ("bad_record", None)
+    rules = HUOPIN.with_params({"chain_min_bombs": 2})
+    (chain,) = classify_cards(Shuangkou.combo_table(rules), rules, parse_cards(spell("5555+66666")))
+    assert stars_of(chain) == 4 + 2  # the smallest bomb's size + the number of bombs
 
 
 def test_a_joker_takes_the_highest_reading():

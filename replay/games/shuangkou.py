@@ -44,9 +44,15 @@ class ShuangkouRules(Rules):
     straight_min: int = 5
     pair_chain_min: int = 3
     triple_chain_min: int = 3
+    #: the fewest bombs in a bomb chain: the seed's "2个以上" is read both ways (rules.md)
     chain_min_bombs: int = 3
     max_bomb: int = 12
     escape_base_multiple: int = 128
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.chain_min_bombs < 2:
+            raise ValueError(f"params.chain_min_bombs: expected 2 or more, got {self.chain_min_bombs!r}")
 
 
 HUOPIN = ShuangkouRules(game="shuangkou", variant="huopin", players=4, deck=DECK_108, max_play=27)

@@ -33,7 +33,7 @@ import orjson
 
 from ..record import check_record
 from ..verdicts import Code, RecordError
-from .sources import Item, iter_lines, short
+from .sources import Item, id_of, iter_lines, short
 
 FORMAT = "guandan-competition"
 _SUITS = {"S": "s", "H": "h", "C": "c", "D": "d"}
@@ -228,7 +228,7 @@ def keep_declarations(declared: list[tuple[dict, list[str]]], level: int) -> Non
         if wild not in ids:
             continue  # natural cards read as themselves
         stand = stand_for(table, ids, wild, level, *named)
-        if stand is not None:
+        if stand is not None and stand != ids:
             play["as"] = [CARD_NAMES[c] for c in stand]
 
 
@@ -243,13 +243,16 @@ def items_of_competition_lines(lines: Iterable[tuple[int, bytes]], source: str, 
         except orjson.JSONDecodeError as e:
             yield Item(source, number, "utf-8", code=Code.BAD_RECORD, message=f"not valid JSON ({e})", raw=raw)
             continue
+        record = None
         try:
-            record = check_record(deal_to_record(obj, number, source, state), action_cards=strict)
+            record = deal_to_record(obj, number, source, state)
+            record = check_record(record, action_cards=strict)
         except CompetitionError as e:
-            yield Item(source, number, "utf-8", code=Code.BAD_RECORD, message=str(e), raw=raw)
+            yield Item(source, number, "utf-8", code=Code.BAD_RECORD, message=str(e), raw=raw, hand_id=id_of(obj))
             continue
         except RecordError as e:
-            yield Item(source, number, "utf-8", code=e.code, message=str(e).split(": ", 1)[1], raw=raw)
+            yield Item(source, number, "utf-8", code=e.code, message=str(e).split(": ", 1)[1], raw=raw,
+                       hand_id=id_of(record))
             continue
         yield Item(source, number, "utf-8", record=record)
 
@@ -262,19 +265,50 @@ def iter_competition(path: str, source: str | None = None, strict: bool = True) 
         yield Item(source, 0, "unknown", code=Code.BAD_RECORD, message=f"cannot read the file: {e}")
 
 
-def record_to_deal(record: dict) -> dict:
-    """A hand record written back in the competition format (for tests and exchange)."""
-    def comp(token: str) -> str:
-        if token == "SJ":
-            return "SB"
-        if token == "BJ":
-            return "HR"
-        return {"s": "S", "h": "H", "c": "C", "d": "D"}[token[1]] + token[0]
+def platform_card(token: str) -> str:
+    """A canonical card as the platform writes it (the inverse of :func:`card`)."""
+    if token == "SJ":
+        return "SB"
+    if token == "BJ":
+        return "HR"
+    return {"s": "S", "h": "H", "c": "C", "d": "D"}[token[1]] + token[0]
 
+
+def platform_declaration(kind: str, key: str) -> list[str]:
+    """rules.md's kind and key name as the platform's ``[type, rank]`` (the inverse of
+    :func:`declaration`).
+
+    >>> platform_declaration("straight", "5"), platform_declaration("pair", "BJ"), platform_declaration("joker_bomb", "jokers")
+    (['Straight', 'A'], ['Pair', 'R'], ['Bomb', 'JOKER'])
+    """
+    from ..games.guandan import POSITION_RANK
+    from ..cards import RANK_NAMES
+
+    if kind == "joker_bomb":
+        return ["Bomb", "JOKER"]
+    platform = next(t for t, k in KIND_OF_TYPE.items() if k == kind)
+    if kind in _LENGTH:
+        top = max(p for p in range(len(POSITION_RANK)) if RANK_NAMES[POSITION_RANK[p]] == key)
+        return [platform, _LOW[top - _LENGTH[kind] + 1]]
+    return [platform, {"SJ": "B", "BJ": "R"}.get(key, key)]
+
+
+def record_to_deal(record: dict, previous: dict | None = None) -> dict:
+    """A hand record written back in the competition format (for tests and exchange):
+    each play with the reading the replay gives it as ``[type, rank, cards]`` (``["?", "?",
+    cards]`` when the record does not replay), then ``episodeOver`` when it is finished.
+    *previous*: the replayed outcome of the match's previous hand."""
+    from ..replayer import replay
+
+    r = replay(record, detail=True, previous=previous)
+    named = {i: platform_declaration(c.kind, r.table.key_name(c)) for i, _, c, _, _ in r.table.plays} if r.ok else {}
+
+    comp = platform_card
     messages = []
-    for a in record["actions"]:
+    for i, a in enumerate(record["actions"]):
         if a["act"] == "play":
-            messages.append({"stage": "play", "curPos": a["seat"], "curAction": ["?", "?", [comp(t) for t in a["cards"]]]})
+            messages.append({"stage": "play", "curPos": a["seat"],
+                             "curAction": [*named.get(i, ("?", "?")), [comp(t) for t in a["cards"]]]})
         elif a["act"] == "pass":
             messages.append({"stage": "play", "curPos": a["seat"], "curAction": ["PASS", "PASS", "PASS"]})
         elif a["act"] in ("tribute", "return"):
@@ -282,6 +316,10 @@ def record_to_deal(record: dict) -> dict:
                              "result": [[a["seat"], a["to"], comp(a["card"])]]})
         elif a["act"] == "resist":
             messages.append({"stage": "anti-tribute", "antiNum": 1, "antiPos": [a["seat"]]})
+    if r.ok and r.outcome.get("levels"):
+        order = r.outcome["order"]
+        messages.append({"stage": "episodeOver", "order": order + [s for s in range(4) if s not in order],
+                         "curRank": record.get("level", "2"), "restCards": []})
     return {"match": record["match"]["id"], "beginning": [[comp(t) for t in h] for h in record["deal"]],
             "messages": messages, "players": record["players"], "variant": record["variant"],
             **({"leader": record["leader"]} if "leader" in record else {})}

@@ -10,7 +10,7 @@ import orjson
 
 from ..record import FIELDS, check_record
 from ..verdicts import Code, RecordError
-from .sources import Item, decode_line, iter_lines, short
+from .sources import Item, decode_line, id_of, iter_lines, short
 
 
 def parse_line(data: bytes, first: bool = False) -> tuple[object, str]:
@@ -45,7 +45,7 @@ def item_of_line(number: int, data: bytes, source: str, strict: bool = True) -> 
         record = check_record(obj, action_cards=strict)
     except RecordError as e:
         return Item(source, number, encoding, code=e.code, message=str(e).split(": ", 1)[1],
-                    raw=short(data.decode(encoding, "replace")))
+                    raw=short(data.decode(encoding, "replace")), hand_id=id_of(obj))
     return Item(source, number, encoding, record=record)
 
 

@@ -32,6 +32,8 @@ class Item:
     code: Code | None = None
     message: str | None = None
     raw: str | None = None
+    #: the hand's id when the input gave one, also for a hand that was not taken
+    hand_id: str | None = None
 
     @property
     def where(self) -> str:
@@ -117,6 +119,12 @@ def sniff_format(path: str) -> str:
     except (OSError, EOFError):
         pass
     return "jsonl" if suffix in JSONL_SUFFIXES or suffix not in TEXT_SUFFIXES else "text"
+
+
+def id_of(obj: object) -> str | None:
+    """The ``id`` of a record that could not be taken, when it has a usable one."""
+    hand_id = obj.get("id") if isinstance(obj, dict) else None
+    return hand_id if isinstance(hand_id, str) and hand_id else None
 
 
 def short(text: str, limit: int = 100_000) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..record import FIELDS, check_record
 from ..verdicts import Code, RecordError
-from .sources import Item, decode_line, iter_lines, short
+from .sources import Item, decode_line, id_of, iter_lines, short
 
 _BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False}
 _PLAIN_ACTS = ("pass", "peek", "resist", "escape")
@@ -327,13 +327,14 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
         try:
             record = check_record(b.finish(), action_cards=strict)
         except TextError as e:
-            return Item(source, e.line, encoding, code=Code.BAD_RECORD, message=str(e), raw=raw)
+            return Item(source, e.line, encoding, code=Code.BAD_RECORD, message=str(e), raw=raw, hand_id=id_of(b.record))
         except RecordError as e:
             line = b.line
             m = re.match(r"actions\[(\d+)\]", e.field or "")
             if m and int(m.group(1)) < len(b.action_lines):
                 line = b.action_lines[int(m.group(1))]
-            return Item(source, line, encoding, code=e.code, message=str(e).split(": ", 1)[1], raw=raw)
+            return Item(source, line, encoding, code=e.code, message=str(e).split(": ", 1)[1], raw=raw,
+                        hand_id=id_of(b.record))
         return Item(source, b.line, encoding, record=record)
 
     for n, raw_line, enc in lines:
@@ -367,10 +368,12 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
         try:
             builder.feed(line, n)
         except TextError as e:
-            failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=str(e), raw="\n".join(builder.lines))
+            failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=str(e), raw="\n".join(builder.lines),
+                          hand_id=id_of(builder.record))
             builder = None
         except (ValueError, IndexError) as e:  # e.g. a seat number too large for int()
-            failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=f"line {n}: {e}", raw="\n".join(builder.lines))
+            failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=f"line {n}: {e}", raw="\n".join(builder.lines),
+                          hand_id=id_of(builder.record))
             builder = None
     item = close()
     if item:

@@ -79,8 +79,8 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
                   {"partners": frozenset({(seat + 2) % 4}), "strong": 13, "bomb_chance": 0.15})
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "levels", "upgrade", "scores", "coins") if k in outcome}
-    if table.end_reason == "escape":
-        state.clear()  # a match ends with an escape
+    if table.end_reason == "escape" or outcome.get("match_over"):
+        state.clear()  # a match ends with an escape, or won at level A (过A)
     else:
         state["levels"] = [parse_level(x) for x in outcome["levels"]]
         state["order"] = outcome["order"]
@@ -91,7 +91,7 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
 def simulate_match_hands(rng_for: Callable[[int], random.Random], rules: GuandanRules, prefix: str, hands: int,
                          escape_rate: float = 0.0,
                          seats_for: Callable[[int], list[Seat] | None] | None = None) -> Iterator[dict]:
-    """Hands of consecutive matches (a match goes on until an escape or 12 hands); a new
+    """Hands of consecutive matches (a match goes on until it is won, an escape or 12 hands); a new
     match is seated by ``seats_for(k)`` (k: the hand's number in the run)."""
     state: dict = {}
     for k in range(hands):
