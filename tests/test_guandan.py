@@ -362,6 +362,21 @@ def a_match(pred=lambda records: True, variant="standard"):
     raise AssertionError("no such match")
 
 
+def test_simulation_stops_at_a_won_match():
+    """With the sample's seed a match is won at A; the hand after a won match starts a new one."""
+    from replay.replayer import Matches
+
+    records = list(simulate("guandan", "standard", 12, 2026))
+    matches = Matches()
+    replays = [matches.replay(r) for r in records]
+    assert all(r.ok for r in replays)
+    won = [k for k, r in enumerate(replays) if r.outcome["match_over"]]
+    assert won and records[won[0]]["level"] == "A"
+    for k in won:
+        if k + 1 < len(records):
+            assert records[k + 1]["match"] == {"id": records[k + 1]["id"], "hand": 1}
+
+
 def test_a_simulated_match_audits_clean_in_order():
     records = a_match()
     assert audit_codes(records) == [(None, None)] * 4

@@ -138,6 +138,18 @@ def test_a_further_hand_after_the_match_was_won_is_bad_match(tmp_path):
     assert "already over" in v.message and "team 0" in v.message
 
 
+def test_no_hand_of_the_match_follows_the_win_whatever_its_number():
+    items = [item for item, _ in match_replays(WON_AT_A)]
+    again = json.loads(json.dumps(items[0].record))
+    again["id"] = "won-at-a-again"
+    for number in (1, 6, 9):
+        again["match"]["hand"] = number
+        matches = Matches()
+        assert all(matches.replay(i.record).ok for i in items)
+        v = matches.replay(again).violation
+        assert (str(v.code), v.action) == ("bad_match", None)
+
+
 def test_the_match_stays_open_below_a():
     """The fourth hand brings team 0 to A: the match is not over, and a fifth hand follows."""
     with open(WON_AT_A, encoding="utf-8") as f:

@@ -358,6 +358,9 @@ class GuandanHand(Guandan):
         prev = self.previous
         if not isinstance(match, dict):
             return None
+        if prev is not None and prev.get("match_over"):
+            return Violation(Code.BAD_MATCH, None, f"the match {match['id']} was already over: team "
+                             f"{prev['match_winner']} won it at level A (过A)")
         if match["hand"] == 1:
             if self.level != RANK_2 or self.levels != [RANK_2, RANK_2]:
                 return Violation(Code.BAD_MATCH, None, "the first hand of a match is played at level 2 with both teams at 2, "
@@ -365,9 +368,6 @@ class GuandanHand(Guandan):
             return None
         if prev is None:
             return None
-        if prev.get("match_over"):
-            return Violation(Code.BAD_MATCH, None, f"the match {match['id']} was already over: team "
-                             f"{prev['match_winner']} won it at level A (过A)")
         order = prev["order"]
         expected = [parse_level(x) for x in prev["levels"]]
         if self.levels != expected:
