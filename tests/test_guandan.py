@@ -405,6 +405,20 @@ def test_tribute_must_come_from_the_losers_of_the_previous_hand():
     assert audit_codes(bad)[1] == ("bad_tribute", i)
 
 
+def test_third_place_pays_when_the_winners_partner_came_last():
+    def partner_last_then_tribute(rs):
+        order = rs[0]["result"]["order"]
+        return len(order) == 4 and order[3] == (order[0] + 2) % 4 and acts(rs[1], "tribute")
+    records = a_match(partner_last_then_tribute)
+    order = records[0]["result"]["order"]
+    i = acts(records[1], "tribute")[0]
+    assert records[1]["actions"][i]["seat"] == order[2]  # the loser who came third
+    assert audit_codes(records)[:2] == [(None, None)] * 2
+    bad = copy.deepcopy(records)
+    bad[1]["actions"][i]["seat"] = order[1]  # the other loser, second place, does not pay
+    assert audit_codes(bad)[1] == ("bad_tribute", i)
+
+
 def test_play_before_the_tribute_is_paid():
     records = a_match(lambda rs: any(a["act"] == "tribute" for a in rs[1]["actions"]))
     bad = copy.deepcopy(records)
