@@ -124,6 +124,10 @@ def test_the_won_match_audits_clean_from_the_command_line(tmp_path):
     runner.invoke(app, ["ingest", WON_AT_A, "--out", ds], catch_exceptions=False)
     r = runner.invoke(app, ["audit", ds, "--workers", "1"], catch_exceptions=False)
     assert r.exit_code == 0 and "5 hands: 5 ok" in r.stdout
+    import duckdb
+
+    rows = duckdb.sql(f"select hand_id, match_over from '{ds}/outcomes/**/*.parquet' order by hand_id").fetchall()
+    assert [over for _, over in rows] == [False] * 4 + [True]
 
 
 def test_a_further_hand_after_the_match_was_won_is_bad_match(tmp_path):

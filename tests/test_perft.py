@@ -15,14 +15,14 @@ from helpers import submultisets
 
 from replay.cards import RANK_BIT, parse_cards
 from replay.combos import any_beats, strongest
-from replay.games import find_engine, find_rules
+from replay.games import find_game, find_rules
 from replay.replayer import make_table
 from replay.sim import simulate
 
 
 def table_of(game: str, variant: str, level: int | None = None):
     rules = find_rules(game, variant)
-    engine = find_engine(game).Engine
+    engine = find_game(game).engine
     return engine.combo_table(rules, level) if level is not None else engine.combo_table(rules)
 
 
