@@ -53,7 +53,8 @@ def ingest(
 ) -> None:
     """Read hand histories into a Parquet dataset (hands, actions, rejects)."""
     from replay.ingest import ingest_files
-    from replay.io.sources import InputError, expand_inputs
+    from replay.io.commit import DatasetLocked, DatasetWriteError
+    from replay.io.sources import InputError, expand_inputs, size_of
 
     try:
         files = expand_inputs(inputs)
@@ -75,9 +76,12 @@ def ingest(
     progress = Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
     with progress:
-        task = progress.add_task("ingest", total=sum(os.path.getsize(p) for p in files))
-        stats = ingest_files(files, out_dir, fmt, batch_size=batch, workers=workers, on_reject=on_reject,
-                             on_batch=lambda size: progress.advance(task, size))
+        task = progress.add_task("ingest", total=sum(size_of(p) for p in files))
+        try:
+            stats = ingest_files(files, out_dir, fmt, batch_size=batch, workers=workers, on_reject=on_reject,
+                                 on_batch=lambda size: progress.advance(task, size))
+        except (DatasetLocked, DatasetWriteError) as e:
+            fail(str(e))
     codes = ", ".join(f"{k} {v}" for k, v in sorted(stats.by_code.items()))
     out.print(
         f"ingested {stats.written} hands from {len(files)} files into {out_dir}; "
@@ -230,9 +234,10 @@ def audit(
     import json
 
     from replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts
+    from replay.io.commit import DatasetLocked, DatasetWriteError
     from replay.io.sources import InputError
 
-    total = bad = 0
+    total = bad = unreadable = 0
     by_code: dict[str, int] = {}
 
     def count(ok: bool, code: str | None) -> None:
@@ -254,7 +259,10 @@ def audit(
                             console=err, disable=not err.is_terminal, transient=True)
         with progress:
             task = progress.add_task(f"audit {ds}", total=parts)
-            done = audit_dataset(ds, force=force, workers=workers, on_part=lambda s: progress.advance(task))
+            try:
+                done = audit_dataset(ds, force=force, workers=workers, on_part=lambda s: progress.advance(task))
+            except (DatasetLocked, DatasetWriteError) as e:
+                fail(str(e))
         err.print(f"{ds}: audited {done} of {parts} part files ({parts - done} were audited already)", markup=False)
         for row in dataset_verdicts(ds):
             count(row["ok"], row["code"])
@@ -264,6 +272,7 @@ def audit(
                                              "source": f"{row['source']}:{row['line']}"}, ensure_ascii=False) + "\n")
     try:
         for v in iter_verdicts(files, fmt) if files else ():
+            unreadable += v.unreadable
             count(v.ok, None if v.ok else str(v.violation.code))
             if jsonl:
                 sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
@@ -276,6 +285,8 @@ def audit(
     if not jsonl:
         summary = ", ".join(f"{k} {n}" for k, n in sorted(by_code.items()))
         out.print(f"{total} hands: {total - bad} ok, {bad} with violations" + (f" ({summary})" if summary else ""), markup=False)
+    if unreadable:
+        fail(f"{unreadable} input{'s' if unreadable > 1 else ''} could not be read (see their verdicts)")
     if total == 0:
         fail("no hands found in the inputs")
     raise typer.Exit(1 if bad else 0)

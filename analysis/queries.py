@@ -43,6 +43,9 @@ def connect(root: str, need_audit: bool = True) -> duckdb.DuckDBPyConnection:
         raise DatasetError(f"{root}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
     if need_audit and not os.path.isdir(os.path.join(root, "outcomes")):
         raise DatasetError(f"{root}: not audited yet (no outcomes/ folder); run 'paipu audit {root}' first")
+    from replay.io.commit import settle
+
+    settle(root)  # a batch a crashed writer committed is completed first (never half seen)
     con = duckdb.connect()
     for table in TABLES:
         folder = os.path.join(root, table)

@@ -24,6 +24,7 @@ class Verdict:
     line: int
     violation: Violation | None
     replay: Replay | None = None
+    unreadable: bool = False  # the input could not be read at all (audit exits 2)
 
     @property
     def ok(self) -> bool:
@@ -44,7 +45,8 @@ def verdict_of_item(item: Item, matches=None) -> Verdict:
     if item.record is None:
         m = _ACTION_FIELD.search(item.message or "")
         action = int(m.group(1)) if m else None
-        return Verdict(item.hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, action, item.message or ""))
+        return Verdict(item.hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, action, item.message or ""),
+                       unreadable=item.unreadable)
     r = matches.replay(item.record) if matches is not None else replay(item.record)
     return Verdict(item.record["id"], item.source, item.line, r.violation, r)
 
@@ -94,9 +96,8 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
     parts); write each part's verdicts, plays, outcomes and seats beside it."""
     import gc
 
-    import pyarrow.parquet as pq
-
     from .derive import AuditRows
+    from .io.commit import StagedBatch
     from .io.dataset import records_of_part
     from .replayer import Matches
 
@@ -118,12 +119,16 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
                 else:
                     code = str(r.violation.code)
                     summary.by_code[code] = summary.by_code.get(code, 0) + 1
-            targets = _targets(root, game, hands_path)
-            for table, data in rows.tables().items():
-                path = targets[table]
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                pq.write_table(data, path + ".tmp", compression="zstd")
-                os.replace(path + ".tmp", path)
+            name = os.path.basename(hands_path)
+            staged = StagedBatch(root)  # the four tables of a part appear together
+            tables, unfit = rows.tables()
+            for _, was_ok in unfit:  # a value no column can hold: that hand's verdict says so
+                if was_ok:
+                    summary.ok -= 1
+                    summary.by_code["bad_record"] = summary.by_code.get("bad_record", 0) + 1
+            for table, data in tables.items():
+                staged.write(os.path.join(table, f"game={game}", name), data)
+            staged.commit()
             out.append(summary)
         return out
     finally:
@@ -140,7 +145,17 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
 
     A match (games whose hands chain) may span part files, so that game's parts are one
     job, in the order they were written, and are audited again together when any is new.
+
+    The dataset is locked meanwhile; each part's four tables appear together or not at
+    all (a kill or a full disk leaves no part half audited).
     """
+    from .io.commit import writing
+
+    with writing(root):
+        return _audit_dataset(root, force, workers, on_part)
+
+
+def _audit_dataset(root: str, force: bool, workers: int | None, on_part) -> int:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
@@ -179,14 +194,14 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
 def dataset_verdicts(root: str):
     """Every verdict row of a dataset (after :func:`audit_dataset`), as dicts, each with
     the ``source`` file and ``line`` its hand was ingested from."""
-    import pyarrow.dataset as pads
+    from .io.commit import read_table, settle
 
-    path = os.path.join(root, "verdicts")
-    if not os.path.isdir(path):
+    settle(root)
+    verdicts = read_table(root, "verdicts")
+    hands = read_table(root, "hands", ["id", "source", "line"])
+    if verdicts is None or hands is None:
         return []
-    rows = pads.dataset(path, format="parquet", partitioning="hive").to_table().to_pylist()
-    hands = pads.dataset(os.path.join(root, "hands"), format="parquet", partitioning="hive").to_table(
-        columns=["id", "source", "line"])
+    rows = verdicts.to_pylist()
     where = dict(zip(hands.column("id").to_pylist(), zip(hands.column("source").to_pylist(),
                                                           hands.column("line").to_pylist())))
     for row in rows:

@@ -137,10 +137,57 @@ class AuditRows:
                 "coin": coins[seat] if seat < len(coins) else None,
             })
 
-    def tables(self) -> dict[str, pa.Table]:
+    def tables(self) -> tuple[dict[str, pa.Table], list[tuple[str, bool]]]:
+        """The four tables, and the hands (id, ok before) with a value no column can hold
+        (e.g. coins beyond what a double holds exactly): those get a ``bad_record`` verdict
+        naming the column instead of their rows, and the rest of the batch is kept."""
+        try:
+            return self._convert(), []
+        except _CONVERSION_ERRORS:
+            pass
+        bad: dict[str, str] = {}
+        for name, rows in self.rows.items():
+            for row in rows:
+                for column, value in row.items():
+                    try:
+                        pa.array([value], AUDIT_TABLES[name].field(column).type)
+                    except _CONVERSION_ERRORS as e:
+                        bad.setdefault(row["hand_id"], f"{name}.{column}: {e}")
+        for column, values in self.plays.items():
+            kind = PLAYS.field(column).type
+            try:
+                pa.array(values, kind)
+            except _CONVERSION_ERRORS:
+                for hand_id, value in zip(self.plays["hand_id"], values):
+                    try:
+                        pa.array([value], kind)
+                    except _CONVERSION_ERRORS as e:
+                        bad.setdefault(hand_id, f"plays.{column}: {e}")
+        was_ok: dict[str, bool] = {}
+        for name, rows in self.rows.items():
+            kept = []
+            for row in rows:
+                hand_id = row["hand_id"]
+                if hand_id not in bad:
+                    kept.append(row)
+                elif name == "verdicts":
+                    was_ok[hand_id] = row["ok"]
+                    kept.append(dict(row, ok=False, code="bad_record", action=None, seat=None,
+                                     message=f"a value does not fit the audit tables ({bad[hand_id]})"))
+                elif name == "outcomes":
+                    kept.append({k: row.get(k) for k in ("hand_id", "variant", "n_actions", "params")} | {"ok": False})
+            self.rows[name] = kept
+        keep = [h not in bad for h in self.plays["hand_id"]]
+        self.plays = {k: [x for x, ok in zip(v, keep) if ok] for k, v in self.plays.items()}
+        return self._convert(), [(h, was_ok.get(h, False)) for h in bad]
+
+    def _convert(self) -> dict[str, pa.Table]:
         out = {name: pa.Table.from_pylist(rows, schema=AUDIT_TABLES[name]) for name, rows in self.rows.items()}
         out["plays"] = pa.table({k: pa.array(v, PLAYS.field(k).type) for k, v in self.plays.items()}, schema=PLAYS)
         return out
+
+
+_CONVERSION_ERRORS = (pa.ArrowException, OverflowError, ValueError, TypeError)
 
 
 def _params(record: dict) -> str | None:

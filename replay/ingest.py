@@ -14,7 +14,6 @@ and writes part files.  Memory: a few batches in flight plus the id index.
 from __future__ import annotations
 
 import gc
-import gzip
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -23,19 +22,23 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 
 import numpy as np
+import orjson
 import pyarrow as pa
 
+from .io.commit import read_table, writing
 from .io.dataset import (
     HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, _action_from_row, _record_from_row, add_hand,
-    content_hash, id_key,
+    content_hash, id_key, unfit_field,
 )
 from .io.jsonl import items_of_lines, record_to_json
-from .io.sources import Item, iter_lines, sniff_format
+from .io.sources import Item, ReadError, iter_lines, short, size_of, sniff_format
 from .io.text import HAND_LINE, items_of_text_lines
 from .verdicts import Code
 
 #: inputs smaller than this are ingested in-process (starting workers costs more)
 PARALLEL_MIN_BYTES = 32 * 1024 * 1024
+#: a batch is cut at this many bytes of input too (memory stays bounded with long lines)
+BATCH_BYTES = 64 * 1024 * 1024
 
 
 @dataclass
@@ -60,7 +63,9 @@ class Batch:
     lines: list[tuple[int, bytes]]
     strict: bool = True
     error: str | None = None  # the file could not be read past these lines
+    error_line: int = 0  # the line where reading stopped (0: the file could not be opened)
     size: int = 0
+    encoding: str | None = None  # the file's encoding when it is not told line by line (UTF-16)
 
 
 @dataclass
@@ -77,8 +82,9 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
         kind = sniff_format(path) if fmt == "auto" else fmt
         lines: list[tuple[int, bytes]] = []
         hands = size = 0
+        encoding: list[str] = []
         try:
-            for n, data in iter_lines(path):
+            for n, data in iter_lines(path, encoding):
                 if kind == "guandan-competition":
                     starts = False  # a file is one batch: its deals carry levels from one to the next
                     if not data.strip():
@@ -90,17 +96,18 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
                 else:
                     starts = HAND_LINE.match(data[3:] if n == 1 and data.startswith(b"\xef\xbb\xbf") else data) is not None
                 if starts:
-                    if hands >= batch_size:
-                        yield Batch(path, kind, lines, size=size)
+                    if hands >= batch_size or size >= BATCH_BYTES:
+                        yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None)
                         lines, hands, size = [], 0, 0
                     hands += 1
                 lines.append((n, data))
                 size += len(data) + 1
-        except (OSError, EOFError, gzip.BadGzipFile) as e:
-            yield Batch(path, kind, lines, error=f"cannot read the file: {e}", size=size)
+        except ReadError as e:
+            yield Batch(path, kind, lines, error=e.message, error_line=e.line, size=size,
+                        encoding=encoding[0] if encoding else None)
             continue
         if lines:
-            yield Batch(path, kind, lines, size=size)
+            yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None)
 
 
 def work(batch: Batch) -> BatchResult:
@@ -121,7 +128,7 @@ def _work(batch: Batch) -> BatchResult:
         items = items_of_competition_lines(batch.lines, batch.source, batch.strict)
     else:
         items = items_of_text_lines(batch.lines, batch.source, batch.strict)
-    columns: dict[str, tuple[Columns, ActionRows, list[int], list[int], list[int]]] = {}
+    columns: dict[str, list[tuple[int, Item, int]]] = {}
     rejects: list[tuple[str, int, str, str, str | None]] = []
     read = 0
     for seq, item in enumerate(items):
@@ -130,26 +137,51 @@ def _work(batch: Batch) -> BatchResult:
         if record is None:
             rejects.append((item.source, item.line, str(item.code), item.message or "", item.raw))
             continue
-        game = record["game"]
-        if game not in columns:
-            columns[game] = (Columns(HANDS), ActionRows(), [], [], [])
-        hands, actions, keys, hashes, order = columns[game]
-        digest = content_hash(record)
-        add_hand(hands, actions, record, item.source, item.line, item.encoding, digest)
-        keys.append(id_key(record["id"]))
-        hashes.append(digest)
-        order.append(seq)
+        try:
+            digest = content_hash(record)
+        except (TypeError, ValueError, OverflowError, orjson.JSONEncodeError) as e:  # last resort: checks missed it
+            rejects.append((item.source, item.line, str(Code.BAD_RECORD), f"cannot be stored: {e}", None))
+            continue
+        if batch.encoding:
+            item.encoding = batch.encoding
+        columns.setdefault(record["game"], []).append((seq, item, digest))
     if batch.error:
-        last = batch.lines[-1][0] if batch.lines else 0
-        rejects.append((batch.source, last, str(Code.BAD_RECORD), batch.error, None))
+        rejects.append((batch.source, batch.error_line, str(Code.BAD_RECORD), batch.error, None))
         read += 1
     games = {}
-    for game, (hands, actions, keys, hashes, order) in columns.items():
-        actions_table = actions.to_arrow()
-        rows = np.repeat(np.arange(len(actions)), [len(a) for a in actions.lists])
-        games[game] = (hands.to_arrow(), actions_table.append_column("_row", pa.array(rows, pa.int64())),
-                       np.array(keys, dtype=np.int64), np.array(hashes, dtype=np.int64), np.array(order, dtype=np.int64))
+    for game, entries in columns.items():
+        try:
+            games[game] = _tables(entries)
+        except (pa.ArrowException, OverflowError, ValueError, TypeError):
+            # last resort, one record at a time: a value the checks let through that a column
+            # cannot hold rejects its hand, not the batch
+            kept = []
+            for entry in entries:
+                item = entry[1]
+                problem = unfit_field(item.record)
+                if problem is None:
+                    kept.append(entry)
+                    continue
+                raw = None
+                try:
+                    raw = short(record_to_json(item.record).decode())
+                except (TypeError, ValueError, orjson.JSONEncodeError):
+                    pass
+                rejects.append((item.source, item.line, str(Code.BAD_RECORD), problem, raw))
+            if kept:
+                games[game] = _tables(kept)
     return BatchResult(read, games, rejects)
+
+
+def _tables(entries: list[tuple[int, Item, int]]) -> tuple[pa.Table, pa.Table, np.ndarray, np.ndarray, np.ndarray]:
+    hands, actions = Columns(HANDS), ActionRows()
+    for _, item, digest in entries:
+        add_hand(hands, actions, item.record, item.source, item.line, item.encoding, digest)
+    actions_table = actions.to_arrow()
+    rows = np.repeat(np.arange(len(actions)), [len(a) for a in actions.lists])
+    return (hands.to_arrow(), actions_table.append_column("_row", pa.array(rows, pa.int64())),
+            np.fromiter((id_key(item.record["id"]) for _, item, _ in entries), dtype=np.int64, count=len(entries)),
+            np.array([d for _, _, d in entries], dtype=np.int64), np.array([seq for seq, _, _ in entries], dtype=np.int64))
 
 
 class Ingester:
@@ -197,6 +229,7 @@ class Ingester:
             action_mask = mask[actions.column("_row").to_numpy()]
             self.writer.write("actions", actions.filter(pa.array(action_mask)).drop_columns(["_row"]), game)
         self.writer.write("rejects", rejects.to_arrow())
+        self.writer.commit()
 
     def _reject(self, rejects: Columns, source: str, line: int, code: str, message: str, raw: str | None,
                 hand_id: str | None) -> None:
@@ -214,12 +247,9 @@ class Ingester:
 
 
 def _existing_rejects(root: str) -> set[tuple]:
-    path = os.path.join(root, "rejects")
-    if not os.path.isdir(path):
+    table = read_table(root, "rejects", ["source", "line", "code", "message"])
+    if table is None:
         return set()
-    import pyarrow.dataset as pads
-
-    table = pads.dataset(path, format="parquet").to_table(columns=["source", "line", "code", "message"])
     return set(zip(*(table.column(c).to_pylist() for c in ("source", "line", "code", "message"))))
 
 
@@ -230,11 +260,21 @@ def ingest_files(paths: list[str], out: str, fmt: str = "auto", batch_size: int 
 
     *workers*: processes for parsing (default: all cores when the input is large enough,
     else in-process).  *on_batch* is told the bytes of every batch done (progress).
+
+    The dataset is locked while ingest runs (:class:`~replay.io.commit.DatasetLocked` if
+    another writer holds it); each batch appears whole or not at all, and a batch that
+    cannot be written (disk full) raises :class:`~replay.io.commit.DatasetWriteError`
+    with the dataset as it was before that batch.
     """
+    with writing(out):
+        return _ingest(paths, out, fmt, batch_size, workers, on_reject, on_batch)
+
+
+def _ingest(paths, out, fmt, batch_size, workers, on_reject, on_batch) -> IngestStats:
     ingester = Ingester(out, on_reject)
     batches = iter_batches(paths, fmt, batch_size)
     if workers is None:
-        workers = os.cpu_count() or 1 if sum(os.path.getsize(p) for p in paths) >= PARALLEL_MIN_BYTES else 1
+        workers = os.cpu_count() or 1 if sum(size_of(p) for p in paths) >= PARALLEL_MIN_BYTES else 1
     with paused_gc():
         if workers <= 1:
             for batch in batches:

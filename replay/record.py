@@ -14,9 +14,12 @@ replay.verdicts.RecordError: bad_card: field "deal[2][1]": expected a card like 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from .cards import CARD_OF
+import orjson
+
+from .cards import CARD_OF, RANK_NAMES
 from .games import UnknownGame, find_game, game_name
 from .verdicts import Code, RecordError
 
@@ -28,6 +31,20 @@ FIELDS = (
     "time", "room", "stacks", "match", "levels", "level", "leader", "lead_card", "params",
 )
 _TYPE_NAMES = {str: "a string", int: "an integer", list: "a list", dict: "an object", bool: "true or false"}
+
+# What the dataset's columns hold (docs/format.md, "Ranges"): a record outside these is
+# bad_record here, so that no value can fail a batch when it is written.
+#: doubles (t, stacks, room numbers) hold integers exactly up to 2^53
+MAX_EXACT = 2 ** 53
+#: show factors are int32, match.hand int64
+INT32 = (-2 ** 31, 2 ** 31 - 1)
+INT64_MAX = 2 ** 63 - 1
+#: room fields that are numbers (settlement)
+ROOM_NUMBERS = ("base", "coef", "fee", "multiplier", "xiqian")
+#: level ranks (levels, level): 2..A, also 10, any case
+LEVEL_NAMES = frozenset(RANK_NAMES[:13]) | {"10"}
+#: lists and objects nest at most this deep, the record itself counting as one
+MAX_DEPTH = 254
 
 
 def _bad(field: str, expected: str, got: Any, code: Code = Code.BAD_RECORD) -> RecordError:
@@ -138,7 +155,7 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
         # malformed action included) goes to _check_action, which accepts or names the field
         if type(a) is dict:
             seat, act, t = a.get("seat"), a.get("act"), a.get("t")
-            if type(seat) is int and 0 <= seat < n and (t is None or (type(t) in _NUMBERS and t >= 0)):
+            if type(seat) is int and 0 <= seat < n and (t is None or (type(t) in _NUMBERS and 0 <= t <= MAX_EXACT)):
                 if act == "pass":
                     continue
                 if act == "play":
@@ -155,25 +172,93 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
     _opt(obj, "result", dict)
     _opt(obj, "time", str)
     _opt(obj, "room", dict)
+    room = obj.get("room")
+    if room:
+        for key in ROOM_NUMBERS:
+            if key in room and not _number(room[key]):
+                raise _bad(f"room.{key}", f"a number from -2^53 to 2^53", room[key])
     stacks = _opt(obj, "stacks", list)
     if stacks is not None:
-        if len(stacks) != n or not all(_is(x, int) or isinstance(x, float) for x in stacks):
+        if len(stacks) != n:
             raise _bad("stacks", f"{n} numbers (coins per seat)", stacks)
+        for i, x in enumerate(stacks):
+            if not _number(x):
+                raise _bad(f"stacks[{i}]", "a number from -2^53 to 2^53 (coins)", x)
     match = _opt(obj, "match", dict)
     if match is not None:
         _need(match, "id", str, "match.")
-        _need(match, "hand", int, "match.")
+        hand = _need(match, "hand", int, "match.")
+        if not 0 <= hand <= INT64_MAX:
+            raise _bad("match.hand", "a hand number from 0 to 2^63 - 1", hand)
     levels = _opt(obj, "levels", list)
-    if levels is not None and (len(levels) != 2 or not all(isinstance(x, str) for x in levels)):
+    if levels is not None and (len(levels) != 2 or not all(_level(x) for x in levels)):
         raise _bad("levels", 'two level ranks like ["2", "5"]', levels)
-    _opt(obj, "level", str)
+    level = _opt(obj, "level", str)
+    if level is not None and not _level(level):
+        raise _bad("level", "a level rank 2..10, J, Q, K or A", level)
     leader = _opt(obj, "leader", int)
     if leader is not None and not 0 <= leader < n:
         raise _bad("leader", f"a seat 0..{n - 1}", leader)
     if obj.get("lead_card") is not None:
         _card(obj["lead_card"], "lead_card")
     _opt(obj, "params", dict)
+    try:
+        orjson.dumps(obj)  # every value storable as JSON: strings, 64-bit integers, depth
+    except (orjson.JSONEncodeError, TypeError, ValueError, OverflowError):
+        raise _unstorable(obj) from None
     return obj
+
+
+def _number(x: Any) -> bool:
+    """A number a double holds exactly (finite, |x| <= 2^53), not a boolean."""
+    t = type(x)
+    return (t is int and -MAX_EXACT <= x <= MAX_EXACT) or (t is float and math.isfinite(x) and abs(x) <= MAX_EXACT)
+
+
+def _level(x: Any) -> bool:
+    return isinstance(x, str) and x.strip().upper() in LEVEL_NAMES
+
+
+def _unstorable(obj: dict) -> RecordError:
+    """The first value of *obj* that JSON (and so the dataset) cannot hold, as an error."""
+    stack: list[tuple[str, Any, int]] = [("", obj, 1)]
+    while stack:
+        path, value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                return RecordError(Code.BAD_RECORD, path, f"lists and objects nested at most {MAX_DEPTH} deep")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            children = []
+            for key, child in items:
+                if isinstance(value, dict):
+                    if not isinstance(key, str) or not _utf8(key):
+                        return RecordError(Code.BAD_RECORD, path or None, f"keys that are valid Unicode text, got {key!r}")
+                    children.append((f"{path}.{key}" if path else key, child, depth + 1))
+                else:
+                    children.append((f"{path}[{key}]", child, depth + 1))
+            stack += reversed(children)
+        elif isinstance(value, str):
+            if not _utf8(value):
+                return _bad(path, "valid Unicode text (a lone surrogate is not)", value)
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int):
+            if not -2 ** 63 <= value < 2 ** 64:
+                return _bad(path, "an integer of at most 64 bits", value)
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return _bad(path, "a finite number", value)
+        else:
+            return _bad(path, "a JSON value", value)
+    return RecordError(Code.BAD_RECORD, None, "a value that JSON cannot hold")
+
+
+def _utf8(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 _CARD_SET = frozenset(CARD_OF)
@@ -201,8 +286,8 @@ def _check_action(action: Any, i: int, n: int, strict_cards: bool = True) -> Non
     if act not in ACTS:
         raise _bad(f"{path}.act", "one of " + ", ".join(ACTS), act)
     t = action.get("t")
-    if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
-        raise _bad(f"{path}.t", "milliseconds since the hand began (a number >= 0)", t)
+    if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t <= MAX_EXACT):
+        raise _bad(f"{path}.t", "milliseconds since the hand began (a number from 0 to 2^53)", t)
     if act == "play":
         cards(action.get("cards"), f"{path}.cards", nonempty=True)
         if action.get("as") is not None:
@@ -217,7 +302,9 @@ def _check_action(action: Any, i: int, n: int, strict_cards: bool = True) -> Non
     elif act == "grab":
         _need(action, "grab", bool, path + ".")
     elif act == "show":
-        _need(action, "factor", int, path + ".")
+        factor = _need(action, "factor", int, path + ".")
+        if not INT32[0] <= factor <= INT32[1]:
+            raise _bad(f"{path}.factor", "a whole number of 32 bits (5, 4, 3 or 2)", factor)
     elif act in ("tribute", "return"):
         card(action.get("card"), f"{path}.card")
         to = _need(action, "to", int, path + ".")

@@ -52,7 +52,7 @@ names = st.text(st.characters(exclude_categories=("Cs",)), max_size=8)
 
 
 @settings(max_examples=100, deadline=None)
-@given(names, st.lists(names, min_size=3, max_size=3), st.dictionaries(st.from_regex(r"[a-z_]{1,6}", fullmatch=True), st.one_of(names, st.integers(), st.booleans()), max_size=3))
+@given(names, st.lists(names, min_size=3, max_size=3), st.dictionaries(st.from_regex(r"[a-z_]{1,6}", fullmatch=True), st.one_of(names, st.integers(-2 ** 63, 2 ** 64 - 1), st.booleans()), max_size=3))
 def test_any_names_and_extra_fields_round_trip(hand_id, players, extra):
     assume_ok = hand_id != ""
     record = {"paipu": 1, "id": hand_id or "x", "game": "doudizhu", "variant": "huopin", "players": players,

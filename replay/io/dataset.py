@@ -6,9 +6,10 @@ Layout (DuckDB, polars and Spark read it as it is)::
     DATASET/actions/game=doudizhu/part-<run>-<n>.parquet
     DATASET/rejects/part-<run>-<n>.parquet
 
-A part file is written under a temporary name and renamed into place, so a crash never
-leaves a half-written ``.parquet`` file visible.  The ``game`` column of partitioned
-tables comes from the folder name (hive partitioning), not from the file.
+A batch's part files become visible all at once (staged, committed, moved into place:
+see :mod:`replay.io.commit`), so a crash never leaves half a batch or a half-written
+file visible.  The ``game`` column of partitioned tables comes from the folder name
+(hive partitioning), not from the file.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ import numpy as np
 import orjson
 import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
-import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
 from ..record import FIELDS
+from .commit import StagedBatch, read_table, settle
 
 HANDS = pa.schema([
     ("id", pa.string()), ("variant", pa.string()),
@@ -164,6 +165,38 @@ def add_hand(hands: Columns, actions: ActionRows, record: dict, source: str, lin
     actions.add(record["id"], record["actions"])
 
 
+#: hands columns whose field path in the record differs from the column name
+_FIELD_OF_COLUMN = {"match_id": "match.id", "match_hand": "match.hand", "n_actions": "actions"}
+
+
+def unfit_field(record: dict) -> str | None:
+    """Why one checked record cannot be stored (the field and the column's complaint), or
+    None: the last-resort check when a batch's conversion to Arrow fails."""
+    hands, actions = Columns(HANDS), ActionRows()
+    try:
+        add_hand(hands, actions, record, "", 0, "", 0)
+    except (TypeError, ValueError, OverflowError, orjson.JSONEncodeError) as e:
+        return f"cannot be stored: {e}"
+    for name, values in hands.cols.items():
+        try:
+            pa.array(values, type=HANDS.field(name).type)
+        except (pa.ArrowException, OverflowError, ValueError, TypeError) as e:
+            field = _FIELD_OF_COLUMN.get(name, name)
+            return f'field "{field}": does not fit the dataset column {name} ({HANDS.field(name).type}): {e}'
+    for i, action in enumerate(record["actions"]):
+        one = ActionRows()
+        one.add(record["id"], [action])
+        try:
+            one.to_arrow()
+        except (pa.ArrowException, OverflowError, ValueError, TypeError, orjson.JSONEncodeError) as e:
+            return f'field "actions[{i}]": does not fit the dataset\'s actions table: {e}'
+    try:
+        actions.to_arrow()
+    except (pa.ArrowException, OverflowError, ValueError, TypeError, orjson.JSONEncodeError) as e:
+        return f'field "actions": does not fit the dataset\'s actions table: {e}'
+    return None
+
+
 class IdIndex:
     """Hand id -> content hash of every hand in the dataset, in about 16 bytes per hand.
 
@@ -184,10 +217,9 @@ class IdIndex:
 
     @classmethod
     def from_dataset(cls, root: str) -> "IdIndex":
-        path = os.path.join(root, "hands")
-        if not os.path.isdir(path):
+        table = read_table(root, "hands", ["id", "hash"])
+        if table is None:
             return cls()
-        table = pads.dataset(path, format="parquet", partitioning="hive").to_table(columns=["id", "hash"])
         keys = np.fromiter((id_key(x) for x in table.column("id").to_pylist()), dtype=np.int64, count=table.num_rows)
         return cls(keys, table.column("hash").to_numpy().astype(np.int64))
 
@@ -216,28 +248,41 @@ class DatasetWriter:
     """Writes part files into a dataset folder: one file per table, game and batch.
 
     The hands and actions of one batch share a file name (``part-<run>-<batch>.parquet``)
-    in their tables, so a reader can pair them without reading a whole table.
+    in their tables, so a reader can pair them without reading a whole table.  The files
+    of a batch are staged and appear together at :meth:`commit` (hold the dataset's lock:
+    :class:`replay.io.commit.writing`).
     """
 
     def __init__(self, root: str, run: str | None = None):
         self.root = root
         self.run = run or uuid.uuid4().hex[:12]
         self.batch = 0
+        self.staged: StagedBatch | None = None
         os.makedirs(root, exist_ok=True)
 
     def next_batch(self) -> None:
         self.batch += 1
+        self.staged = StagedBatch(self.root)
 
     def write(self, table: str, data: pa.Table, game: str | None = None) -> str | None:
         if data.num_rows == 0:
             return None
-        folder = os.path.join(self.root, table, f"game={game}") if game else os.path.join(self.root, table)
-        os.makedirs(folder, exist_ok=True)
+        if self.staged is None:
+            self.next_batch()
+        folder = os.path.join(table, f"game={game}") if game else table
         path = os.path.join(folder, f"part-{self.run}-{self.batch:05d}.parquet")
-        tmp = path + ".tmp"
-        pq.write_table(data, tmp, compression="zstd")
-        os.replace(tmp, path)
-        return path
+        self.staged.write(path, data)  # type: ignore[union-attr]
+        return os.path.join(self.root, path)
+
+    def commit(self) -> None:
+        if self.staged is not None:
+            staged, self.staged = self.staged, None
+            staged.commit()
+
+    def abort(self) -> None:
+        if self.staged is not None:
+            self.staged.abort()
+            self.staged = None
 
 
 def iter_hand_files(root: str) -> Iterator[tuple[str, str, str | None]]:
@@ -250,7 +295,7 @@ def iter_hand_files(root: str) -> Iterator[tuple[str, str, str | None]]:
             continue
         game = part[len("game="):]
         for name in sorted(os.listdir(os.path.join(hands_root, part))):
-            if name.endswith(".parquet"):
+            if name.endswith(".parquet") and not name.startswith((".", "_")):
                 actions = os.path.join(root, "actions", part, name)
                 yield game, os.path.join(hands_root, part, name), actions if os.path.exists(actions) else None
 
@@ -258,6 +303,7 @@ def iter_hand_files(root: str) -> Iterator[tuple[str, str, str | None]]:
 def read_records(root: str, ids: Iterable[str] | None = None) -> Iterator[dict]:
     """Rebuild hand records from a dataset's hands and actions, one part file at a time."""
     wanted = set(ids) if ids is not None else None
+    settle(root)
     for game, hands_path, actions_path in iter_hand_files(root):
         yield from records_of_part(game, hands_path, actions_path, wanted)
 

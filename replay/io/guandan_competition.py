@@ -33,7 +33,7 @@ import orjson
 
 from ..record import check_record
 from ..verdicts import Code, RecordError
-from .sources import Item, id_of, iter_lines, short
+from .sources import Item, LongLine, ReadError, id_of, iter_lines, short
 
 FORMAT = "guandan-competition"
 _SUITS = {"S": "s", "H": "h", "C": "c", "D": "d"}
@@ -238,6 +238,9 @@ def items_of_competition_lines(lines: Iterable[tuple[int, bytes]], source: str, 
         if not data.strip():
             continue
         raw = short(data.decode("utf-8", "replace"))
+        if type(data) is LongLine:
+            yield Item(source, number, "unknown", code=Code.BAD_RECORD, message=data.message, raw=raw)
+            continue
         try:
             obj = orjson.loads(data)
         except orjson.JSONDecodeError as e:
@@ -261,8 +264,8 @@ def iter_competition(path: str, source: str | None = None, strict: bool = True) 
     source = source or path
     try:
         yield from items_of_competition_lines(iter_lines(path), source, strict)
-    except OSError as e:
-        yield Item(source, 0, "unknown", code=Code.BAD_RECORD, message=f"cannot read the file: {e}")
+    except ReadError as e:
+        yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=e.message, unreadable=e.line == 0)
 
 
 def platform_card(token: str) -> str:

@@ -10,7 +10,7 @@ import orjson
 
 from ..record import FIELDS, check_record
 from ..verdicts import Code, RecordError
-from .sources import Item, decode_line, id_of, iter_lines, short
+from .sources import Item, LongLine, ReadError, decode_line, id_of, iter_lines, short
 
 
 def parse_line(data: bytes, first: bool = False) -> tuple[object, str]:
@@ -33,6 +33,9 @@ def parse_line(data: bytes, first: bool = False) -> tuple[object, str]:
 
 def item_of_line(number: int, data: bytes, source: str, strict: bool = True) -> Item:
     """One JSONL line (a non-blank one) as an :class:`Item`."""
+    if type(data) is LongLine:
+        return Item(source, number, "unknown", code=Code.BAD_RECORD, message=data.message,
+                    raw=short(data.decode("utf-8", "replace")) + "…")
     try:
         obj, encoding = parse_line(data, number == 1)
     except UnicodeDecodeError:
@@ -52,7 +55,7 @@ def item_of_line(number: int, data: bytes, source: str, strict: bool = True) -> 
 def items_of_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
     """Items of (line number, bytes) pairs; blank lines are skipped."""
     for number, data in lines:
-        if data.strip():
+        if type(data) is LongLine or data.strip():
             yield item_of_line(number, data, source, strict)
 
 
@@ -61,8 +64,8 @@ def iter_jsonl(path: str, source: str | None = None, strict: bool = True) -> Ite
     source = source or path
     try:
         yield from items_of_lines(iter_lines(path), source, strict)
-    except (OSError, EOFError, gzip.BadGzipFile) as e:
-        yield Item(source, 0, "unknown", code=Code.BAD_RECORD, message=f"cannot read the file: {e}")
+    except ReadError as e:
+        yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=e.message, unreadable=e.line == 0)
 
 
 def record_to_json(record: dict) -> bytes:

@@ -1,4 +1,4 @@
-"""Input files: expanding paths, opening gzip, decoding lines (UTF-8, BOM, GB18030).
+"""Input files: expanding paths, opening gzip, decoding lines (UTF-8, BOM, GB18030, UTF-16).
 
 Every hand read from any format arrives as an :class:`Item`: the record, or the reason it
 could not be taken (code + message), always with its file and line.
@@ -6,10 +6,13 @@ could not be taken (code + message), always with its file and line.
 
 from __future__ import annotations
 
+import codecs
 import glob
 import gzip
 import io
 import os
+import stat
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -19,6 +22,9 @@ from ..verdicts import Code
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 TEXT_SUFFIXES = (".paipu", ".txt")
 GZIP_MAGIC = b"\x1f\x8b"
+#: a line longer than this is rejected (``bad_record``) and skipped without being held
+MAX_LINE = 16 * 1024 * 1024
+_UTF16 = {codecs.BOM_UTF16_LE: "utf-16-le", codecs.BOM_UTF16_BE: "utf-16-be"}
 
 
 @dataclass(slots=True)
@@ -34,6 +40,8 @@ class Item:
     raw: str | None = None
     #: the hand's id when the input gave one, also for a hand that was not taken
     hand_id: str | None = None
+    #: the file (or folder) could not be read at all (audit exits 2)
+    unreadable: bool = False
 
     @property
     def where(self) -> str:
@@ -42,6 +50,58 @@ class Item:
 
 class InputError(OSError):
     """An input that cannot be read at all (missing file, unreadable folder)."""
+
+
+class ReadError(OSError):
+    """A file that could not be read past line *line* - 1 (0: not at all)."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+class Unreadable(str):
+    """A path found while expanding inputs that cannot be read (dangling or looping
+    symlink, unreadable folder, not a regular file); readers report it."""
+
+    error: str
+
+    def __new__(cls, path: str, error: str) -> "Unreadable":
+        obj = super().__new__(cls, path)
+        obj.error = error
+        return obj
+
+
+class LongLine(bytes):
+    """Stands for a line longer than :data:`MAX_LINE` (its first bytes; ``length`` = its size)."""
+
+    length: int = 0
+
+    @property
+    def message(self) -> str:
+        return f"line longer than the limit of {MAX_LINE:,} bytes ({self.length:,} bytes or more): skipped"
+
+
+def size_of(path: str) -> int:
+    """The size of *path* in bytes, 0 when it cannot be read (progress and planning only)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _file_problem(path: str) -> str | None:
+    """Why *path* (found in a folder) cannot be read as a file, or None."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        if os.path.islink(path):
+            return f"a {'looping' if e.errno == 40 else 'dangling'} symbolic link ({e.strerror})"
+        return e.strerror or str(e)
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    return None
 
 
 def base_suffix(path: str) -> str:
@@ -53,14 +113,26 @@ def base_suffix(path: str) -> str:
 
 
 def expand_inputs(inputs: list[str], suffixes: tuple[str, ...] = JSONL_SUFFIXES + TEXT_SUFFIXES) -> list[str]:
-    """Files named by *inputs*: files as given, folders walked, globs expanded (sorted)."""
+    """Files named by *inputs*: files as given, folders walked, globs expanded (sorted).
+
+    What cannot be read inside a folder (a dangling or looping symlink, an unreadable
+    subfolder, a FIFO) is listed too, as an :class:`Unreadable` path: readers report it.
+    """
     out: list[str] = []
     for spec in inputs:
         if os.path.isdir(spec):
-            found = []
-            for root, dirs, files in os.walk(spec):
+            found: list[str] = []
+
+            def unreadable_folder(e: OSError) -> None:
+                found.append(Unreadable(e.filename or spec, f"cannot read the folder ({e.strerror or e})"))
+
+            for root, dirs, files in os.walk(spec, onerror=unreadable_folder):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found += [os.path.join(root, f) for f in files if base_suffix(f) in suffixes and not f.startswith(".")]
+                for f in files:
+                    if base_suffix(f) in suffixes and not f.startswith("."):
+                        path = os.path.join(root, f)
+                        problem = _file_problem(path)
+                        found.append(Unreadable(path, problem) if problem else path)
             out += sorted(found)
         elif os.path.isfile(spec):
             out.append(spec)
@@ -69,17 +141,46 @@ def expand_inputs(inputs: list[str], suffixes: tuple[str, ...] = JSONL_SUFFIXES 
             if not matches:
                 raise InputError(f"{spec}: no file matches this pattern")
             out += [m for m in matches if os.path.isfile(m)]
+        elif os.path.islink(spec):
+            out.append(Unreadable(spec, _file_problem(spec) or "cannot read"))
         else:
             raise InputError(f"{spec}: no such file or folder")
     return out
 
 
 def open_binary(path: str) -> io.BufferedIOBase:
-    """Open *path* for reading bytes, through gzip when it is gzip (by content, not name)."""
+    """Open *path* for reading bytes, through gzip when it is gzip (by content, not name).
+
+    A UTF-16 file (by its byte-order mark) is read as UTF-8 bytes; its ``encoding``
+    attribute then names the file's encoding.
+    """
+    if isinstance(path, Unreadable):
+        raise ReadError(0, f"cannot read: {path.error}")
     f = open(path, "rb")
-    if f.peek(2)[:2] == GZIP_MAGIC:
-        return gzip.open(f, "rb")  # type: ignore[return-value]
-    return f
+    stream = gzip.open(f, "rb") if f.peek(2)[:2] == GZIP_MAGIC else f
+    head = stream.peek(2)[:2] if hasattr(stream, "peek") else b""
+    if head in _UTF16:
+        return _Transcoded(stream, _UTF16[head])  # type: ignore[return-value]
+    return stream  # type: ignore[return-value]
+
+
+class _Transcoded(io.RawIOBase):
+    """A UTF-16 stream read as UTF-8 lines (``readline`` with a size bound, like files)."""
+
+    def __init__(self, raw, encoding: str):
+        self.raw, self.encoding = raw, encoding
+        self.text = io.TextIOWrapper(raw, encoding="utf-16", newline="")
+
+    def readline(self, size: int = -1) -> bytes:  # type: ignore[override]
+        # *size* characters: at least as many bytes, so a cut line is still seen as too long
+        return self.text.readline(size).encode("utf-8")
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.text.close()
+        super().close()
 
 
 def decode_line(data: bytes, first: bool) -> tuple[str, str]:
@@ -92,11 +193,51 @@ def decode_line(data: bytes, first: bool) -> tuple[str, str]:
         return data.decode("gb18030"), "gb18030"
 
 
-def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:
-    """(line number from 1, raw bytes without the line end) for every line of *path*."""
-    with open_binary(path) as f:
-        for number, data in enumerate(f, 1):
-            yield number, data.rstrip(b"\r\n")
+_READ_ERRORS = (OSError, EOFError, zlib.error, UnicodeDecodeError)
+
+
+def iter_lines(path: str, encoding: list[str] | None = None) -> Iterator[tuple[int, bytes]]:
+    """(line number from 1, raw bytes without the line end) for every line of *path*.
+
+    Memory stays bounded whatever the file holds: a line longer than :data:`MAX_LINE`
+    comes as a :class:`LongLine` and its bytes are skipped, not held.  A file that cannot
+    be read to its end raises :class:`ReadError` naming the line where reading stopped.
+    *encoding*, when given, receives the file's encoding when it is not read as bytes
+    (UTF-16).
+    """
+    number, opened = 0, False
+    try:
+        with open_binary(path) as f:
+            opened = True
+            if encoding is not None and isinstance(f, _Transcoded):
+                encoding.append(f.encoding)
+            readline = f.readline
+            while True:
+                data = readline(MAX_LINE + 1)
+                if not data:
+                    return
+                number += 1
+                if len(data) > MAX_LINE and not data.endswith(b"\n"):
+                    length, head = len(data), data[:200]
+                    del data
+                    while True:
+                        chunk = readline(1 << 20)
+                        length += len(chunk)
+                        if not chunk or chunk.endswith(b"\n"):
+                            break
+                    long_line = LongLine(head)
+                    long_line.length = length
+                    yield number, long_line
+                    continue
+                yield number, data.rstrip(b"\r\n")
+    except ReadError:
+        raise
+    except _READ_ERRORS as e:
+        where = number + 1 if opened else 0
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e) or type(e).__name__
+        if isinstance(e, UnicodeDecodeError):
+            reason = f"not valid UTF-16 ({e.reason})"
+        raise ReadError(where, f"cannot read the file{f' past line {number}' if number else ''}: {reason}") from None
 
 
 def sniff_format(path: str) -> str:
@@ -116,7 +257,7 @@ def sniff_format(path: str) -> str:
                     return "guandan-competition"
                 return "jsonl"
             return "jsonl" if suffix in JSONL_SUFFIXES else "text"
-    except (OSError, EOFError):
+    except OSError:
         pass
     return "jsonl" if suffix in JSONL_SUFFIXES or suffix not in TEXT_SUFFIXES else "text"
 

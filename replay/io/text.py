@@ -28,7 +28,7 @@ from typing import Any
 
 from ..record import FIELDS, check_record
 from ..verdicts import Code, RecordError
-from .sources import Item, decode_line, id_of, iter_lines, short
+from .sources import Item, LongLine, ReadError, decode_line, id_of, iter_lines, short
 
 _BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False}
 _PLAIN_ACTS = ("pass", "peek", "resist", "escape")
@@ -38,6 +38,36 @@ _ACT_KEYS = {
 }
 _NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$")
 _NAME_UNSAFE = re.compile(r'[\s:"#]')
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text} is too large for a number")
+    return value
+
+
+#: JSON as the standard has it: no NaN or Infinity (Python's json takes them), no 1e400
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+
+
+def _json_loads(text: str, n: int, col: int, what: str) -> Any:
+    """A JSON value from the text format; a TextError at *col* when it is not one."""
+    try:
+        value, end = _DECODER.raw_decode(text)
+        if text[end:].strip():
+            raise json.JSONDecodeError("Extra data", text, end)
+        return value
+    except json.JSONDecodeError as e:
+        raise TextError(n, col + e.colno - 1, f"expected {what} ({e.msg})") from None
+    except ValueError as e:
+        raise TextError(n, col, f"expected {what} ({e})") from None
+    except RecursionError:
+        raise TextError(n, col, f"expected {what} (nested too deep)") from None
 
 
 class TextError(ValueError):
@@ -174,10 +204,7 @@ def _read_word(line: str, pos: int, n: int, what: str) -> tuple[str, int]:
 def _parse_value(text: str, n: int, col: int) -> Any:
     v = text.strip()
     if v and (v[0] in '{["' or v in ("true", "false", "null") or _NUMBER.match(v)):
-        try:
-            return json.loads(v)
-        except json.JSONDecodeError as e:
-            raise TextError(n, col + e.colno - 1, f"expected a JSON value ({e.msg})") from None
+        return _json_loads(v, n, col + len(text) - len(text.lstrip()), "a JSON value")
     return v
 
 
@@ -187,10 +214,7 @@ def _parse_action(line: str, n: int) -> dict:
     brace = line.find("{")
     if brace >= 0:
         body = line[:brace]
-        try:
-            extra = json.loads(line[brace:])
-        except json.JSONDecodeError as e:
-            raise TextError(n, brace + e.colno, f"expected a JSON object of extra fields ({e.msg})") from None
+        extra = _json_loads(line[brace:], n, brace + 1, "a JSON object of extra fields")
         if not isinstance(extra, dict):
             raise TextError(n, brace + 1, "expected a JSON object of extra fields")
     tokens, cols = [], []
@@ -204,10 +228,7 @@ def _parse_action(line: str, n: int) -> dict:
     action: dict[str, Any] = {"seat": seat, "act": act}
     rest, rest_cols = tokens[2:], cols[2:]
     if rest and rest[-1].startswith("@"):
-        try:
-            action["t"] = json.loads(rest[-1][1:])
-        except json.JSONDecodeError:
-            raise TextError(n, rest_cols[-1], "expected milliseconds after @ (like @1200)") from None
+        action["t"] = _json_loads(rest[-1][1:], n, rest_cols[-1] + 1, "milliseconds after @ (like @1200)")
         rest, rest_cols = rest[:-1], rest_cols[:-1]
     col_end = rest_cols[-1] if rest_cols else (cols[1] + len(act))
 
@@ -339,6 +360,22 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
 
     for n, raw_line, enc in lines:
         encoding = enc if enc != "utf-8" else encoding
+        if type(raw_line) is _BadLine:
+            if HAND_TEXT.match(raw_line):  # a hand starts here, and fails at once
+                item = close()
+                if item:
+                    yield item
+                failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=raw_line.message, raw=raw_line)
+            elif failed is not None:
+                failed.raw = (failed.raw or "") + "\n" + raw_line
+            elif builder is not None:
+                builder.lines.append(raw_line)
+                failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=raw_line.message,
+                              raw="\n".join(builder.lines))
+                builder = None
+            else:
+                yield Item(source, n, encoding, code=Code.BAD_RECORD, message=raw_line.message, raw=short(raw_line))
+            continue
         line = strip_comment(raw_line)
         if not line.strip():
             continue
@@ -385,26 +422,40 @@ def parse_text(text: str, source: str = "<text>") -> list[Item]:
     return list(iter_text_lines(((n, line, "utf-8") for n, line in enumerate(lines, 1)), source))
 
 
+class _BadLine(str):
+    """A line that cannot be text (a NUL byte, too long): the hand it is in is rejected."""
+
+    message: str = ""
+
+
+def _bad_line(text: str, message: str) -> _BadLine:
+    line = _BadLine(text)
+    line.message = message
+    return line
+
+
 def items_of_text_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
     """Items of (line number, bytes) pairs of a text-format file (whole hands)."""
     def decoded() -> Iterator[tuple[int, str, str]]:
         for n, data in lines:
+            if type(data) is LongLine:
+                yield n, _bad_line(data.decode("utf-8", "replace") + "…", f"line {n}: {data.message}"), "unknown"
+                continue
             try:
                 text, enc = decode_line(data, n == 1)
             except UnicodeDecodeError:
                 text, enc = data.decode("utf-8", "replace"), "unknown"
             if "\x00" in text:
-                raise TextError(n, text.index("\x00") + 1, "expected text, found a NUL byte (a binary file?)")
+                text = _bad_line(text.replace("\x00", "\\0"), str(TextError(
+                    n, text.index("\x00") + 1, "expected text, found a NUL byte (a binary file?)")))
             yield n, text, enc
 
-    try:
-        yield from iter_text_lines(decoded(), source, strict)
-    except TextError as e:
-        yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=str(e))
+    yield from iter_text_lines(decoded(), source, strict)
 
 
 #: a line that starts a hand (comments start with '#', so they never match)
 HAND_LINE = re.compile(rb"^\s*hand(\s|$)")
+HAND_TEXT = re.compile(r"^\s*hand(\s|$)")
 
 
 def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
@@ -412,5 +463,5 @@ def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iter
     source = source or path
     try:
         yield from items_of_text_lines(iter_lines(path), source, strict)
-    except (OSError, EOFError) as e:
-        yield Item(source, 0, "unknown", code=Code.BAD_RECORD, message=f"cannot read the file: {e}")
+    except ReadError as e:
+        yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=e.message, unreadable=e.line == 0)

@@ -1,0 +1,284 @@
+"""Writing into a dataset safely: one writer at a time, and a batch visible all at once.
+
+A batch (the hands, actions and rejects of one ingest batch; the four audit tables of
+one hands part) is written into ``DS/_staging/<batch>/<table>/...``, every file synced;
+then a ``COMMIT`` marker is made by an atomic rename, and only then are the files moved
+into place (a rename each) and the staging folder removed.  Every writer first repairs
+what an interrupted one left: a staged batch with ``COMMIT`` is rolled forward, one
+without is deleted, and stray ``*.parquet.tmp`` files of older versions are removed.
+So after a kill at any point the next writer leaves each batch complete or absent.
+
+Readers need no lock: table folders only ever hold whole ``.parquet`` files, and the
+staging folder starts with ``_`` (pyarrow, DuckDB and polars globs of ``DS/TABLE/**``
+never reach it).  A reader that runs between a crash and the next writer repairs a
+committed batch itself when no writer holds the lock (:func:`settle`).
+
+``PAIPU_CRASH_AT=N`` (tests, ``benchmarks/killtest.py``) ends the process with
+``os._exit(137)`` at the Nth write step, as ``kill -9`` would.
+"""
+
+from __future__ import annotations
+
+import datetime
+import errno
+import fcntl
+import json
+import os
+import shutil
+import sys
+import uuid
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+STAGING = "_staging"
+COMMIT = "COMMIT"
+LOCK = ".lock"
+
+
+class DatasetLocked(RuntimeError):
+    """Another process is writing the dataset (the message names it)."""
+
+
+class DatasetWriteError(RuntimeError):
+    """A batch could not be written (disk full, permissions): the dataset is as before it."""
+
+
+# ---------------------------------------------------------------- fault injection (tests)
+
+_steps = 0
+
+
+def step() -> None:
+    """One write step; with ``PAIPU_CRASH_AT=N`` the Nth ends the process like a kill."""
+    global _steps
+    at = os.environ.get("PAIPU_CRASH_AT")
+    if at:
+        _steps += 1
+        if _steps == int(at):
+            os._exit(137)
+
+
+# ---------------------------------------------------------------- the lock
+
+
+class Lock:
+    """An exclusive ``flock`` on ``DS/.lock``, holding who took it (pid, command, time)."""
+
+    def __init__(self, root: str):
+        self.root = root
+        self.fd: int | None = None
+
+    def acquire(self) -> "Lock":
+        os.makedirs(self.root, exist_ok=True)
+        fd = os.open(os.path.join(self.root, LOCK), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            holder = _read_holder(fd)
+            os.close(fd)
+            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise
+            raise DatasetLocked(f"{self.root} is being written by {holder}; wait for it to finish") from None
+        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        info = json.dumps({"pid": os.getpid(), "command": " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:]),
+                           "since": now}, ensure_ascii=False).encode()
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, info, 0)
+        self.fd = fd
+        return self
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.ftruncate(self.fd, 0)
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self) -> "Lock":
+        return self.acquire()
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, 4096, 0) or b"{}")
+        return f"pid {info['pid']} ({info['command']}, since {info['since']})"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "another process"
+
+
+class writing:
+    """``with writing(root):`` — the lock, then the repair of interrupted batches."""
+
+    def __init__(self, root: str):
+        self.lock = Lock(root)
+        self.root = root
+
+    def __enter__(self) -> "writing":
+        self.lock.acquire()
+        try:
+            recover(self.root)
+        except BaseException:
+            self.lock.release()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.lock.release()
+
+
+# ---------------------------------------------------------------- staged batches
+
+
+def _fsync_dir(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_parquet(data: pa.Table, path: str) -> None:
+    """One Parquet file, synced to disk (the only place a part file is written)."""
+    with open(path, "wb") as f:
+        pq.write_table(data, f, compression="zstd")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+class StagedBatch:
+    """The files of one batch, staged, then committed all at once (see the module doc)."""
+
+    def __init__(self, root: str):
+        self.root = root
+        self.folder = os.path.join(root, STAGING, uuid.uuid4().hex)
+        self.files: list[str] = []  # paths relative to the dataset root
+
+    def write(self, relpath: str, data: pa.Table) -> None:
+        """Stage *data* to become ``DS/relpath``; an OSError aborts the batch."""
+        target = os.path.join(self.folder, relpath)
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            step()
+            write_parquet(data, target)
+        except OSError as e:
+            self.abort()
+            raise DatasetWriteError(_failure(self.root, e)) from None
+        self.files.append(relpath)
+
+    def commit(self) -> None:
+        """Make the batch visible: the COMMIT marker, then every file moved into place."""
+        if not self.files:
+            self.abort()
+            return
+        try:
+            for d in {os.path.dirname(os.path.join(self.folder, f)) for f in self.files}:
+                _fsync_dir(d)
+            marker = os.path.join(self.folder, COMMIT)
+            step()
+            with open(marker + ".tmp", "wb") as f:
+                f.write("\n".join(self.files).encode())
+                f.flush()
+                os.fsync(f.fileno())
+            step()
+            os.replace(marker + ".tmp", marker)
+            _fsync_dir(self.folder)
+        except OSError as e:
+            self.abort()
+            raise DatasetWriteError(_failure(self.root, e)) from None
+        try:
+            roll_forward(self.root, self.folder)
+        except OSError as e:  # committed: the next writer (or reader) finishes the moves
+            raise DatasetWriteError(f"{self.root}: a committed batch could not be moved into place "
+                                    f"({_reason(e)}); the next paipu run on it completes it") from None
+
+    def abort(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _reason(e: OSError) -> str:
+    return e.strerror or str(e) or type(e).__name__
+
+
+def _failure(root: str, e: OSError) -> str:
+    what = "the disk is full" if e.errno == errno.ENOSPC else _reason(e)
+    return f"{root}: cannot write the dataset ({what}); it is as it was before this batch"
+
+
+def roll_forward(root: str, folder: str) -> None:
+    """Move a committed batch's files into place (idempotent), then drop its folder."""
+    with open(os.path.join(folder, COMMIT), "rb") as f:
+        files = [x for x in f.read().decode().split("\n") if x]
+    for rel in files:
+        src, dst = os.path.join(folder, rel), os.path.join(root, rel)
+        if os.path.exists(src):
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            step()
+            os.replace(src, dst)
+    for d in {os.path.dirname(os.path.join(root, rel)) for rel in files}:
+        _fsync_dir(d)
+    step()
+    shutil.rmtree(folder)
+
+
+def recover(root: str) -> tuple[int, int]:
+    """Repair after an interrupted writer (call with the lock held): committed batches are
+    rolled forward, uncommitted ones and stray ``*.parquet.tmp`` files deleted.
+    Returns (batches rolled forward, batches discarded)."""
+    forward = dropped = 0
+    staging = os.path.join(root, STAGING)
+    if os.path.isdir(staging):
+        for name in sorted(os.listdir(staging)):
+            folder = os.path.join(staging, name)
+            if os.path.exists(os.path.join(folder, COMMIT)):
+                roll_forward(root, folder)
+                forward += 1
+            else:
+                shutil.rmtree(folder, ignore_errors=True) if os.path.isdir(folder) else os.remove(folder)
+                dropped += 1
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith((".", "_"))]
+        for f in files:
+            if f.endswith(".parquet.tmp"):
+                os.remove(os.path.join(dirpath, f))
+    return forward, dropped
+
+
+def settle(root: str) -> None:
+    """For readers: finish a committed batch a crashed writer left, if no writer is busy."""
+    staging = os.path.join(root, STAGING)
+    try:
+        if not os.path.isdir(staging) or not os.listdir(staging):
+            return
+        with writing(root):
+            pass
+    except (DatasetLocked, OSError):
+        pass  # a writer is at work (it repairs), or the dataset is read-only
+
+
+# ---------------------------------------------------------------- reading part files
+
+
+def part_files(root: str, table: str) -> list[str]:
+    """The ``.parquet`` files of a table, sorted; folders and files starting with ``.``
+    or ``_`` are not part of it (as pyarrow and Spark treat them)."""
+    out = []
+    for dirpath, dirs, files in os.walk(os.path.join(root, table)):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        out += [os.path.join(dirpath, f) for f in files if f.endswith(".parquet") and not f.startswith((".", "_"))]
+    return sorted(out)
+
+
+def read_table(root: str, table: str, columns: list[str] | None = None) -> pa.Table | None:
+    """A whole table (``game`` from the folder names), or None when it has no part file."""
+    import pyarrow.dataset as pads
+
+    files = part_files(root, table)
+    if not files:
+        return None
+    ds = pads.dataset(files, format="parquet", partitioning=pads.partitioning(flavor="hive"),
+                      partition_base_dir=os.path.join(root, table))
+    return ds.to_table(columns=columns)
