@@ -226,7 +226,7 @@ def _unstorable(obj: dict) -> RecordError:
         path, value, depth = stack.pop()
         if isinstance(value, (dict, list)):
             if depth > MAX_DEPTH:
-                return RecordError(Code.BAD_RECORD, path, f"lists and objects nested at most {MAX_DEPTH} deep")
+                return RecordError(Code.BAD_RECORD, path, f"expected lists and objects nested at most {MAX_DEPTH} deep")
             items = value.items() if isinstance(value, dict) else enumerate(value)
             children = []
             for key, child in items:

@@ -70,8 +70,11 @@ class Lock:
         self.fd: int | None = None
 
     def acquire(self) -> "Lock":
-        os.makedirs(self.root, exist_ok=True)
-        fd = os.open(os.path.join(self.root, LOCK), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            os.makedirs(self.root, exist_ok=True)
+            fd = os.open(os.path.join(self.root, LOCK), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise DatasetWriteError(f"{self.root}: cannot write the dataset ({_reason(e)})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
@@ -255,7 +258,7 @@ def settle(root: str) -> None:
             return
         with writing(root):
             pass
-    except (DatasetLocked, OSError):
+    except (DatasetLocked, DatasetWriteError, OSError):
         pass  # a writer is at work (it repairs), or the dataset is read-only
 
 

@@ -1,0 +1,491 @@
+"""Hostile inputs: each bad value costs its own hand only, never its neighbours or the batch.
+
+Every case is a file with good hands around one bad one, ingested and audited.  For each:
+no exception, the exact reject code and field (or line and column in the text format),
+the good hands kept, and hands + rejects = input records.  Ingest and audit report the
+same line.
+"""
+
+from __future__ import annotations
+
+import copy
+import errno
+import gzip
+import json
+import os
+import re
+
+import pytest
+
+from replay.audit import iter_verdicts
+from replay.ingest import ingest_files
+from replay.io import sources
+from replay.io.commit import read_table
+from replay.io.dataset import read_records
+from replay.io.sources import expand_inputs
+from replay.io.text import record_to_text
+from replay.simulate import simulate
+
+GOOD = list(simulate("doudizhu", None, 4, 7))
+GUANDAN = list(simulate("guandan", None, 1, 3))[0]
+
+
+def spoil(change, base: dict | None = None) -> dict:
+    record = copy.deepcopy(base or GOOD[0])
+    record["id"] = "bad"
+    change(record)
+    return record
+
+
+def jsonl_lines(records) -> bytes:
+    """JSON lines; Python's json writes what orjson refuses (big integers, NaN)."""
+    return b"".join(json.dumps(r, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n" for r in records)
+
+
+def text_of(records) -> bytes:
+    return "\n".join(record_to_text(r) if isinstance(r, dict) else r for r in records).encode("utf-8", "surrogatepass")
+
+
+def ingest(tmp_path, name: str, data: bytes, n_records: int, **kw):
+    """Ingest one file; returns (stats, hands ids, reject rows); checks the counts add up."""
+    src = tmp_path / "in"
+    src.mkdir(parents=True, exist_ok=True)
+    (src / name).write_bytes(data)
+    out = str(tmp_path / "ds")
+    stats = ingest_files(expand_inputs([str(src / name)]), out, batch_size=kw.pop("batch_size", 100), **kw)
+    hands = read_table(out, "hands", ["id"])
+    ids = sorted(hands.column("id").to_pylist()) if hands is not None else []
+    rejects = read_table(out, "rejects")
+    rows = rejects.to_pylist() if rejects is not None else []
+    assert stats.read == n_records
+    assert len(ids) + len(rows) == n_records == stats.written + stats.rejected
+    assert not any("Traceback" in (r["message"] or "") for r in rows)
+    # the audit of the same file reports the same lines
+    verdicts = list(iter_verdicts([str(src / name)]))
+    assert len(verdicts) == n_records
+    bad = sorted((v.line, str(v.violation.code)) for v in verdicts if v.violation and v.violation.code in
+                 ("bad_record", "bad_card", "unknown_game"))
+    assert bad == sorted((r["line"], r["code"]) for r in rows)
+    return stats, ids, rows
+
+
+GOOD_IDS = sorted(r["id"] for r in GOOD)
+BIG = 2 ** 53 + 2
+
+# (name, bad record, field named in the message, expected text)
+JSONL_CASES = [
+    ("stacks above 2^53", spoil(lambda r: r.update(stacks=[BIG, 0, 0])), "stacks[0]", "from -2^53 to 2^53"),
+    ("stacks as a string", spoil(lambda r: r.update(stacks=[1, "2", 3])), "stacks[1]", "a number"),
+    ("t above 2^53", spoil(lambda r: r["actions"][2].update(t=BIG)), "actions[2].t", "from 0 to 2^53"),
+    ("negative t", spoil(lambda r: r["actions"][0].update(t=-1)), "actions[0].t", "from 0 to 2^53"),
+    ("show factor 2^31", spoil(lambda r: r["actions"].insert(0, {"seat": 0, "act": "show", "factor": 2 ** 31})),
+     "actions[0].factor", "32 bits"),
+    ("match.hand 2^63", spoil(lambda r: r.update(match={"id": "m", "hand": 2 ** 63})), "match.hand", "2^63 - 1"),
+    ("string room.base", spoil(lambda r: r.update(room={"base": "1", "coef": 100})), "room.base", "a number"),
+    ("room.coef true", spoil(lambda r: r.update(room={"coef": True})), "room.coef", "a number"),
+    ("garbage Guandan levels", spoil(lambda r: r.update(levels=["2", "Z"]), GUANDAN), "levels", "two level ranks"),
+    ("garbage Guandan level", spoil(lambda r: r.update(level="[]"), GUANDAN), "level", "a level rank"),
+    ("nested 300 deep", spoil(lambda r: r.update(params={"x": json.loads("[" * 300 + "]" * 300)})),
+     "params.x" + "[0]" * 252, "nested at most 254 deep"),
+    ("a seat name that is a number", spoil(lambda r: r["players"].__setitem__(1, 7)), "players[1]", "a string"),
+]
+
+
+@pytest.mark.parametrize("name,bad,field,expected", JSONL_CASES, ids=[c[0] for c in JSONL_CASES])
+def test_a_bad_value_in_jsonl_rejects_its_hand_only(tmp_path, name, bad, field, expected):
+    data = jsonl_lines(GOOD[:2] + [bad] + GOOD[2:])
+    stats, ids, rows = ingest(tmp_path, "h.jsonl", data, 5)
+    assert ids == GOOD_IDS
+    assert [(r["line"], r["code"]) for r in rows] == [(3, "bad_record")]
+    assert f'field "{field}": expected' in rows[0]["message"] and expected in rows[0]["message"], rows[0]["message"]
+
+
+# cases only the JSON parser sees (orjson refuses them: one line, one reject)
+PARSER_CASES = [
+    ("NaN in stacks", b'"stacks": [NaN, 1, 2]', "not valid JSON"),
+    ("Infinity in t", b'"t": Infinity', "not valid JSON"),
+    ("1e400 in t", b'"t": 1e400', "number is infinity"),
+    ("lone surrogate", b'"players": ["\\ud800", "b", "c"]', "surrogate"),
+]
+
+
+@pytest.mark.parametrize("name,fragment,expected", PARSER_CASES, ids=[c[0] for c in PARSER_CASES])
+def test_values_json_cannot_hold_in_jsonl(tmp_path, name, fragment, expected):
+    line = jsonl_lines([spoil(lambda r: None)]).rstrip(b"\n")
+    key = fragment.split(b":")[0]
+    if key == b'"t"':
+        line = re.sub(rb'"t": \d+', fragment, line, count=1)
+    else:
+        line = line.replace(b', "id":', b", " + fragment + b', "id":', 1)
+    assert fragment in line
+    stats, ids, rows = ingest(tmp_path, "h.jsonl", jsonl_lines(GOOD[:1]) + line + b"\n" + jsonl_lines(GOOD[1:]), 5)
+    assert ids == GOOD_IDS
+    assert [(r["line"], r["code"]) for r in rows] == [(2, "bad_record")]
+    assert expected in rows[0]["message"]
+
+
+def test_integers_over_64_bits_from_python_are_bad_records():
+    """JSONL's parser reads such integers as doubles; records built in Python can hold them."""
+    from replay.record import check_record
+    from replay.verdicts import RecordError
+
+    for change, field in ((lambda r: r.update(note=2 ** 70), "note"),
+                          (lambda r: r["actions"][1].update(n=-(2 ** 64) - 1), "actions[1].n"),
+                          (lambda r: r.update(result={"x": [{"y": 2 ** 64}]}), "result.x[0].y")):
+        with pytest.raises(RecordError) as e:
+            check_record(spoil(change))
+        assert (e.value.code, e.value.field) == ("bad_record", field)
+        assert "expected an integer of at most 64 bits" in str(e.value)
+
+
+def _text_case(head_line: str) -> str:
+    """The text form of a good hand with one more line after its seats."""
+    lines = record_to_text(spoil(lambda r: [r.pop(k, None) for k in ("room", "stacks", "params")])).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("bottom:")) + 1
+    return "\n".join(lines[:at] + [head_line] + lines[at:]) + "\n"
+
+
+# (name, extra line in the hand, reject message part); the hand starts at line 1 + its offset
+TEXT_CASES = [
+    ("integer over 64 bits", 'room: {"name": "x", "big": 123456789012345678901234567890}',
+     'field "room.big": expected an integer of at most 64 bits'),
+    ("stacks above 2^53", "stacks: [9007199254740994, 0, 0]", 'field "stacks[0]": expected a number from -2^53'),
+    ("integer over 64 bits in an action's extra", '0 bid yes {"n": -18446744073709551616}',
+     'field "actions[0].n": expected an integer of at most 64 bits'),
+    ("NaN in stacks", "stacks: [NaN, 0, 0]", "expected a JSON value (NaN is not a JSON number)"),
+    ("Infinity in stacks", "stacks: [1, -Infinity, 0]", "expected a JSON value (-Infinity is not a JSON number)"),
+    ("1e400 in stacks", "stacks: [1e400, 0, 0]", "expected a JSON value (1e400 is too large for a number)"),
+    ("NaN in t", "0 bid yes @NaN", "expected milliseconds after @ (like @1200) (NaN is not a JSON number)"),
+    ("lone surrogate in a field", 'time: "\\udc00"', 'field "time": expected valid Unicode text'),
+    ("lone surrogate in an action's extra", '0 bid yes {"note": "\\ud800x"}', 'field "actions[0].note": expected valid'),
+    ("nested 1,000 deep", "params: " + "[" * 1000 + "]" * 1000, "expected a JSON value (nested too deep)"),
+    ("a seat number of 5,000 digits", "9" * 5000 + " pass", "line "),
+    ("show factor 2^31", "0 show 2147483648", 'field "actions[0].factor": expected a whole number of 32 bits'),
+    ("string room.base", 'room: {"base": "x", "coef": 1}', 'field "room.base": expected a number'),
+]
+
+
+@pytest.mark.parametrize("name,line,expected", TEXT_CASES, ids=[c[0] for c in TEXT_CASES])
+def test_a_bad_value_in_the_text_format_rejects_its_hand_only(tmp_path, name, line, expected):
+    bad = _text_case(line)
+    data = text_of(GOOD[:2] + [bad] + GOOD[2:])
+    stats, ids, rows = ingest(tmp_path, "h.paipu", data, 5)
+    assert ids == GOOD_IDS
+    assert [r["code"] for r in rows] == ["bad_record"]
+    assert expected in rows[0]["message"], rows[0]["message"]
+
+
+def test_lone_surrogate_in_a_text_name(tmp_path):
+    bad = record_to_text(spoil(lambda r: None)).replace("seat 1 ", 'seat 1 "\\ud800" ', 1)
+    bad = bad.replace('seat 1 "\\ud800" ' + GOOD[0]["players"][1], 'seat 1 "\\ud800"', 1)
+    stats, ids, rows = ingest(tmp_path, "h.paipu", text_of([bad] + GOOD), 5)
+    assert ids == GOOD_IDS
+    assert [(r["line"], r["code"]) for r in rows] == [(1, "bad_record")]
+    assert 'field "players[1]": expected valid Unicode text' in rows[0]["message"]
+
+
+def test_nul_byte_rejects_only_its_hand(tmp_path):
+    texts = [record_to_text(r) for r in GOOD]
+    first_len = len(texts[0].splitlines()) + 1  # the hand and the blank line after it
+    lines = texts[1].splitlines()
+    lines[5] = lines[5][:3] + "\x00" + lines[5][3:]
+    texts[1] = "\n".join(lines) + "\n"
+    stats, ids, rows = ingest(tmp_path, "h.paipu", "\n".join(texts).encode(), 4)
+    assert ids == sorted(r["id"] for r in GOOD if r is not GOOD[1])
+    assert [(r["line"], r["code"]) for r in rows] == [(first_len + 6, "bad_record")]
+    assert f"line {first_len + 6}, column 4: expected text, found a NUL byte" in rows[0]["message"]
+
+
+def test_nul_byte_in_a_hand_line(tmp_path):
+    texts = [record_to_text(r) for r in GOOD]
+    texts[2] = texts[2].replace("hand ", "hand \x00", 1)
+    stats, ids, rows = ingest(tmp_path, "h.paipu", "\n".join(texts).encode(), 4)
+    assert ids == sorted(r["id"] for r in GOOD if r is not GOOD[2])
+    assert [r["code"] for r in rows] == ["bad_record"] and "NUL byte" in rows[0]["message"]
+
+
+def test_utf16_files_with_a_bom_are_read(tmp_path):
+    for k, codec in enumerate(("utf-16-le", "utf-16-be")):
+        bom = b"\xff\xfe" if codec == "utf-16-le" else b"\xfe\xff"
+        text = jsonl_lines(GOOD[:2]).decode() + "not json\n" + jsonl_lines(GOOD[2:]).decode()
+        stats, ids, rows = ingest(tmp_path / codec, "h.jsonl", bom + text.replace("\n", "\r\n").encode(codec), 5)
+        assert ids == GOOD_IDS
+        assert [(r["line"], r["code"]) for r in rows] == [(3, "bad_record")]
+        enc = read_table(str(tmp_path / codec / "ds"), "hands", ["encoding"]).column("encoding").to_pylist()
+        assert set(enc) == {codec}
+        assert sorted(read_records(str(tmp_path / codec / "ds")), key=lambda r: r["id"]) == \
+            sorted(GOOD, key=lambda r: r["id"])
+    paipu = b"\xff\xfe" + text_of(GOOD).decode().encode("utf-16-le")
+    stats, ids, rows = ingest(tmp_path / "text", "h.paipu", paipu, 4)
+    assert ids == GOOD_IDS and rows == []
+
+
+def test_long_line_and_gzip_bomb_are_rejects_in_bounded_memory(tmp_path, monkeypatch):
+    import tracemalloc
+
+    monkeypatch.setattr(sources, "MAX_LINE", 1 << 20)
+    bomb = gzip.compress(b"{" + b"0" * (64 << 20) + b"\n", 9)  # 64 MiB in one line, 64 KiB packed
+    assert len(bomb) < 200_000
+    data = gzip.compress(jsonl_lines(GOOD[:2])) + bomb + gzip.compress(jsonl_lines(GOOD[2:]))
+    tracemalloc.start()
+    stats, ids, rows = ingest(tmp_path, "h.jsonl.gz", data, 5)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 24 << 20, peak  # far below the 64 MiB line
+    assert ids == GOOD_IDS
+    assert [(r["line"], r["code"]) for r in rows] == [(3, "bad_record")]
+    assert "line longer than the limit of 1,048,576 bytes (67,108,866 bytes or more)" in rows[0]["message"]
+
+
+def test_long_line_in_the_text_format(tmp_path, monkeypatch):
+    monkeypatch.setattr(sources, "MAX_LINE", 4096)
+    bad = _text_case("note: " + "x" * 10_000)
+    stats, ids, rows = ingest(tmp_path, "h.paipu", text_of(GOOD[:1] + [bad] + GOOD[1:]), 5)
+    assert ids == GOOD_IDS
+    assert [r["code"] for r in rows] == ["bad_record"] and "longer than the limit of 4,096" in rows[0]["message"]
+
+
+def test_truncated_gzip_is_reported_at_the_same_line_by_ingest_and_audit(tmp_path):
+    whole = gzip.compress(jsonl_lines(GOOD), 1)
+    cut = whole[: len(whole) * 3 // 4]
+    stats, ids, rows = ingest(tmp_path, "h.jsonl.gz", cut, None or _readable_lines(cut) + 1)
+    n = _readable_lines(cut)
+    assert ids == sorted(r["id"] for r in GOOD[:n])
+    assert [(r["line"], r["code"]) for r in rows] == [(n + 1, "bad_record")]
+    assert f"cannot read the file past line {n}" in rows[0]["message"]
+
+
+def _readable_lines(data: bytes) -> int:
+    import zlib
+
+    d = zlib.decompressobj(31)
+    return d.decompress(data).count(b"\n")
+
+
+def _folder_with_problems(tmp_path):
+    src = tmp_path / "in"
+    (src / "sub").mkdir(parents=True)
+    (src / "a.jsonl").write_bytes(jsonl_lines(GOOD[:2]))
+    (src / "sub" / "b.jsonl").write_bytes(jsonl_lines(GOOD[2:]))
+    os.symlink(src / "missing.jsonl", src / "dangling.jsonl")
+    os.symlink(src / "loop2.jsonl", src / "loop1.jsonl")
+    os.symlink(src / "loop1.jsonl", src / "loop2.jsonl")
+    os.mkfifo(src / "fifo.jsonl")  # opening it would block for ever
+    return src
+
+
+def test_dangling_looping_symlinks_and_fifos_are_reported(tmp_path):
+    src = _folder_with_problems(tmp_path)
+    out = str(tmp_path / "ds")
+    stats = ingest_files(expand_inputs([str(src)]), out)
+    assert (stats.written, stats.rejected) == (4, 4)
+    rejects = {(os.path.basename(r["source"]), r["line"], r["message"]) for r in read_table(out, "rejects").to_pylist()}
+    assert rejects == {
+        ("dangling.jsonl", 0, "cannot read: a dangling symbolic link (No such file or directory)"),
+        ("fifo.jsonl", 0, "cannot read: not a regular file"),
+        ("loop1.jsonl", 0, "cannot read: a looping symbolic link (Too many levels of symbolic links)"),
+        ("loop2.jsonl", 0, "cannot read: a looping symbolic link (Too many levels of symbolic links)"),
+    }
+
+
+def test_audit_exits_2_on_unreadable_inputs_and_still_audits_the_rest(tmp_path, monkeypatch):
+    from tests.test_cli import invoke
+
+    src = _folder_with_problems(tmp_path)
+    r = invoke("audit", str(src), "--jsonl")
+    assert r.exit_code == 2
+    verdicts = [json.loads(line) for line in r.stdout.splitlines()]
+    assert sorted(v["id"] for v in verdicts if v["ok"]) == GOOD_IDS
+    assert len([v for v in verdicts if not v["ok"]]) == 4
+    assert "4 inputs could not be read" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_unreadable_subfolder_and_file(tmp_path, monkeypatch):
+    """Root reads everything, so unreadability is simulated: os.scandir of the subfolder
+    and open() of one file raise PermissionError, as they do for other users."""
+    src = _folder_with_problems(tmp_path)
+    (src / "c.jsonl").write_bytes(jsonl_lines(GOOD[:1]))
+    real_scandir, real_open = os.scandir, open
+
+    def scandir(path="."):
+        if str(path).endswith("sub"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_scandir(path)
+
+    def fake_open(path, *a, **kw):
+        if str(path).endswith("c.jsonl"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, *a, **kw)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(sources, "open", fake_open, raising=False)
+    out = str(tmp_path / "ds")
+    stats = ingest_files(expand_inputs([str(src)]), out)
+    assert stats.written == 2
+    rejects = {(os.path.basename(r["source"]), r["line"], r["message"]) for r in read_table(out, "rejects").to_pylist()}
+    assert ("sub", 0, "cannot read: cannot read the folder (Permission denied)") in rejects
+    assert ("c.jsonl", 0, "cannot read the file: Permission denied") in rejects
+    assert len(rejects) == 6
+
+
+def test_a_value_no_audit_column_holds_costs_only_its_hand(tmp_path):
+    """Coins beyond what a double holds exactly (a room's numbers multiply): the audit
+    gives that hand a bad_record verdict naming the column and keeps the others."""
+    huge = spoil(lambda r: [r.pop("stacks", None), r.pop("result"), r.update(room={"coef": 2 ** 52, "base": 2 ** 52})],
+                 GOOD[1])
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(jsonl_lines(GOOD + [huge]))
+    out = str(tmp_path / "ds")
+    ingest_files([str(src)], out)
+    from replay.audit import audit_dataset
+
+    audit_dataset(out, workers=1)
+    verdicts = {r["hand_id"]: r for r in read_table(out, "verdicts").to_pylist()}
+    assert set(verdicts) == set(GOOD_IDS) | {"bad"}
+    assert verdicts["bad"]["code"] == "bad_record" and "outcomes.coins" in verdicts["bad"]["message"]
+    assert all(verdicts[i]["code"] != "bad_record" for i in GOOD_IDS)
+    seats = read_table(out, "seats", ["hand_id"]).column("hand_id").to_pylist()
+    assert "bad" not in seats and len(seats) == 3 * len(GOOD)
+
+
+def test_full_disk_leaves_the_dataset_as_before_the_batch(tmp_path, monkeypatch):
+    from replay.io import commit
+
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(jsonl_lines(GOOD))
+    out = str(tmp_path / "ds")
+    ingest_files([str(src)], out, batch_size=2)  # two batches in
+    before = sorted(os.path.relpath(os.path.join(d, f), out) for d, _, fs in os.walk(out) for f in fs)
+    more = tmp_path / "more.jsonl"
+    more.write_bytes(jsonl_lines([spoil(lambda r: r.update(id=f"m{k}")) for k in range(4)]))
+    writes = []
+
+    def full(data, path):
+        writes.append(path)
+        if len(writes) == 2:  # the batch's hands are written, its actions hit a full disk
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(data, path)
+
+    real = commit.write_parquet
+    monkeypatch.setattr(commit, "write_parquet", full)
+    with pytest.raises(commit.DatasetWriteError) as e:
+        ingest_files([str(more)], out, batch_size=10)
+    assert str(e.value) == f"{out}: cannot write the dataset (the disk is full); it is as it was before this batch"
+    after = sorted(os.path.relpath(os.path.join(d, f), out) for d, _, fs in os.walk(out) for f in fs)
+    assert after == before
+    monkeypatch.setattr(commit, "write_parquet", real)
+    again = ingest_files([str(more)], out)
+    assert again.written == 4
+    assert sorted(read_table(out, "hands", ["id"]).column("id").to_pylist()) == sorted(GOOD_IDS + ["m0", "m1", "m2", "m3"])
+
+
+def test_full_disk_is_one_line_from_the_cli(tmp_path, monkeypatch):
+    from replay.io import commit
+    from tests.test_cli import invoke
+
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(jsonl_lines(GOOD))
+
+    def full(data, path):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(commit, "write_parquet", full)
+    r = invoke("ingest", str(src), "--out", str(tmp_path / "ds"))
+    assert r.exit_code == 2
+    assert r.stderr.strip() == f"error: {tmp_path / 'ds'}: cannot write the dataset (the disk is full); " \
+                               "it is as it was before this batch"
+
+
+def test_a_second_writer_fails_at_once_naming_the_first(tmp_path):
+    import subprocess
+    import sys
+
+    from replay.io.commit import DatasetLocked, Lock
+
+    out = str(tmp_path / "ds")
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(jsonl_lines(GOOD))
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom replay.io.commit import Lock\n"
+                               f"Lock({out!r}).acquire()\nprint('locked', flush=True)\ntime.sleep(30)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(DatasetLocked) as e:
+            ingest_files([str(src)], out)
+        message = str(e.value)
+        assert message.startswith(f"{out} is being written by pid {holder.pid} (")
+        assert "-c" in message and " UTC); wait for it to finish" in message
+        from replay.audit import audit_dataset
+
+        with pytest.raises(DatasetLocked):
+            audit_dataset(out)
+        from tests.test_cli import invoke
+
+        r = invoke("ingest", str(src), "--out", out)
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1 and f"pid {holder.pid}" in r.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+    assert ingest_files([str(src)], out).written == 4  # the lock goes with its holder
+    with Lock(out):
+        pass
+
+
+def test_stale_temporaries_are_ignored_and_cleaned(tmp_path):
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(jsonl_lines(GOOD[:2]))
+    out = str(tmp_path / "ds")
+    ingest_files([str(src)], out)
+    stale = [os.path.join(out, "hands", "game=doudizhu", "part-old-00001.parquet.tmp"),
+             os.path.join(out, "rejects", "part-old-00001.parquet.tmp")]
+    for path in stale:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(b"PAR1 half a file")
+    assert len(list(read_records(out))) == 2  # readers skip them
+    from analysis.queries import run_sql
+
+    assert run_sql(out, "select count(*) as n from hands")["n"].to_list() == [2]
+    (tmp_path / "more.jsonl").write_bytes(jsonl_lines(GOOD[2:]))
+    assert ingest_files([str(tmp_path / "more.jsonl")], out).written == 2  # writers clean them
+    assert not any(os.path.exists(p) for p in stale)
+
+
+def test_uncommitted_staging_is_dropped_and_committed_is_completed(tmp_path):
+    from replay.io.commit import StagedBatch, recover
+
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(jsonl_lines(GOOD[:1]))
+    out = str(tmp_path / "ds")
+    ingest_files([str(src)], out)
+    table = read_table(out, "hands")
+    half = StagedBatch(out)
+    half.write("hands/game=doudizhu/part-x-1.parquet", table.drop_columns(["game"]))
+    whole = StagedBatch(out)
+    whole.write("hands/game=doudizhu/part-y-1.parquet", table.drop_columns(["game"]))
+    whole.commit = lambda: None  # type: ignore[method-assign]
+    os.makedirs(whole.folder, exist_ok=True)
+    with open(os.path.join(whole.folder, "COMMIT"), "w") as f:
+        f.write("hands/game=doudizhu/part-y-1.parquet")
+    assert recover(out) == (1, 1)
+    names = sorted(os.listdir(os.path.join(out, "hands", "game=doudizhu")))
+    assert "part-y-1.parquet" in names and "part-x-1.parquet" not in names
+    assert os.listdir(os.path.join(out, "_staging")) == []
+
+
+def test_the_cli_never_shows_a_traceback_on_the_hostile_corpus(tmp_path):
+    from tests.test_cli import invoke
+
+    src = _folder_with_problems(tmp_path)
+    for k, (name, bad, _, _) in enumerate(JSONL_CASES):
+        (src / f"j{k}.jsonl").write_bytes(jsonl_lines([bad]))
+    for k, (name, line, _) in enumerate(TEXT_CASES):
+        (src / f"t{k}.paipu").write_bytes(text_of([_text_case(line)]))
+    out = str(tmp_path / "ds")
+    r = invoke("ingest", str(src), "--out", out)
+    assert r.exit_code == 0 and "Traceback" not in r.stderr + r.stdout
+    n_bad = len(JSONL_CASES) + len(TEXT_CASES) + 4
+    assert f"ingested 4 hands from {n_bad + 2} files" in r.stdout and f"{n_bad} rejected" in r.stdout
+    r = invoke("audit", out, "--workers", "1")
+    assert r.exit_code == 0 and "Traceback" not in r.stderr + r.stdout
+    assert len(list(read_records(out))) == 4
