@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from replay.io.commit import read_table
-from replay.simulate import simulate
+from replay.sim import simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

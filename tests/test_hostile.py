@@ -24,7 +24,7 @@ from replay.io.commit import read_table
 from replay.io.dataset import read_records
 from replay.io.sources import expand_inputs
 from replay.io.text import record_to_text
-from replay.simulate import simulate
+from replay.sim import simulate
 
 GOOD = list(simulate("doudizhu", None, 4, 7))
 GUANDAN = list(simulate("guandan", None, 1, 3))[0]
