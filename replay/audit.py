@@ -122,10 +122,12 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
             name = os.path.basename(hands_path)
             staged = StagedBatch(root)  # the four tables of a part appear together
             tables, unfit = rows.tables()
-            for _, was_ok in unfit:  # a value no column can hold: that hand's verdict says so
-                if was_ok:
+            for _, code in unfit:  # a value no column can hold: that hand's verdict says so
+                if code is None:
                     summary.ok -= 1
-                    summary.by_code["bad_record"] = summary.by_code.get("bad_record", 0) + 1
+                else:
+                    summary.by_code[code] -= 1
+                summary.by_code["bad_record"] = summary.by_code.get("bad_record", 0) + 1
             for table, data in tables.items():
                 staged.write(os.path.join(table, f"game={game}", name), data)
             staged.commit()

@@ -137,10 +137,11 @@ class AuditRows:
                 "coin": coins[seat] if seat < len(coins) else None,
             })
 
-    def tables(self) -> tuple[dict[str, pa.Table], list[tuple[str, bool]]]:
-        """The four tables, and the hands (id, ok before) with a value no column can hold
-        (e.g. coins beyond what a double holds exactly): those get a ``bad_record`` verdict
-        naming the column instead of their rows, and the rest of the batch is kept."""
+    def tables(self) -> tuple[dict[str, pa.Table], list[tuple[str, str | None]]]:
+        """The four tables, and the hands with a value no column can hold (e.g. coins
+        beyond what a double holds exactly) as (id, their verdict code before, None if
+        ok): those get a ``bad_record`` verdict naming the column instead of their rows,
+        and the rest of the batch is kept."""
         try:
             return self._convert(), []
         except _CONVERSION_ERRORS:
@@ -163,7 +164,7 @@ class AuditRows:
                         pa.array([value], kind)
                     except _CONVERSION_ERRORS as e:
                         bad.setdefault(hand_id, f"plays.{column}: {e}")
-        was_ok: dict[str, bool] = {}
+        before: dict[str, str | None] = {}
         for name, rows in self.rows.items():
             kept = []
             for row in rows:
@@ -171,7 +172,7 @@ class AuditRows:
                 if hand_id not in bad:
                     kept.append(row)
                 elif name == "verdicts":
-                    was_ok[hand_id] = row["ok"]
+                    before[hand_id] = row["code"]
                     kept.append(dict(row, ok=False, code="bad_record", action=None, seat=None,
                                      message=f"a value does not fit the audit tables ({bad[hand_id]})"))
                 elif name == "outcomes":
@@ -179,7 +180,7 @@ class AuditRows:
             self.rows[name] = kept
         keep = [h not in bad for h in self.plays["hand_id"]]
         self.plays = {k: [x for x, ok in zip(v, keep) if ok] for k, v in self.plays.items()}
-        return self._convert(), [(h, was_ok.get(h, False)) for h in bad]
+        return self._convert(), [(h, before.get(h)) for h in bad]
 
     def _convert(self) -> dict[str, pa.Table]:
         out = {name: pa.Table.from_pylist(rows, schema=AUDIT_TABLES[name]) for name, rows in self.rows.items()}

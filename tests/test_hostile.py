@@ -339,7 +339,10 @@ def test_a_value_no_audit_column_holds_costs_only_its_hand(tmp_path):
     ingest_files([str(src)], out)
     from replay.audit import audit_dataset
 
-    audit_dataset(out, workers=1)
+    summaries = []
+    audit_dataset(out, workers=1, on_part=summaries.append)
+    assert sum(x.hands for x in summaries) == 5 and sum(x.ok for x in summaries) == 4
+    assert [x.by_code for x in summaries if x.by_code] == [{"bad_record": 1}]
     verdicts = {r["hand_id"]: r for r in read_table(out, "verdicts").to_pylist()}
     assert set(verdicts) == set(GOOD_IDS) | {"bad"}
     assert verdicts["bad"]["code"] == "bad_record" and "outcomes.coins" in verdicts["bad"]["message"]
