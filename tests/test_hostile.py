@@ -492,3 +492,23 @@ def test_the_cli_never_shows_a_traceback_on_the_hostile_corpus(tmp_path):
     r = invoke("audit", out, "--workers", "1")
     assert r.exit_code == 0 and "Traceback" not in r.stderr + r.stdout
     assert len(list(read_records(out))) == 4
+
+
+def test_last_resort_a_value_the_checks_miss_rejects_one_record(tmp_path, monkeypatch):
+    """Were the checks to let a value through that no column holds, the batch's conversion
+    fails and each record is tried alone: that one is rejected naming the column."""
+    from replay.io import jsonl
+
+    monkeypatch.setattr(jsonl, "check_record", lambda obj, action_cards=True: obj)  # checks nothing
+    bad = [spoil(lambda r: r.update(stacks=[2 ** 60, 0, 0])),
+           spoil(lambda r: [r.update(id="bad2"), r["actions"][0].update(t=2 ** 60)])]
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(jsonl_lines(GOOD[:2] + bad + GOOD[2:]))
+    out = str(tmp_path / "ds")
+    stats = ingest_files([str(src)], out)
+    assert (stats.written, stats.rejected) == (4, 2)
+    assert sorted(read_table(out, "hands", ["id"]).column("id").to_pylist()) == GOOD_IDS
+    rows = sorted((r["line"], r["code"], r["message"]) for r in read_table(out, "rejects").to_pylist())
+    assert [(line, code) for line, code, _ in rows] == [(3, "bad_record"), (4, "bad_record")]
+    assert rows[0][2].startswith('field "stacks": does not fit the dataset column stacks (list<item: double>)')
+    assert rows[1][2].startswith('field "actions[0]": does not fit the dataset\'s actions table')
