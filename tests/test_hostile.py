@@ -512,3 +512,18 @@ def test_last_resort_a_value_the_checks_miss_rejects_one_record(tmp_path, monkey
     assert [(line, code) for line, code, _ in rows] == [(3, "bad_record"), (4, "bad_record")]
     assert rows[0][2].startswith('field "stacks": does not fit the dataset column stacks (list<item: double>)')
     assert rows[1][2].startswith('field "actions[0]": does not fit the dataset\'s actions table')
+
+
+def test_sniffing_a_gzip_bomb_holds_one_bounded_line(tmp_path, monkeypatch):
+    import tracemalloc
+
+    from replay.io.sources import sniff_format
+
+    monkeypatch.setattr(sources, "MAX_LINE", 1 << 20)
+    path = tmp_path / "bomb.gz"  # no telling name: the format is sniffed from the content
+    path.write_bytes(gzip.compress(b" " * (32 << 20) + b"{}\n", 9))
+    tracemalloc.start()
+    assert sniff_format(str(path)) == "jsonl"
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 12 << 20, peak
