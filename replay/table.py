@@ -372,6 +372,14 @@ class Table:
 
         return {name: outcome.get(name) for name in Game.of(self.rules).outcome_columns}
 
+    def wild_cards(self) -> frozenset[int]:
+        """Card ids that stand for other cards in this hand (the game's hook; default none)."""
+        return frozenset()
+
+    def level_text(self) -> str | None:
+        """The level this hand is played at (games with levels), for display."""
+        return None
+
     def describe(self, readings: tuple[Combo, ...]) -> str:
         c = readings[0]
         return f"{c.kind} of {c.size}"

@@ -159,6 +159,12 @@ class Guandan(Table):
             table = cls._level_tables[key] = ComboTable(iter_combos(rules, level))
         return table
 
+    def wild_cards(self) -> frozenset[int]:
+        return frozenset((self.wild,))
+
+    def level_text(self) -> str | None:
+        return level_name(self.level)
+
     def table_for(self, rules: Rules) -> ComboTable:
         return self.combo_table(rules, self.level)
 

@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from ..cards import CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIT, RANK_BIG_JOKER, RANK_SMALL_JOKER
+from ..cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
+                     SMALL_JOKER)
 from ..combos import Combo, ComboTable, chains, packed_of, strongest
 from ..game import Game
 from ..rules import Rules
@@ -206,6 +207,9 @@ class Shuangkou(Table):
 
     plain_lookup: ClassVar[bool] = False
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
+
+    def wild_cards(self) -> frozenset[int]:
+        return frozenset((SMALL_JOKER, BIG_JOKER))
 
     def classify(self, ids, packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
         if declared is not None:

@@ -1,0 +1,247 @@
+// paipu hand replayer: draws the frames that replay/html.py computed (it knows no rule).
+// Every string from the log is written with textContent, never as markup.
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("hand-data").textContent);
+  var F = D.frames, LAST = F.length - 1;
+  var state = { step: 0, view: "all", lang: D.lang === "zh" ? "zh" : "en" };
+  var RED = { h: true, d: true }, SUIT = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  var wild = {};
+  D.wild.forEach(function (c) { wild[c] = true; });
+
+  function ui(key) { return D.ui[state.lang][key]; }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function add(parent, child) { parent.appendChild(child); return child; }
+  function num(x) {
+    if (x === null || x === undefined) return "–";
+    if (typeof x !== "number") return String(x);
+    return new Intl.NumberFormat(state.lang === "zh" ? "zh-CN" : "en-US", { maximumFractionDigits: 2 }).format(x);
+  }
+  function signed(x) {
+    if (typeof x !== "number") return num(x);
+    return (x > 0 ? "+" : "") + num(x);
+  }
+
+  function cardEl(name) {
+    var e = el("span", "card");
+    e.dataset.card = name;
+    if (name === "SJ" || name === "BJ") {
+      e.classList.add("joker", name === "BJ" ? "big" : "small");
+      var zh = state.lang === "zh";
+      add(e, el("span", null, name === "BJ" ? (zh ? "大" : "BIG") : (zh ? "小" : "SML")));
+      add(e, el("span", null, zh ? "王" : "JKR"));
+      e.title = name === "BJ" ? (zh ? "大王" : "big joker") : (zh ? "小王" : "small joker");
+    } else {
+      var rank = name[0], suit = name[1];
+      e.classList.add(RED[suit] ? "red" : "black");
+      add(e, el("span", null, rank === "T" ? "10" : rank));
+      add(e, el("span", null, SUIT[suit] || suit));
+      if (D.level && (rank === D.level || (D.level === "10" && rank === "T"))) e.classList.add("level");
+    }
+    if (wild[name]) { e.classList.add("wild"); e.title = (e.title ? e.title + " · " : "") + ui("wild"); }
+    return e;
+  }
+  function cardsEl(names, cls) {
+    var box = el("div", cls || "cards");
+    names.forEach(function (c) { add(box, cardEl(c)); });
+    return box;
+  }
+  function seatLabel(s) { return ui("seat") + " " + s + " · " + D.players[s]; }
+  function role(s, f) {
+    if (D.teams) return ui("team") + " " + D.teams[s];
+    if (f.landlord === null || f.landlord === undefined) return null;
+    return s === f.landlord ? ui("landlord") : ui("farmer");
+  }
+  function visible(s, f) {
+    return state.view === "all" || Number(state.view) === s || f.shown.indexOf(s) >= 0;
+  }
+
+  function header(app) {
+    var h = add(app, el("header"));
+    var title = add(h, el("h1", null, D.id + " · " + (D.game_zh ? D.game_zh + " " : "") + D.game + "/" + D.variant));
+    if (D.level) add(title, el("span", "badge level", ui("level") + " " + D.level));
+    var bits = [D.time, D.room].filter(function (x) { return x; });
+    if (bits.length) add(h, el("div", "meta", bits.join(" · ")));
+  }
+
+  function controls(app, f) {
+    var c = add(app, el("nav", "controls"));
+    function button(id, text, to) {
+      var b = add(c, el("button", null, text));
+      b.id = id; b.type = "button";
+      b.addEventListener("click", function () { go(to()); });
+      return b;
+    }
+    button("first", "« " + ui("first"), function () { return 0; }).disabled = state.step === 0;
+    button("back", "◀ " + ui("back"), function () { return state.step - 1; }).disabled = state.step === 0;
+    var where = add(c, el("span", "where"));
+    where.id = "where";
+    where.textContent = state.lang === "zh" ? ui("step") + " " + state.step + " " + ui("of") + " " + LAST + " 步"
+      : ui("step") + " " + state.step + " " + ui("of") + " " + LAST;
+    button("forward", ui("forward") + " ▶", function () { return state.step + 1; }).disabled = state.step === LAST;
+    button("last", ui("last") + " »", function () { return LAST; }).disabled = state.step === LAST;
+    var tricks = add(c, el("select"));
+    tricks.id = "trick";
+    tricks.setAttribute("aria-label", ui("jump"));
+    add(tricks, el("option", null, ui("jump") + "…")).value = "";
+    D.tricks.forEach(function (frame, k) {
+      var o = add(tricks, el("option", null, ui("trick") + " " + (k + 1)));
+      o.value = String(frame);
+      if (f.trick === k + 1) o.selected = true;
+    });
+    tricks.addEventListener("change", function () { if (tricks.value !== "") go(Number(tricks.value)); });
+    var view = add(c, el("select"));
+    view.id = "view";
+    view.setAttribute("aria-label", ui("view"));
+    add(view, el("option", null, ui("all_open"))).value = "all";
+    D.players.forEach(function (p, s) {
+      add(view, el("option", null, ui("seat_view").replace("{s}", s + " " + p))).value = String(s);
+    });
+    view.value = state.view;
+    view.addEventListener("change", function () { state.view = view.value; render(); });
+    var lang = add(c, el("button", null, ui("lang")));
+    lang.id = "lang"; lang.type = "button";
+    lang.addEventListener("click", function () { state.lang = state.lang === "zh" ? "en" : "zh"; render(); });
+    add(c, el("span", "keys", ui("keys")));
+  }
+
+  function seats(app, f) {
+    var box = add(app, el("section", "seats"));
+    box.id = "seats";
+    D.players.forEach(function (p, s) {
+      var d = add(box, el("div", "seat"));
+      d.dataset.seat = String(s);
+      if (f.seat === s) d.classList.add("acting");
+      var who = add(d, el("div", "who", seatLabel(s)));
+      var r = role(s, f);
+      if (r) add(who, el("span", "badge role" + (f.landlord === s ? " landlord" : ""), r));
+      add(who, el("span", "badge", ui("left") + " " + f.left[s]));
+      var place = f.out.indexOf(s);
+      if (place >= 0) add(who, el("span", "badge out", ui("out") + " #" + (place + 1)));
+      if (f.turn === s && place < 0 && state.step < LAST) add(who, el("span", "badge turn", "▶"));
+      if (visible(s, f)) {
+        add(d, cardsEl(f.hands[s], "hand"));
+      } else {
+        var hidden = add(d, el("div", "hand hidden-count", "[" + f.left[s] + " " + ui("hidden") + "]"));
+        hidden.dataset.hidden = "1";
+      }
+      var played = add(d, el("div", "played"));
+      var t = f.table[s];
+      if (t === "pass") played.textContent = ui("pass");
+      else if (t) add(played, cardsEl(t));
+    });
+    if (D.bottom) {
+      var b = add(app, el("div", "bottom"));
+      b.id = "bottom";
+      add(b, el("span", null, ui("bottom") + ": "));
+      if (state.view === "all" || (f.landlord !== null && f.landlord !== undefined)) add(b, cardsEl(D.bottom));
+      else add(b, el("span", "hidden-count", "[" + D.bottom.length + " " + ui("hidden") + "]"));
+    }
+  }
+
+  function now(app, f) {
+    var n = add(app, el("section", "now" + (f.bomb ? " bomb" : "")));
+    n.id = "now";
+    if (f.act) {
+      var a = add(n, el("div", "act", f.act[state.lang]));
+      if (f.cards && f.cards.length) add(a, cardsEl(f.cards));
+    } else {
+      add(n, el("div", "act", ui("deal")));
+    }
+    f.notes.forEach(function (note) { add(n, el("div", "note " + note.kind, note[state.lang])); });
+    var v = f.violation;
+    if (v) {
+      var box = add(n, el("div", "violation"));
+      box.id = "violation";
+      add(box, el("strong", null, ui("violation") + " "));
+      add(box, el("code", null, v.code));
+      add(box, document.createTextNode((v.action !== null ? " @" + v.action : "") + ": " + v.message));
+    }
+  }
+
+  function result(app) {
+    if (state.step !== LAST || !D.result) return;
+    var r = add(app, el("section", "result"));
+    r.id = "result";
+    add(r, el("h2", null, ui("result")));
+    var t = add(r, el("table"));
+    var head = add(t, el("tr"));
+    var hasX = D.result.seats.some(function (x) { return x.xiqian !== null; });
+    var hasC = D.result.seats.some(function (x) { return x.coins !== null; });
+    [ui("seat"), ui("name"), ui("role"), ui("place"), ui("score")].concat(hasX ? [ui("xiqian")] : [])
+      .concat(hasC ? [ui("coins")] : []).forEach(function (h) { add(head, el("th", null, h)); });
+    var f = F[LAST];
+    D.result.seats.forEach(function (x) {
+      var row = add(t, el("tr"));
+      add(row, el("td", null, x.seat));
+      add(row, el("td", "t", D.players[x.seat]));
+      add(row, el("td", "t", role(x.seat, f) || ""));
+      add(row, el("td", null, x.place === null ? "–" : x.place));
+      add(row, el("td", null, signed(x.score)));
+      if (hasX) add(row, el("td", null, signed(x.xiqian)));
+      if (hasC) add(row, el("td", null, signed(x.coins)));
+    });
+    var ul = add(r, el("ul"));
+    D.result.fields.forEach(function (x) {
+      add(ul, el("li", null, x[state.lang] + ": " + (typeof x.value === "number" ? num(x.value) : x.value)));
+    });
+  }
+
+  function log(app) {
+    add(app, el("h2", null, ui("log")));
+    var box = add(app, el("div", "log"));
+    var ol = add(box, el("ol"));
+    ol.id = "log";
+    F.forEach(function (f, k) {
+      if (k === 0) return;
+      var li = add(ol, el("li", null, (f.act ? f.act[state.lang] : "") + (f.cards ? "  " + f.cards.join(" ") : "")));
+      li.value = k;
+      if (k === state.step) li.classList.add("current");
+      if (f.bomb) li.classList.add("bomb");
+      if (f.violation) li.classList.add("bad");
+      li.addEventListener("click", function () { go(k); });
+    });
+    var cur = ol.querySelector("li.current");
+    if (cur) box.scrollTop = Math.max(0, cur.offsetTop - box.clientHeight / 2);
+  }
+
+  function render() {
+    var app = document.getElementById("app");
+    while (app.firstChild) app.removeChild(app.firstChild);
+    document.documentElement.lang = state.lang;
+    var f = F[state.step];
+    header(app);
+    controls(app, f);
+    seats(app, f);
+    now(app, f);
+    result(app);
+    log(app);
+    document.body.dataset.step = String(state.step);
+    document.body.dataset.lang = state.lang;
+  }
+  function go(k) {
+    state.step = Math.max(0, Math.min(LAST, k));
+    render();
+  }
+  function trickStep(dir) {
+    var starts = D.tricks;
+    if (dir > 0) { for (var i = 0; i < starts.length; i++) if (starts[i] > state.step) return go(starts[i]); return go(LAST); }
+    for (var j = starts.length - 1; j >= 0; j--) if (starts[j] < state.step) return go(starts[j]);
+    return go(0);
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.target && e.target.tagName === "SELECT") return;
+    var keys = { ArrowRight: 1, ArrowLeft: -1 };
+    if (e.key in keys) { go(state.step + keys[e.key]); e.preventDefault(); }
+    else if (e.key === "Home") { go(0); e.preventDefault(); }
+    else if (e.key === "End") { go(LAST); e.preventDefault(); }
+    else if (e.key === "PageDown") { trickStep(1); e.preventDefault(); }
+    else if (e.key === "PageUp") { trickStep(-1); e.preventDefault(); }
+  });
+  render();
+})();

@@ -1,0 +1,259 @@
+"""``paipu replay --html``: a recorded hand as one self-contained HTML page that steps
+through it in the browser, offline.
+
+The page is built from the same engine steps as the terminal view (:mod:`replay.view`):
+Python replays the hand once and records a *frame* after every action — every seat's
+cards, the plays of the current trick, the multiplier, who is out, the notes (bombs,
+let-go, 喜钱, ...) and a violation where it happens — in English and Chinese. The page
+only draws frames (``replay/assets/replayer.js``); it knows no rule.
+
+Nothing from the log reaches the page as markup: the frames are JSON inside a
+``<script type="application/json">`` element (``<``, ``>``, ``&`` escaped as ``\\u003c``...),
+and the script writes every string with ``textContent``.
+
+>>> from replay.io.text import parse_text
+>>> rec = parse_text(open("sample_logs/doudizhu_handmade.paipu", encoding="utf-8").read())[0].record
+>>> d = hand_data(rec)
+>>> len(d["frames"]), d["frames"][4]["act"]["en"], d["frames"][-1]["hands"][0]
+(14, 'seat 0 张三 plays straight to A', [])
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from html import escape
+from importlib.resources import files
+from typing import Any
+
+from .cards import CARD_NAMES, CARD_OF, RANK, SUIT
+from .games import find_game
+from .replayer import make_table
+from .table import compare_result
+from .verdicts import Code, Violation
+from .view import WORDS, _action_words, _event_words
+
+#: the page's own words (the frames carry the hand's words in both languages)
+UI = {
+    "en": {"step": "step", "of": "of", "first": "first", "back": "back", "forward": "forward", "last": "last",
+           "trick": "trick", "jump": "jump to trick", "view": "view", "all_open": "all hands open",
+           "seat_view": "seat {s}'s own view", "deal": "the deal", "bottom": "bottom", "left": "left",
+           "out": "out", "hidden": "hidden", "pass": "pass", "result": "settlement", "place": "place",
+           "score": "score", "coins": "coins", "multiplier": "multiplier", "level": "level", "wild": "wild",
+           "log": "moves", "keys": "← → step, Home / End, PgUp / PgDn by trick", "violation": "violation",
+           "team": "team", "landlord": "landlord", "farmer": "farmer", "seat": "seat", "name": "name",
+           "role": "role", "xiqian": "喜钱", "lang": "中文"},
+    "zh": {"step": "第", "of": "步 / 共", "first": "开始", "back": "上一步", "forward": "下一步", "last": "结束",
+           "trick": "轮", "jump": "跳到第几轮", "view": "视角", "all_open": "明牌（全部手牌）",
+           "seat_view": "座位 {s} 的视角", "deal": "发牌", "bottom": "底牌", "left": "剩",
+           "out": "出完", "hidden": "不可见", "pass": "不出", "result": "结算", "place": "名次",
+           "score": "得分", "coins": "游戏币", "multiplier": "倍数", "level": "级牌", "wild": "百搭",
+           "log": "出牌记录", "keys": "← → 单步，Home / End，PgUp / PgDn 按轮", "violation": "违规",
+           "team": "队", "landlord": "地主", "farmer": "农民", "seat": "座位", "name": "玩家",
+           "role": "角色", "xiqian": "喜钱", "lang": "English"},
+}
+
+#: outcome fields shown in the settlement, with their names
+RESULT_FIELDS = {
+    "multiplier": ("multiplier", "倍数"), "spring_kind": ("spring", "春天"), "let_go": ("let-go paid by seat", "放走包赔座位"),
+    "winning_team": ("winning team", "获胜队"), "double_down": ("double down (双下)", "双下"),
+    "upgrade": ("levels up", "升级"), "levels_after": ("levels after", "之后级数"), "kou": ("kou (扣)", "扣"),
+    "kou_multiplier": ("kou multiplier", "扣倍数"), "escape": ("escaped seat", "逃跑座位"),
+}
+BOMB_EVENTS = frozenset({"bomb", "rocket", "bomb_chain", "joker_bomb", "three_joker_bomb", "four_joker_bomb",
+                         "straight_flush", "xiqian"})
+
+
+def _json_for_script(data: Any) -> str:
+    """JSON that cannot end its ``<script>`` element nor open markup."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") \
+        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def sorted_names(cards: list[int]) -> list[str]:
+    """Card names high to low (the default rank order), suits in order."""
+    return [CARD_NAMES[c] for c in sorted(cards, key=lambda c: (-RANK[c], SUIT[c]))]
+
+
+def _hand(table, seat: int) -> list[str]:
+    return sorted_names([c for c in range(54) for _ in range(table.hands[seat][c])])
+
+
+def _violation(v: Violation) -> dict:
+    return {"code": str(v.code), "action": v.action, "message": v.message, "seat": v.seat}
+
+
+def hand_data(record: dict, lang: str = "en") -> dict:
+    """The hand as frames for the page: frame 0 is the deal, frame k the table after action k-1."""
+    game = find_game(record["game"])
+    kinds = game.kinds
+    table = make_table(record)
+    players = [str(p) for p in record["players"]]
+    words = {k: WORDS[k] for k in ("en", "zh")}
+
+    def name(s: int) -> str:
+        return f"{s} {players[s]}" if 0 <= s < len(players) else str(s)
+
+    room = record.get("room") if isinstance(record.get("room"), dict) else {}
+    data: dict[str, Any] = {
+        "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh,
+        "variant": record["variant"], "time": str(record.get("time") or ""),
+        "room": " ".join(f"{k} {v}" for k, v in room.items()), "players": players, "lang": lang, "ui": UI,
+        "level": None, "wild": [], "teams": None, "bottom": None, "frames": [], "tricks": [], "result": None,
+        "violation": None,
+    }
+    setup_violation = table.setup()
+    data["level"] = table.level_text()
+    data["wild"] = sorted(CARD_NAMES[c] for c in table.wild_cards())
+    teams = [game.team_of(s) for s in range(table.n)]
+    data["teams"] = teams if any(t is not None for t in teams) else None
+    if record.get("bottom") is not None:
+        data["bottom"] = sorted_names([CARD_OF[t] for t in record["bottom"] if t in CARD_OF])
+    trick_plays: list[Any] = [None] * table.n
+    shown: set[int] = set()
+    state = {"trick": 0, "mult": table.multiplier_now() if table.phase == "play" else None}
+
+    def frame(i: int | None, act: dict | None, notes: list[dict], violation: Violation | None = None,
+              cards: list[str] | None = None, bomb: bool = False) -> None:
+        data["frames"].append({
+            "i": i, "seat": None if act is None else act.get("seat"), "act": act and act.get("text"), "cards": cards,
+            "bomb": bomb, "hands": [_hand(table, s) for s in range(table.n)], "left": list(table.left),
+            "table": list(trick_plays), "out": list(table.out), "turn": table.turn if table.phase == "play" else None,
+            "landlord": getattr(table, "landlord", None), "shown": sorted(shown), "trick": state["trick"],
+            "mult": state["mult"], "notes": notes, "violation": None if violation is None else _violation(violation)})
+
+    frame(None, None, [], setup_violation)
+    if setup_violation is not None:
+        data["violation"] = _violation(setup_violation)
+        return data
+    violation = None
+    for i, action in enumerate(record["actions"]):
+        act, s = action.get("act"), action.get("seat")
+        text = {k: f"{w['seat']} {name(s)} {_action_words(action, w)}" for k, w in words.items()}
+        if table.over:
+            violation = Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {act}", s)
+            frame(i, {"seat": s, "text": text}, [], violation)
+            break
+        before_phase, n_events, led = table.phase, len(table.events), table.last is None
+        v = table.step(i, action)
+        if v is not None:
+            violation = v
+            frame(i, {"seat": s, "text": text}, [], v, cards=[str(t) for t in action.get("cards") or []])
+            break
+        notes: list[dict] = []
+        cards = None
+        bomb = False
+        if act == "play":
+            c = table.last[0] if table.last else None
+            if led:
+                state["trick"] += 1
+                trick_plays = [None] * table.n
+                data["tricks"].append(len(data["frames"]))
+            cards = sorted_names([CARD_OF[t] for t in action["cards"]])
+            trick_plays[s] = cards
+            bomb = bool(c and c.tier)
+            if c is not None:
+                key = table.key_name(c)
+                to = f" to {key}" if key else ""
+                text = {"en": f"{words['en']['seat']} {name(s)} {words['en']['plays']} {c.kind.replace('_', ' ')}{to}",
+                        "zh": f"{words['zh']['seat']} {name(s)} {words['zh']['plays']} {kinds.get(c.kind, c.kind)}"
+                              + (f" {key}" if key else "")}
+        elif act == "pass":
+            trick_plays[s] = "pass"
+        for e in table.events[n_events:]:
+            note = {k: _event_words(e, w, name) for k, w in words.items()}
+            if note["en"]:
+                notes.append({**note, "kind": "bomb" if e.kind in BOMB_EVENTS else e.kind})
+            if e.kind == "show" and e.seat is not None:
+                shown.add(e.seat)
+        now = table.multiplier_now() if table.phase == "play" or table.over else None
+        if before_phase != "play" and table.phase == "play":
+            landlord = getattr(table, "landlord", None)
+            if landlord is not None:
+                notes.append({k: f"{name(landlord)} {w['becomes']}" for k, w in words.items()} | {"kind": "landlord"})
+                state["mult"] = now
+        if now is not None and state["mult"] is not None and now != state["mult"]:
+            notes.append({k: f"{w['multiplier']} {state['mult']} → {now}" for k, w in words.items()} | {"kind": "mult"})
+        state["mult"] = now if now is not None else state["mult"]
+        if act == "pass" and table.last is None and not table.over:
+            notes.append({k: f"{w['trick']} {name(table.last_seat)}" for k, w in words.items()} | {"kind": "trick"})
+        frame(i, {"seat": s, "text": text}, notes, cards=cards, bomb=bomb)
+    if violation is None and not table.over:
+        violation = Violation(Code.INCOMPLETE, None, "the record stops before the hand is over")
+    if violation is None:
+        out = table.outcome()
+        if isinstance(record.get("result"), dict):
+            violation = compare_result(record["result"], out)
+        data["result"] = _result(out, table, record)
+    if violation is not None:
+        data["violation"] = _violation(violation)
+        if violation.action is None:
+            data["frames"][-1]["violation"] = data["violation"]
+    return data
+
+
+def _result(out: dict, table, record: dict) -> dict:
+    """The settlement: per-seat rows and the hand's other outcome fields, named in both languages."""
+    n = table.n
+    order = out.get("order") or []
+    seats = []
+    for s in range(n):
+        seats.append({"seat": s, "place": order.index(s) + 1 if s in order else None,
+                      "score": (out.get("scores") or [None] * n)[s], "coins": (out.get("coins") or [None] * n)[s],
+                      "xiqian": (out.get("xiqian") or [None] * n)[s]})
+    fields = []
+    for key, (en, zh) in RESULT_FIELDS.items():
+        value = out.get(key)
+        if value is None or value is False:
+            continue
+        fields.append({"en": en, "zh": zh, "value": value if isinstance(value, (int, float, str)) else json.dumps(value)})
+    return {"seats": seats, "fields": fields}
+
+
+def asset(name: str) -> str:
+    return files("replay").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def page(data: dict) -> str:
+    """The self-contained HTML page of a hand's data (no network, no external file)."""
+    title = f"{data['id']} · {data['game_zh']} {data['game']}/{data['variant']}"
+    return (f"<!doctype html><html lang='{'zh' if data['lang'] == 'zh' else 'en'}'><head><meta charset='utf-8'>"
+            f"<meta name='viewport' content='width=device-width'><title>{escape(title)}</title>"
+            f"<style>{asset('replayer.css')}</style></head><body><div id='app'></div>"
+            f"<script type='application/json' id='hand-data'>{_json_for_script(data)}</script>"
+            f"<script>{asset('replayer.js')}</script></body></html>")
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def html_name(hand_id: str) -> str:
+    """The file name of a hand's page in a folder of replays (safe on every file system).
+
+    >>> html_name("ddz-1"), html_name("a/b c"), html_name("..")
+    ('ddz-1.html', 'a_2fb_20c.html', '_2e_2e.html')
+    """
+    safe = _UNSAFE.sub(lambda m: "".join(f"_{b:02x}" for b in m.group().encode()), str(hand_id))
+    if set(safe) <= {"."}:
+        safe = "".join(f"_{ord(ch):02x}" for ch in safe)
+    return safe + ".html"
+
+
+def write_page(record: dict, path: str, lang: str = "en") -> dict | None:
+    """Write the page of *record* to *path* (whole or not at all); returns its violation or None."""
+    data = hand_data(record, lang)
+    text = page(data)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".paipu-", suffix=".html")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return data["violation"]
