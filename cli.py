@@ -337,35 +337,120 @@ def replay_cmd(
     seat: Annotated[Optional[int], typer.Option("--seat", help="show only what this seat could see")] = None,
     step: Annotated[bool, typer.Option("--step", help="wait for a key between actions")] = False,
     lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
+    html_out: Annotated[Optional[str], typer.Option("--html", help="write the hand as one HTML page (a folder with --hands)")] = None,
+    hands: Annotated[Optional[list[str]], typer.Option(
+        "--hands", help="several hand ids (comma-separated, repeatable, or @FILE with one id a line) into the --html folder")] = None,
 ) -> None:
     """Show a recorded hand move by move; exit 1 if it breaks a rule."""
-    from replay.audit import is_dataset
-    from replay.io.readers import iter_items
     from replay.io.sources import InputError
-    from replay.view import render
 
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")
-    record = None
+    if hands is not None:
+        if html_out is None:
+            fail("--hands writes HTML pages: give the folder with --html DIR")
+        try:
+            wanted = _hand_ids(hands)
+        except OSError as e:
+            fail(f"--hands: cannot read {e.filename}: {e.strerror}")
+        if not wanted:
+            fail("--hands: no hand ids given")
+        try:
+            records = _find_records(source, wanted)
+        except InputError as e:
+            fail(str(e))
+        raise typer.Exit(_write_pages(records, wanted, html_out, lang, source))
     try:
-        if is_dataset(source):
-            from replay.io.dataset import read_records
-
-            record = next(iter(read_records(source, None if hand is None else [hand])), None)
-        else:
-            for item in iter_items([source], strict=False):
-                if item.record is not None and (hand is None or item.record["id"] == hand):
-                    record = item.record
-                    break
+        found = _find_records(source, None if hand is None else [hand], first=True)
     except InputError as e:
         fail(str(e))
+    record = next(iter(found.values()), None)
     if record is None:
         fail(f"no hand {hand!r} in {source}" if hand else f"no readable hand in {source}")
+    if html_out is not None:
+        from replay.html import write_page
+
+        try:
+            v = write_page(record, html_out, lang)
+        except OSError as e:
+            fail(f"{html_out}: cannot write: {e.strerror}")
+        err.print(f"wrote {html_out}" + (f" (violation {v['code']})" if v else ""), markup=False)
+        raise typer.Exit(1 if v is not None else 0)
+    from replay.view import render
+
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
     wait = (lambda: typer.getchar()) if step and sys.stdin.isatty() else None  # any key, no echo
     v = render(record, out, seat=seat, lang=lang, wait=wait)
     raise typer.Exit(1 if v is not None else 0)
+
+
+def _hand_ids(values: list[str]) -> list[str]:
+    """Hand ids from --hands: comma-separated, repeated, or @FILE (one a line; blank lines and # skipped)."""
+    ids: list[str] = []
+    for value in values:
+        if value.startswith("@"):
+            with open(value[1:], encoding="utf-8-sig") as f:
+                ids += [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
+        else:
+            ids += [x.strip() for x in value.split(",") if x.strip()]
+    return list(dict.fromkeys(ids))
+
+
+def _find_records(source: str, ids: list[str] | None, first: bool = False) -> dict[str, dict]:
+    """The records of *ids* (all readable ones when None; only the first with *first*) by id."""
+    from replay.audit import is_dataset
+    from replay.io.readers import iter_items
+
+    found: dict[str, dict] = {}
+    if is_dataset(source):
+        from replay.io.dataset import read_records
+
+        for record in read_records(source, ids):
+            found.setdefault(record["id"], record)
+            if first:
+                break
+        return found
+    wanted = None if ids is None else set(ids)
+    for item in iter_items([source], strict=False):
+        record = item.record
+        if record is not None and (wanted is None or record["id"] in wanted):
+            found.setdefault(record["id"], record)
+            if first or (wanted is not None and len(found) == len(wanted)):
+                break
+    return found
+
+
+def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang: str, source: str) -> int:
+    """One page per hand and an index.html into *folder*; the exit code (1: a hand breaks a rule or is missing)."""
+    from html import escape
+
+    from replay.html import html_name, write_page
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        fail(f"{folder}: cannot create the folder: {e.strerror}")
+    items, bad = [], 0
+    for hand_id in wanted:
+        record = records.get(hand_id)
+        if record is None:
+            err.print(f"{source}: no hand {hand_id!r}", markup=False)
+            bad += 1
+            continue
+        name = html_name(hand_id)
+        try:
+            v = write_page(record, os.path.join(folder, name), lang)
+        except OSError as e:
+            fail(f"{os.path.join(folder, name)}: cannot write: {e.strerror}")
+        bad += v is not None
+        note = f" — {v['code']}" if v else ""
+        items.append(f"<li><a href='{escape(name)}'>{escape(hand_id)}</a>{escape(note)}</li>")
+    with open(os.path.join(folder, "index.html"), "w", encoding="utf-8") as f:
+        f.write(f"<!doctype html><html><head><meta charset='utf-8'><title>paipu replays</title></head><body>"
+                f"<h1>paipu replays</h1><ul>{''.join(items)}</ul></body></html>")
+    err.print(f"wrote {len(items)} hands to {folder}", markup=False)
+    return 1 if bad else 0
 
 
 def _print_frame(df, title: str | None = None) -> None:
@@ -454,17 +539,23 @@ def report(
     dataset: Annotated[str, typer.Argument(help="an audited dataset")],
     output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write")] = "report.html",
     game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
+    replays: Annotated[Optional[str], typer.Option("--replays", help="a folder of 'paipu replay --hands' pages the suspects' hands link to")] = None,
 ) -> None:
     """A self-contained HTML balance report for designers, with charts."""
     from analysis.queries import DatasetError
     from analysis.report import write_report
     from replay.games import UnknownGame, game_name
 
+    if lang not in ("en", "zh"):
+        fail(f"--lang must be en or zh, got {lang!r}")
     try:
         game = game_name(game) if game else None
-        sections = write_report(dataset, output, game=game)
+        sections = write_report(dataset, output, game=game, lang=lang, replays=replays)
     except (DatasetError, UnknownGame) as e:
         fail(str(e))
+    except OSError as e:
+        fail(f"{output}: cannot write: {e.strerror}")
     err.print(f"wrote {output} ({sections} sections)", markup=False)
 
 
