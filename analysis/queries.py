@@ -16,10 +16,12 @@ import polars as pl
 from replay.games import games
 
 TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
+#: tables other commands may add (``paipu fraud``): views when present, sections of the report
+OPTIONAL_TABLES = ("players", "suspects")
 #: the statistics of every game, in report order (file names in sql/)
 COMMON_STATS = (
     "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier", "multiplier_drivers",
-    "seat_advantage", "first_lead", "hand_length", "scores", "players",
+    "seat_advantage", "first_lead", "hand_length", "scores", "players", "ends", "coins_tail",
 )
 #: and those the games declare as their own
 STATS = COMMON_STATS + tuple(dict.fromkeys(s for g in games() for s in g.stats if s not in COMMON_STATS))
@@ -47,7 +49,7 @@ def connect(root: str, need_audit: bool = True) -> duckdb.DuckDBPyConnection:
 
     settle(root)  # a batch a crashed writer committed is completed first (never half seen)
     con = duckdb.connect()
-    for table in TABLES:
+    for table in TABLES + OPTIONAL_TABLES:
         folder = os.path.join(root, table)
         if os.path.isdir(folder) and any(f.endswith(".parquet") for _, _, fs in os.walk(folder) for f in fs):
             # a view must be created from literal text: the path is quoted, never interpolated raw
@@ -78,6 +80,24 @@ def all_stats(root: str, game: str | None = None, variant: str | None = None) ->
         return {name: run_stat(con, name, game, variant) for name in STATS}
     finally:
         con.close()
+
+
+def optional_table(root: str, name: str, game: str | None = None) -> pl.DataFrame | None:
+    """A table of :data:`OPTIONAL_TABLES` (rows of *game* when it has a game column), or None when absent."""
+    if name not in OPTIONAL_TABLES:
+        raise ValueError(f"not an optional table: {name!r}")
+    con = connect(root, need_audit=False)
+    try:
+        if not con.execute("select count(*) from information_schema.tables where table_name = ?", [name]).fetchone()[0]:
+            return None
+        cursor = con.execute(f"select * from {name}")
+        names = [d[0] for d in cursor.description]
+        df = pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+    finally:
+        con.close()
+    if game is not None and "game" in df.columns:
+        df = df.filter(pl.col("game") == game)
+    return df
 
 
 def run_sql(root: str, query: str) -> pl.DataFrame:

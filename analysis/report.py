@@ -1,17 +1,26 @@
-"""``paipu report``: a self-contained HTML balance report for designers.
+"""``paipu report``: the designers' HTML balance report, one self-contained page.
 
-One section per game; within it, every variant and rule setting of that game side by
-side in the same charts (grouped bars), each chart with one plain sentence saying what
-it shows and the table behind it. Charts are matplotlib PNGs embedded as data URIs; all
-text that comes from the data (player names, settings) is HTML-escaped.
+It opens with a summary (per game, the few rates that matter, each with its 95% interval
+and sample size) and a table of contents; then a section per game with the charts its
+designers ask for (:data:`GAME_REPORT`, the one place that chooses them), every rate with
+its error bar and n, a caption that names a winner only when the difference is
+significant after Holm's correction, and the table behind each chart. Charts are inline
+SVG with text kept as text, so that the browser's fonts draw Chinese. Variant and setting
+comparisons show each difference with its interval. Players and fraud suspects get a
+section when the dataset has those tables. All text from the data is HTML-escaped.
 """
 
 from __future__ import annotations
 
-import base64
 import html
 import io
+import logging
+import math
+import os
+import textwrap
+import warnings
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import matplotlib
 
@@ -19,223 +28,787 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
-from replay.games import games  # noqa: E402
+from replay.games import UnknownGame, find_game  # noqa: E402
 
-from .queries import all_stats  # noqa: E402
+from .inference import holm, mean_interval, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
+from .queries import all_stats, optional_table  # noqa: E402
+from .report_fmt import group_words, interval, num, pct, pp, setting_words, variant_words  # noqa: E402
 
-GAME_TITLES = {g.name: f"{g.title_zh} {g.title}" for g in games()}
+plt.rcParams.update({
+    "svg.fonttype": "none", "svg.hashsalt": "paipu", "text.parse_math": False, "font.size": 9,
+    "font.family": "sans-serif",
+    "font.sans-serif": ["Noto Sans CJK SC", "WenQuanYi Micro Hei", "Source Han Sans SC", "PingFang SC",
+                        "Microsoft YaHei", "DejaVu Sans"],
+})
+logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
+
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+ALPHA = 0.05
+
+#: per game: the rates of the summary and of the setting comparisons, and the charts, in order.
+#: The one place that chooses what a game's section shows (a game missing here gets DEFAULT_REPORT).
+GAME_REPORT: dict[str, dict[str, tuple[str, ...]]] = {
+    "doudizhu": {"metrics": ("landlord_wins", "spring", "bomb_hands", "redeal", "escape"),
+                 "charts": ("landlord_wins", "landlord_by_bid", "multiplier_tail", "multiplier_drivers", "coins_tail",
+                            "bomb_hands", "bombs_by_kind", "bombs_by_seat", "spring", "ends", "compare")},
+    "paodekuai": {"metrics": ("first_lead", "let_go", "let_go_paid", "xiqian", "bomb_hands", "escape"),
+                  "charts": ("seat_advantage", "first_lead", "paodekuai_events", "bomb_hands", "bombs_by_kind",
+                             "bombs_by_seat", "coins_tail", "ends", "compare")},
+    "guandan": {"metrics": ("double_down", "first_lead", "bomb_hands", "escape"),
+                "charts": ("seat_advantage", "first_lead", "double_down", "upgrade", "bomb_hands", "bombs_by_kind",
+                           "bombs_by_seat", "coins_tail", "ends", "compare")},
+    "shuangkou": {"metrics": ("kou_double", "first_lead", "bomb_hands", "escape"),
+                  "charts": ("seat_advantage", "first_lead", "kou", "bomb_hands", "bombs_by_kind", "bombs_by_seat",
+                             "coins_tail", "ends", "compare")},
+}
+DEFAULT_REPORT = {"metrics": ("first_lead", "bomb_hands", "escape"),
+                  "charts": ("seat_advantage", "first_lead", "bomb_hands", "bombs_by_kind", "coins_tail", "ends",
+                             "compare")}
+
+#: a rate: (statistic, row filter, successes column, trials column)
+METRICS: dict[str, tuple[str, dict, str, str]] = {
+    "landlord_wins": ("landlord_wins", {"breakdown": "all"}, "wins", "hands"),
+    "spring": ("spring", {"kind": "spring"}, "k", "hands"),
+    "anti_spring": ("spring", {"kind": "anti_spring"}, "k", "hands"),
+    "bomb_hands": ("bombs", {}, "hands_with_bomb", "hands"),
+    "first_lead": ("first_lead", {}, "wins", "hands"),
+    "let_go": ("paodekuai_events", {"event": "let_go"}, "k", "hands"),
+    "let_go_paid": ("paodekuai_events", {"event": "let_go_paid"}, "k", "hands"),
+    "xiqian": ("paodekuai_events", {"event": "xiqian"}, "k", "hands"),
+    "double_down": ("guandan", {"measure": "double_down"}, "k", "hands"),
+    "kou_double": ("shuangkou", {"measure": "kou", "level": "double"}, "k", "hands"),
+    "redeal": ("ends", {"event": "redeal"}, "k", "hands"),
+    "escape": ("ends", {"event": "escape"}, "k", "hands"),
+}
+
+TEXT = {
+    "en": {
+        "title": "paipu balance report", "summary": "Summary", "contents": "Contents", "dataset": "Dataset",
+        "method": "Rates come with their sample size n and a 95% Wilson interval (error bars). A caption names a "
+                  "winner only when the difference is significant at 5% after Holm's correction for the tests in "
+                  "that chart. Violating hands are counted in the overview and left out of every statistic; "
+                  "re-dealt and escaped hands are shown as rates.",
+        "overview": "Hands", "violations": "Violations", "table": "table", "no_hands": "No audited hands.",
+        "n": "n", "ci": "95% CI", "hands": "hands", "players": "Players", "suspects": "Fraud suspects",
+        "most_active": "The most active players (wins = first out).",
+        "suspects_note": "From 'paipu fraud': each suspect with its evidence; hand ids open the hand's replay.",
+        "no_diff": "no significant difference", "sig": "significant after Holm's correction",
+        "compared": "Variants and rule settings compared", "ref": "reference",
+        "landlord_wins": "Landlord win rate", "landlord_by_bid": "Landlord win rate by grabs and show",
+        "multiplier_tail": "Multiplier tail", "multiplier_drivers": "What drives the multiplier",
+        "coins_tail": "Coins and points per hand: the tail", "bomb_hands": "Hands with a bomb",
+        "bombs_by_kind": "Bombs per hand by kind", "bombs_by_seat": "Who bombs: share of hands a seat bombs",
+        "spring": "Spring and anti-spring", "ends": "Re-deals and escapes",
+        "seat_advantage": "Seat advantage: who goes out first", "first_lead": "Does leading first win?",
+        "paodekuai_events": "Let-go (放走), paid let-go (包赔) and 喜钱", "double_down": "双下 double-down rate",
+        "upgrade": "Levels the winning team goes up", "kou": "扣: winning margin",
+        "compare": "Differences between variants and settings",
+        # metric names
+        "m_landlord_wins": "landlord wins", "m_spring": "spring", "m_anti_spring": "anti-spring",
+        "m_bomb_hands": "hands with a bomb", "m_first_lead": "first leader wins", "m_let_go": "let-go (放走)",
+        "m_let_go_paid": "paid let-go (包赔)", "m_xiqian": "hands with 喜钱", "m_double_down": "双下 double down",
+        "m_kou_double": "双扣 (double kou)", "m_redeal": "re-dealt", "m_escape": "escaped",
+        # words in charts
+        "share": "share of hands", "per_hand": "per hand", "wins": "win rate", "seat": "seat",
+        "fair": "fair share", "mean_mult": "mean multiplier", "at_least": "share of hands at this multiplier or more",
+        "coins": "coins moved", "points": "points moved", "landlord": "landlord", "farmer": "farmer",
+        "grabs": "grabs", "show": "show ×", "bombs": "bombs", "spring_kind": "spring", "none": "none",
+        "difference": "difference from the reference (percentage points)",
+        "double": "双扣 double (×3)", "single": "单扣 single (×2)", "flat": "平扣 flat (×1)",
+        "median": "median", "p90": "90th percentile", "p99": "99th percentile", "max": "largest",
+    },
+    "zh": {
+        "title": "paipu 平衡性报告", "summary": "摘要", "contents": "目录", "dataset": "数据集",
+        "method": "每个比率都附样本量 n 与 95% Wilson 置信区间（误差线）。只有在对该图内的检验做 Holm 校正后仍在 5% 水平显著时，"
+                  "说明文字才会指出谁更高。违规的牌局只计入概览，不进入任何统计；重新发牌和逃跑以比率显示。",
+        "overview": "牌局", "violations": "违规", "table": "数据表", "no_hands": "没有已审计的牌局。",
+        "n": "n", "ci": "95% 置信区间", "hands": "局", "players": "玩家", "suspects": "作弊嫌疑",
+        "most_active": "最活跃的玩家（胜 = 第一个出完）。",
+        "suspects_note": "来自 'paipu fraud'：每个嫌疑及其证据；点击牌局编号打开该局回放。",
+        "no_diff": "无显著差异", "sig": "经 Holm 校正后显著",
+        "compared": "比较的玩法与规则设置", "ref": "参照",
+        "landlord_wins": "地主胜率", "landlord_by_bid": "按抢地主次数与明牌倍数的地主胜率",
+        "multiplier_tail": "倍数的尾部", "multiplier_drivers": "倍数从何而来",
+        "coins_tail": "每局输赢的游戏币与分数：尾部", "bomb_hands": "出过炸弹的牌局",
+        "bombs_by_kind": "按种类的每局炸弹数", "bombs_by_seat": "谁出炸弹：各座位出炸弹的牌局比例",
+        "spring": "春天与反春", "ends": "重新发牌与逃跑",
+        "seat_advantage": "座位优势：谁先出完", "first_lead": "首出者更容易赢吗？",
+        "paodekuai_events": "放走、包赔与喜钱", "double_down": "双下比例",
+        "upgrade": "获胜队升级数", "kou": "扣：胜负差距",
+        "compare": "玩法与规则设置之间的差异",
+        "m_landlord_wins": "地主胜", "m_spring": "春天", "m_anti_spring": "反春",
+        "m_bomb_hands": "有炸弹的牌局", "m_first_lead": "首出者胜", "m_let_go": "放走",
+        "m_let_go_paid": "包赔", "m_xiqian": "有喜钱的牌局", "m_double_down": "双下",
+        "m_kou_double": "双扣", "m_redeal": "重新发牌", "m_escape": "逃跑",
+        "share": "牌局比例", "per_hand": "每局", "wins": "胜率", "seat": "座位",
+        "fair": "公平比例", "mean_mult": "平均倍数", "at_least": "倍数不低于此值的牌局比例",
+        "coins": "输赢游戏币", "points": "输赢分数", "landlord": "地主", "farmer": "农民",
+        "grabs": "抢地主次数", "show": "明牌 ×", "bombs": "炸弹数", "spring_kind": "春天", "none": "无",
+        "difference": "与参照之差（百分点）",
+        "double": "双扣 (×3)", "single": "单扣 (×2)", "flat": "平扣 (×1)",
+        "median": "中位数", "p90": "第 90 百分位", "p99": "第 99 百分位", "max": "最大",
+    },
+}
+
+#: column names of the tables in words
+COLUMN_WORDS = {
+    "variant": ("variant", "玩法"), "setting": ("setting", "规则设置"), "hands": ("hands", "局数"),
+    "legal": ("legal", "合法"), "violating": ("violating", "违规"), "code": ("code", "违规代码"),
+    "rate": ("rate", "比率"), "lo": ("95% low", "95% 下限"), "hi": ("95% high", "95% 上限"), "k": ("count", "次数"),
+    "wins": ("wins", "胜"), "seat": ("seat", "座位"), "role": ("role", "角色"), "kind": ("kind", "种类"),
+    "size": ("cards", "张数"), "bombs": ("bombs", "炸弹"), "per_hand": ("per hand", "每局"), "share": ("share", "比例"),
+    "multiplier": ("multiplier", "倍数"), "player": ("player", "玩家"), "points": ("points", "分数"),
+    "coins": ("coins", "游戏币"), "event": ("event", "事件"), "measure": ("measure", "指标"), "level": ("level", "级别"),
+    "mean": ("mean", "平均"), "p50": ("median", "中位数"), "p90": ("90th pct", "第 90 百分位"),
+    "p99": ("99th pct", "第 99 百分位"), "max": ("max", "最大"), "total": ("of", "总数"),
+    "bombs_per_hand": ("bombs per hand", "每局炸弹"), "hands_with_bomb": ("hands with a bomb", "有炸弹的局"),
+    "mean_multiplier": ("mean multiplier", "平均倍数"), "sd": ("sd", "标准差"), "driver": ("driver", "因素"),
+    "breakdown": ("by", "按"), "difference": ("difference", "差"), "p_holm": ("p (Holm)", "p（Holm）"),
+    "metric": ("rate", "比率"), "group": ("variant / setting", "玩法 / 规则"),
+}
+RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share"})
+HIDDEN_COLUMNS = frozenset({"game"})
+
 CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+body { font-family: system-ui, "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif; margin: 2em auto;
+       max-width: 1000px; color: #222; padding: 0 1em; line-height: 1.45; }
 h1 { border-bottom: 2px solid #444; } h2 { margin-top: 2em; border-bottom: 1px solid #aaa; }
-figure { margin: 1.5em 0; } figcaption { font-size: 1.05em; margin: .3em 0 .6em; }
-table { border-collapse: collapse; font-size: .85em; margin: .5em 0 1em; }
+h3 { margin-top: 1.6em; }
+nav.toc { background: #f6f6f6; border: 1px solid #ddd; padding: .5em 1em; }
+nav.toc ul { margin: .2em 0; } nav.toc li { margin: .1em 0; }
+nav.toc ul ul { padding-left: .5em; } nav.toc ul ul li { display: inline-block; margin-right: 1.2em; }
+.summary li { margin: .2em 0; } .figure-val { font-weight: 600; }
+figure { margin: 1em 0 1.5em; } figure svg { max-width: 100%; height: auto; }
+figcaption { font-size: 1em; margin: .3em 0 .4em; }
+table { border-collapse: collapse; font-size: .85em; margin: .4em 0 1em; }
 td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: right; } th { background: #f0f0f0; }
-td.t { text-align: left; } details { margin-bottom: 1em; } .note { color: #666; font-size: .9em; }
+td.t { text-align: left; } details { margin-bottom: 1em; } .note { color: #555; font-size: .92em; }
+.sig { color: #b91c1c; font-weight: 600; }
 """
 
 
-def label(row: dict) -> str:
-    """The name of a variant and rule setting."""
-    return row["variant"] + (f" {row['setting']}" if row.get("setting") else "")
+@dataclass
+class Finding:
+    text: str
+    rate: float
+    lo: float
+    hi: float
+    n: int
 
 
-def pct(x: float | None) -> str:
-    return "–" if x is None else f"{100 * x:.1f}%"
+@dataclass
+class Chart:
+    key: str
+    title: str
+    svg: str
+    caption: str
+    table: pl.DataFrame
+    findings: list[Finding] = field(default_factory=list)
 
 
-def figure_html(fig) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+def wrap(label: str, width: int = 26) -> str:
+    return "\n".join(textwrap.wrap(str(label), width)) or str(label)
+
+
+def svg_of(fig, title: str) -> str:
+    buf = io.StringIO()
+    with warnings.catch_warnings():
+        # text stays text in the SVG (svg.fonttype none): the browser's fonts draw the glyphs matplotlib lacks
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        fig.savefig(buf, format="svg", bbox_inches="tight")
     plt.close(fig)
-    return f'<img alt="chart" src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}">'
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    return text.replace("<svg ", f'<svg role="img" aria-label="{html.escape(title)}" ', 1)
 
 
-def table_html(df: pl.DataFrame) -> str:
-    if df.height == 0:
-        return "<p class='note'>no rows</p>"
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
-    rows = []
-    for row in df.iter_rows():
-        cells = []
-        for x in row:
-            if isinstance(x, float):
-                cells.append(f"<td>{x:.4g}</td>")
-            elif isinstance(x, int):
-                cells.append(f"<td>{x}</td>")
-            else:
-                cells.append(f"<td class='t'>{html.escape('' if x is None else str(x))}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+def hbars(rows: list[dict], groups: list[str], cats: list[str], *, percent: bool = True, ref: float | None = None,
+          xlabel: str = "", ref_label: str = "", log: bool = False, value_fmt: Callable | None = None,
+          points: bool = False):
+    """Horizontal grouped bars: one row per category, one bar per group, error bars lo–hi, value and n beside.
 
-
-def grouped_bars(ax, df: pl.DataFrame, x: str, y: str, lo: str | None = None, hi: str | None = None,
-                 fmt_x: Callable = str) -> None:
-    """Bars of *y* by *x*, one colour per variant/setting, with error bars from lo/hi."""
-    groups = sorted({label(r) for r in df.iter_rows(named=True)})
-    xs = sorted({r[x] for r in df.iter_rows(named=True)}, key=lambda v: (str(type(v)), v))
-    width = 0.8 / max(1, len(groups))
-    for g_index, group in enumerate(groups):
-        rows = {r[x]: r for r in df.iter_rows(named=True) if label(r) == group}
-        pos = [k + (g_index - (len(groups) - 1) / 2) * width for k in range(len(xs))]
-        heights = [rows[v][y] if v in rows and rows[v][y] is not None else 0 for v in xs]
-        err = None
-        if lo and hi:
-            err = [[max(0, h - (rows[v][lo] or 0)) if v in rows else 0 for v, h in zip(xs, heights)],
-                   [max(0, (rows[v][hi] or 0) - h) if v in rows else 0 for v, h in zip(xs, heights)]]
-        ax.bar(pos, heights, width, yerr=err, capsize=3, label=group, color=COLORS[g_index % len(COLORS)])
-    ax.set_xticks(range(len(xs)), [fmt_x(v) for v in xs])
-    if len(groups) > 1:
-        ax.legend(fontsize=8)
+    *rows*: dicts with cat, group, value, lo, hi (None: no error bar), n.
+    """
+    per_cat = max(1, len(groups))
+    height = max(1.2, 0.28 * len(cats) * per_cat + 0.9 + (0.3 if len(groups) > 1 else 0))
+    fig, ax = plt.subplots(figsize=(7.2, height))
+    bar = 0.8 / per_cat
+    fmt = value_fmt or (pct if percent else num)
+    index = {(r["cat"], r["group"]): r for r in rows}
+    top = 0.0
+    for g_i, group in enumerate(groups):
+        ys, xs, los, his, labels = [], [], [], [], []
+        for c_i, cat in enumerate(cats):
+            r = index.get((cat, group))
+            if r is None or r["value"] is None:
+                continue
+            y = c_i + (g_i - (per_cat - 1) / 2) * bar
+            v = r["value"]
+            lo = v if r.get("lo") is None or math.isnan(r["lo"]) else r["lo"]
+            hi = v if r.get("hi") is None or math.isnan(r["hi"]) else r["hi"]
+            ys.append(y), xs.append(v), los.append(max(0.0, v - lo)), his.append(max(0.0, hi - v))
+            top = max(top, hi, v)
+            labels.append(f"{fmt(v)}  n={num(r['n'])}" if r.get("n") is not None else fmt(v))
+        color = COLORS[g_i % len(COLORS)]
+        if points:
+            ax.errorbar(xs, ys, xerr=[los, his], fmt="o", color=color, capsize=3, label=group)
+        else:
+            ax.barh(ys, xs, bar * 0.9, xerr=[los, his], capsize=2, color=color, label=group,
+                    error_kw={"elinewidth": .8, "ecolor": "#333"})
+        for y, x, h, text in zip(ys, xs, his, labels):
+            ax.annotate(text, (x + h, y), xytext=(4, 0), textcoords="offset points", va="center", fontsize=7)
+    ax.set_yticks(range(len(cats)), [wrap(c) for c in cats])
+    ax.invert_yaxis()
+    if ref is not None:
+        ax.axvline(ref, color="k", lw=.7, ls="--", label=ref_label or None)
+    if log:
+        ax.set_xscale("log")
+    elif not points:
+        ax.set_xlim(0, (top or 1) * 1.35)
+        if percent:  # no tick beyond 100%
+            ax.set_xticks([x for x in ax.get_xticks() if 0 <= x <= 1.0001])
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: pct(v) if percent else num(v)))
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="x", alpha=.3)
+    ax.spines[["top", "right"]].set_visible(False)
+    if len(groups) > 1 or ref_label:
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18 if xlabel else -0.1), ncol=2,
+                  frameon=False)
+    return fig
 
 
 class Section:
-    """Charts for one game, every variant/setting side by side."""
+    """One game's part of the report."""
 
-    def __init__(self, game: str, stats: dict[str, pl.DataFrame]):
-        self.game = game
+    def __init__(self, game: str, stats: dict[str, pl.DataFrame], lang: str):
+        self.game, self.lang = game, lang
+        self.t = TEXT[lang]
         self.stats = {k: (df.filter(pl.col("game") == game) if "game" in df.columns and df.height else df)
                       for k, df in stats.items()}
-        self.parts: list[str] = []
+        for name in ("landlord_wins", "spring", "paodekuai_events", "guandan", "shuangkou"):
+            self.stats.setdefault(name, pl.DataFrame())  # statistics of games not registered here
+        self.decl = GAME_REPORT.get(game, DEFAULT_REPORT)
+        over = self.stats["overview"]
+        self.groups_raw = [(r["variant"], r["setting"]) for r in over.iter_rows(named=True)]
+        self.charts: list[Chart] = []
 
-    def chart(self, title: str, sentence: str, draw: Callable, table: pl.DataFrame, size=(7, 3.2)) -> None:
-        fig, ax = plt.subplots(figsize=size)
-        draw(ax)
-        ax.set_title(title, fontsize=10)
-        ax.grid(axis="y", alpha=.3)
-        self.parts.append(
-            f"<figure>{figure_html(fig)}<figcaption>{html.escape(sentence)}</figcaption>"
-            f"<details><summary>table</summary>{table_html(table)}</details></figure>")
+    # ------------------------------------------------------------------ helpers
 
-    def rate_sentence(self, df: pl.DataFrame, what: str, by: str | None = None) -> str:
-        bits = []
+    def gname(self, row: dict) -> str:
+        return group_words(row["variant"], row.get("setting") or "", self.lang)
+
+    def groups_of(self, df: pl.DataFrame) -> list[str]:
+        seen = []
         for r in df.iter_rows(named=True):
-            where = f" ({by} {r[by]})" if by else ""
-            bits.append(f"{label(r)}{where}: {pct(r['rate'])} of {r['hands']} hands (95% CI {pct(r['lo'])}–{pct(r['hi'])})")
-        return f"{what}: " + "; ".join(bits) + "." if bits else f"{what}: no hands."
+            g = self.gname(r)
+            if g not in seen:
+                seen.append(g)
+        return seen
 
-    def build(self) -> str:
-        s = self.stats
-        over = s["overview"]
-        self.parts.append(f"<h2>{html.escape(GAME_TITLES.get(self.game, self.game))}</h2>")
-        settings = ", ".join(html.escape(label(r)) for r in over.iter_rows(named=True))
-        self.parts.append(f"<p>Variants and rule settings compared: {settings}. Violating hands are counted in the "
-                          f"overview and left out of every statistic.</p>{table_html(over)}")
-        if s["violations"].height:
-            self.parts.append("<h3>Violations</h3>" + table_html(s["violations"]))
-        bombs = s["bombs"]
-        if bombs.height:
-            self.chart("Hands with at least one bomb", self.rate_sentence(bombs, "Share of played hands with a bomb or rocket"),
-                       lambda ax: (grouped_bars(ax, bombs.with_columns(pl.lit("all").alias("x")), "x", "rate", "lo", "hi"),
-                                   ax.set_ylabel("share of hands")), bombs)
-        by_size = s["bombs_by_size"]
-        if by_size.height:
-            df = by_size.with_columns((pl.col("kind") + " " + pl.col("size").cast(pl.Utf8)).alias("bomb_kind"))
-            top = df.sort("per_hand", descending=True).row(0, named=True)
-            self.chart("Bombs per hand by kind and size",
-                       f"The most frequent bomb is the {top['kind']} of {top['size']} cards in {label(top)}, "
-                       f"{top['per_hand']:.3f} per played hand.",
-                       lambda ax: (grouped_bars(ax, df, "bomb_kind", "per_hand"), ax.set_ylabel("per hand")), by_size)
-        by_seat = s["bombs_by_seat"]
-        if by_seat.height:
-            df = by_seat.with_columns((pl.col("seat").cast(pl.Utf8) + " " + pl.col("role")).str.strip_chars().alias("who"))
-            best = df.sort("bombs_per_hand", descending=True).row(0, named=True)
-            self.chart("Bombs played per hand, by seat and role",
-                       f"Seat {best['who']} in {label(best)} bombs most: {best['bombs_per_hand']:.3f} bombs per hand.",
-                       lambda ax: (grouped_bars(ax, df, "who", "bombs_per_hand"), ax.set_ylabel("bombs per hand")), by_seat)
-        mult = s["multiplier"]
-        if mult.height:
-            top = mult.sort("share", descending=True).row(0, named=True)
-            self.chart("Final multiplier", f"The most common final multiplier is ×{top['multiplier']} "
-                       f"({pct(top['share'])} of decided hands in {label(top)}).",
-                       lambda ax: (grouped_bars(ax, mult, "multiplier", "share", fmt_x=lambda v: f"×{v}"),
-                                   ax.set_ylabel("share of hands")), mult)
-        drivers = s["multiplier_drivers"]
-        if drivers.height:
-            df = drivers.with_columns((pl.col("driver") + " " + pl.col("level")).alias("what"))
-            self.chart("Mean multiplier by what drives it", "Mean final multiplier by number of grabs, show factor, "
-                       "bombs played and spring: each driver's levels side by side.",
-                       lambda ax: (grouped_bars(ax, df, "what", "mean_multiplier"), ax.tick_params(axis="x", labelsize=7),
-                                   ax.set_ylabel("mean multiplier")), drivers, size=(9, 3.2))
-        wins = s["landlord_wins"]
-        if wins.height:
-            df = wins.with_columns((pl.col("breakdown") + " " + pl.col("level")).alias("what"))
-            overall = wins.filter(pl.col("breakdown") == "all")
-            self.chart("Landlord win rate", self.rate_sentence(overall, "Landlords won"),
-                       lambda ax: (grouped_bars(ax, df, "what", "rate", "lo", "hi"), ax.axhline(0.5, color="k", lw=.5),
-                                   ax.set_ylabel("landlord wins")), wins, size=(8, 3.2))
-        spring = s["spring"]
-        if spring.height:
-            self.chart("Spring and anti-spring", self.rate_sentence(spring, "Spring / anti-spring", "kind"),
-                       lambda ax: (grouped_bars(ax, spring, "kind", "rate", "lo", "hi"), ax.set_ylabel("share")), spring)
-        seats = s["seat_advantage"]
-        if seats.height:
-            n = seats["seat"].n_unique()
-            self.chart("Win rate by seat", self.rate_sentence(seats, "Seats win", "seat")
-                       + f" A fair game gives each of the {n} seats about {pct(1 / n)}.",
-                       lambda ax: (grouped_bars(ax, seats, "seat", "rate", "lo", "hi", fmt_x=lambda v: f"seat {v}"),
-                                   ax.axhline(1 / n, color="k", lw=.5), ax.set_ylabel("wins")), seats)
-        first = s["first_lead"]
-        if first.height:
-            self.chart("Does leading first win?", self.rate_sentence(first, "The seat that led the first trick won"),
-                       lambda ax: (grouped_bars(ax, first.with_columns(pl.lit("first leader").alias("x")), "x", "rate",
-                                                "lo", "hi"), ax.set_ylabel("wins")), first)
-        events = s["paodekuai_events"]
-        if events.height:
-            self.chart("Let-go (fang zou) and xiqian (bomb bonus)", self.rate_sentence(events, "Hands with the event (放走 let-go, 包赔 paid, 喜钱)", "event"),
-                       lambda ax: (grouped_bars(ax, events, "event", "rate", "lo", "hi"), ax.set_ylabel("share of hands")),
-                       events)
-        length = s["hand_length"]
-        if length.height:
-            longest = length.sort("mean_actions", descending=True).row(0, named=True)
-            melted = length.unpivot(index=["game", "variant", "setting"], on=["mean_actions", "mean_tricks"],
-                                    variable_name="measure", value_name="value")
-            self.chart("Hand length", f"Hands are longest in {label(longest)}: {longest['mean_actions']:.1f} actions and "
-                       f"{longest['mean_tricks']:.1f} tricks on average.",
-                       lambda ax: grouped_bars(ax, melted, "measure", "value"), length)
-        scores = s["scores"]
-        if scores.height:
-            melted = scores.unpivot(index=["game", "variant", "setting"],
-                                    on=["mean_top_score", "median_top_score", "p90_top_score"],
-                                    variable_name="measure", value_name="value")
-            top = scores.sort("mean_top_score", descending=True).row(0, named=True)
-            self.chart("Points won by the best seat", f"The best-placed seat wins {top['mean_top_score']:.1f} points on "
-                       f"average in {label(top)} (90th percentile {top['p90_top_score']:.1f}).",
-                       lambda ax: grouped_bars(ax, melted, "measure", "value"), scores)
-        guandan = s.get("guandan")
-        if guandan is not None and guandan.height:
-            dd = guandan.filter(pl.col("measure") == "double_down")
-            up = guandan.filter(pl.col("measure") == "upgrade")
-            self.chart("Double-down rate", self.rate_sentence(dd, "Hands ending in a double-down (双下)"),
-                       lambda ax: (grouped_bars(ax, dd.with_columns(pl.lit("double down").alias("x")), "x", "rate",
-                                                "lo", "hi"), ax.set_ylabel("share of hands")), dd)
-            self.chart("Upgrade of the winning team", "How many levels the winning team went up: +3 after a "
-                       "double-down, +2 when its second seat came third, +1 when it came last.",
-                       lambda ax: (grouped_bars(ax, up, "level", "rate", "lo", "hi", fmt_x=lambda v: f"+{v}"),
-                                   ax.set_ylabel("share of hands")), up)
-        kou = s.get("shuangkou")
-        if kou is not None and kou.height:
-            dist = kou.filter(pl.col("measure") == "kou")
-            self.chart("Winning margin (kou)", self.rate_sentence(dist, "Hands won by", "level")
-                       + " 双扣 (double) pays ×3, 单扣 (single) ×2, 平扣 (flat) ×1.",
-                       lambda ax: (grouped_bars(ax, dist, "level", "rate", "lo", "hi"), ax.set_ylabel("share of hands")),
-                       kou)
-        players = s["players"]
-        if players.height:
-            self.parts.append("<h3>Most active players</h3>" + table_html(players))
-        return "\n".join(self.parts)
+    def n_seats(self) -> int:
+        seats = self.stats["seat_advantage"]
+        return seats["seat"].n_unique() if seats.height else 0
+
+    def rate_rows(self, df: pl.DataFrame, cat: Callable[[dict], str], value="rate", n="hands") -> list[dict]:
+        return [{"cat": cat(r), "group": self.gname(r), "value": r[value], "lo": r.get("lo"), "hi": r.get("hi"),
+                 "n": r[n]} for r in df.iter_rows(named=True)]
+
+    def finding(self, label: str, group: str, k: float, n: int, many: bool) -> Finding:
+        lo, hi = wilson(k, n)
+        text = f"{label} ({group})" if many else label
+        return Finding(text, k / n, lo, hi, n)
+
+    def metric(self, key: str) -> list[tuple[str, float, int]]:
+        """(group, successes, trials) of a METRICS rate, per group with hands."""
+        stat, where, k, n = METRICS[key]
+        df = self.stats.get(stat)
+        if df is None or not df.height:
+            return []
+        for col, value in where.items():
+            df = df.filter(pl.col(col) == value)
+        return [(self.gname(r), r[k], r[n]) for r in df.iter_rows(named=True) if r[n]]
+
+    def add(self, key: str, title: str, fig, caption: str, table: pl.DataFrame, findings=()) -> None:
+        self.charts.append(Chart(key, title, svg_of(fig, title), caption, table, list(findings)))
+
+    def fair_caption(self, tests: list[tuple[str, str, float, int, float]], what: str, fair: float) -> str:
+        """Caption for rates tested against a fair share: names only what is significant after Holm.
+
+        *tests*: (who, group, k, n, p0)."""
+        t = self.t
+        if not tests:
+            return ""
+        adjusted = holm([prop_p(k, n, p0) for _, _, k, n, p0 in tests])
+        sig = [(who, g, k, n, p0, p) for (who, g, k, n, p0), p in zip(tests, adjusted) if p < ALPHA]
+        many = len({g for _, g, *_ in tests}) > 1
+        if not sig:
+            return (f"{what}: {t['no_diff']} from the fair {pct(fair)} (binomial tests, Holm-corrected)."
+                    if self.lang == "en" else f"{what}：与公平比例 {pct(fair)} {t['no_diff']}（Holm 校正）。")
+        bits = []
+        for who, g, k, n, p0, p in sig:
+            lo, hi = wilson(k, n)
+            where = f" ({g})" if many else ""
+            more = ("more" if k / n > p0 else "less") if self.lang == "en" else ("高于" if k / n > p0 else "低于")
+            if self.lang == "en":
+                bits.append(f"{who}{where} wins {more} often than the fair {pct(p0)}: {pct(k / n)} "
+                            f"(95% CI {interval(lo, hi)}, n = {num(n)}, Holm p = {num(p)})")
+            else:
+                bits.append(f"{who}{where} 胜率 {pct(k / n)}，{more}公平比例 {pct(p0)}（95% 置信区间 {interval(lo, hi)}，"
+                            f"n = {num(n)}，Holm p = {num(p)}）")
+        return ("; ".join(bits) + f" — {t['sig']}.") if self.lang == "en" else "；".join(bits) + f"，{t['sig']}。"
+
+    def rates_caption(self, label: str, entries: list[tuple[str, float, int]]) -> tuple[str, list[Finding]]:
+        many = len(entries) > 1
+        findings = [self.finding(label, g, k, n, many) for g, k, n in entries]
+        ci = self.t["ci"]
+        text = "; ".join(f"{f.text}: {pct(f.rate)} ({ci} {interval(f.lo, f.hi)}, n = {num(f.n)})" for f in findings)
+        return text + ("." if self.lang == "en" else "。"), findings
+
+    # ------------------------------------------------------------------ charts
+
+    def chart_seat_advantage(self) -> None:
+        df = self.stats["seat_advantage"]
+        if not df.height:
+            return
+        t, n_seats = self.t, self.n_seats()
+        fair = 1 / n_seats
+        rows = self.rate_rows(df, lambda r: f"{t['seat']} {r['seat']}")
+        cats = [f"{t['seat']} {s}" for s in sorted(df["seat"].unique().to_list())]
+        groups = self.groups_of(df)
+        tests = [(f"{t['seat']} {r['seat']}", self.gname(r), r["wins"], r["hands"], fair) for r in df.iter_rows(named=True)]
+        fig = hbars(rows, groups, cats, ref=fair, ref_label=t["fair"], xlabel=t["wins"])
+        self.add("seat_advantage", t["seat_advantage"], fig, self.fair_caption(tests, t["seat_advantage"], fair), df)
+
+    def chart_first_lead(self) -> None:
+        df = self.stats["first_lead"]
+        n_seats = self.n_seats()
+        if not df.height or not n_seats:
+            return
+        t = self.t
+        fair = 1 / n_seats
+        rows = self.rate_rows(df, lambda r: t["m_first_lead"])
+        tests = [(t["m_first_lead"], self.gname(r), r["wins"], r["hands"], fair) for r in df.iter_rows(named=True)]
+        caption, findings = self.rates_caption(t["m_first_lead"], self.metric("first_lead"))
+        fig = hbars(rows, self.groups_of(df), [t["m_first_lead"]], ref=fair, ref_label=t["fair"], xlabel=t["wins"])
+        self.add("first_lead", t["first_lead"], fig, caption + " " + self.fair_caption(tests, t["m_first_lead"], fair),
+                 df, findings)
+
+    def chart_landlord_wins(self) -> None:
+        df = self.stats["landlord_wins"]
+        df = df.filter(pl.col("breakdown") == "all") if df.height else df
+        if not df.height:
+            return
+        t = self.t
+        rows = self.rate_rows(df, lambda r: t["landlord"])
+        caption, findings = self.rates_caption(t["m_landlord_wins"], self.metric("landlord_wins"))
+        fig = hbars(rows, self.groups_of(df), [t["landlord"]], ref=0.5, xlabel=t["wins"])
+        self.add("landlord_wins", t["landlord_wins"], fig, caption, df, findings)
+
+    def chart_landlord_by_bid(self) -> None:
+        df = self.stats["landlord_wins"]
+        df = df.filter(pl.col("breakdown") != "all") if df.height else df
+        if not df.height:
+            return
+        t = self.t
+
+        def cat(r):
+            return f"{t['grabs']} {r['level']}" if r["breakdown"] == "grabs" else f"{t['show']}{r['level']}"
+
+        rows = self.rate_rows(df, cat)
+        cats = list(dict.fromkeys(r["cat"] for r in rows))
+        fig = hbars(rows, self.groups_of(df), cats, ref=0.5, xlabel=t["wins"])
+        caption = ("Landlord win rate for each number of grabs and each show factor; bars with few hands have wide "
+                   "intervals and are not compared." if self.lang == "en" else
+                   "按抢地主次数和明牌倍数的地主胜率；局数少的条形区间宽，不作比较。")
+        self.add("landlord_by_bid", t["landlord_by_bid"], fig, caption, df)
+
+    def chart_multiplier_tail(self) -> None:
+        df = self.stats["multiplier"]
+        if not df.height or df["multiplier"].n_unique() < 2:
+            return
+        t = self.t
+        rows, tail_rows = [], []
+        for g in self.groups_of(df):
+            part = df.filter(pl.struct(["variant", "setting"]).map_elements(
+                lambda s: self.gname(s) == g, return_dtype=pl.Boolean)).sort("multiplier")
+            total = part["total"][0]
+            counts = part["hands"].to_list()
+            mults = part["multiplier"].to_list()
+            for i, m in enumerate(mults):
+                k = sum(counts[i:])
+                lo, hi = wilson(k, total)
+                rows.append({"cat": f"×{num(m)}", "group": g, "value": k / total, "lo": lo, "hi": hi, "n": total})
+                tail_rows.append((g, m, k, total))
+        cats = [f"×{num(m)}" for m in sorted(df["multiplier"].unique().to_list())]
+        fig = hbars(rows, self.groups_of(df), cats, xlabel=t["at_least"], log=True)
+        bits = []
+        for g in self.groups_of(df):
+            mine = [(m, k, n) for gg, m, k, n in tail_rows if gg == g]
+            big = [x for x in mine if x[1] / x[2] <= 0.1]
+            if big:
+                m, k, n = big[0]
+                bits.append((f"{g}: " if len(self.groups_of(df)) > 1 else "")
+                            + (f"{pct(k / n)} of decided hands reach ×{num(m)} or more (n = {num(n)})" if self.lang == "en"
+                               else f"{pct(k / n)} 的牌局倍数达到 ×{num(m)} 或更高（n = {num(n)}）"))
+        caption = ("; ".join(bits) + ". " if bits else "") + (
+            "Each bar: the share of hands whose final multiplier is at least that value (log scale)."
+            if self.lang == "en" else "每个条形：最终倍数不低于该值的牌局比例（对数刻度）。")
+        self.add("multiplier_tail", t["multiplier_tail"], fig, caption, df)
+
+    def chart_multiplier_drivers(self) -> None:
+        df = self.stats["multiplier_drivers"]
+        if not df.height:
+            return
+        t = self.t
+        names = {"grabs": t["grabs"], "show": t["show"].strip(" ×"), "bombs": t["bombs"], "spring": t["spring_kind"]}
+        rows = []
+        for r in df.iter_rows(named=True):
+            lo, hi = mean_interval(r["mean_multiplier"], r["sd"], r["hands"])
+            level = t.get(f"m_{r['level']}", t["none"] if r["level"] == "none" else r["level"])
+            rows.append({"cat": f"{names.get(r['driver'], r['driver'])}: {level}", "group": self.gname(r),
+                         "value": r["mean_multiplier"], "lo": lo, "hi": hi, "n": r["hands"]})
+        cats = list(dict.fromkeys(r["cat"] for r in rows))
+        fig = hbars(rows, self.groups_of(df), cats, percent=False, xlabel=t["mean_mult"])
+        caption = ("Mean final multiplier at each level of what builds it (grabs, show factor, bombs played, spring), "
+                   "with 95% intervals of the mean; a level seen in few hands has no error bar."
+                   if self.lang == "en" else "在各因素（抢地主、明牌、炸弹数、春天）的每个水平下的平均最终倍数，附均值的 95% 区间。")
+        self.add("multiplier_drivers", t["multiplier_drivers"], fig, caption, df)
+
+    def chart_coins_tail(self) -> None:
+        df = self.stats["coins_tail"]
+        if not df.height:
+            return
+        t = self.t
+        measure = "coins" if df.filter(pl.col("measure") == "coins").height else "points"
+        df = df.filter(pl.col("measure") == measure)
+        rows = []
+        for r in df.iter_rows(named=True):
+            for q in ("p50", "p90", "p99", "max"):
+                rows.append({"cat": t["median"] if q == "p50" else t[q], "group": self.gname(r), "value": r[q],
+                             "lo": None, "hi": None, "n": r["hands"]})
+        cats = [t["median"], t["p90"], t["p99"], t["max"]]
+        positive = [r for r in rows if r["value"] and r["value"] > 0]
+        fig = hbars(positive, self.groups_of(df), cats, percent=False, xlabel=t[measure], log=True)
+        bits = [(f"{self.gname(r)}: " if df.height > 1 else "")
+                + (f"median {num(r['p50'])}, 99th percentile {num(r['p99'])}, largest {num(r['max'])} {t[measure]} per "
+                   f"hand (n = {num(r['hands'])})" if self.lang == "en" else
+                   f"每局{t[measure]}中位数 {num(r['p50'])}，第 99 百分位 {num(r['p99'])}，最大 {num(r['max'])}（n = {num(r['hands'])}）")
+                for r in df.iter_rows(named=True)]
+        self.add("coins_tail", t["coins_tail"], fig, "; ".join(bits) + ("." if self.lang == "en" else "。"), df)
+
+    def chart_bomb_hands(self) -> None:
+        df = self.stats["bombs"]
+        if not df.height:
+            return
+        t = self.t
+        rows = self.rate_rows(df, lambda r: t["m_bomb_hands"])
+        caption, findings = self.rates_caption(t["m_bomb_hands"], self.metric("bomb_hands"))
+        fig = hbars(rows, self.groups_of(df), [t["m_bomb_hands"]], xlabel=t["share"])
+        self.add("bomb_hands", t["bomb_hands"], fig, caption, df, findings)
+
+    def chart_bombs_by_kind(self) -> None:
+        df = self.stats["bombs_by_size"]
+        if not df.height:
+            return
+        t = self.t
+        rows = self.rate_rows(df, lambda r: f"{r['kind'].replace('_', ' ')} · {r['size']}", value="per_hand")
+        cats = list(dict.fromkeys(r["cat"] for r in sorted(rows, key=lambda r: -r["value"])))
+        fig = hbars(rows, self.groups_of(df), cats, percent=False, xlabel=t["per_hand"])
+        top = max(rows, key=lambda r: r["value"])
+        caption = (f"Bombs played per hand by kind and number of cards (95% intervals, Poisson). Most frequent: "
+                   f"{top['cat']}, {num(top['value'])} per hand." if self.lang == "en" else
+                   f"按种类与张数的每局炸弹数（95% 区间，泊松）。最常见：{top['cat']}，每局 {num(top['value'])}。")
+        self.add("bombs_by_kind", t["bombs_by_kind"], fig, caption, df)
+
+    def chart_bombs_by_seat(self) -> None:
+        df = self.stats["bombs_by_seat"]
+        if not df.height:
+            return
+        t = self.t
+
+        def cat(r):
+            role = t.get(r["role"], r["role"]) if r["role"] else ""
+            return f"{t['seat']} {r['seat']}" + (f" · {role}" if role else "")
+
+        rows = self.rate_rows(df, cat)
+        cats = list(dict.fromkeys(r["cat"] for r in rows))
+        fig = hbars(rows, self.groups_of(df), cats, xlabel=t["share"])
+        # the seats compared with each other: each seat against the pooled rate of its group, Holm-corrected
+        tests, bits = [], []
+        for g in self.groups_of(df):
+            part = [r for r in df.iter_rows(named=True) if self.gname(r) == g]
+            k_all, n_all = sum(r["hands_with_bomb"] for r in part), sum(r["hands"] for r in part)
+            for r in part:
+                rest_k, rest_n = k_all - r["hands_with_bomb"], n_all - r["hands"]
+                if rest_n and r["hands"]:
+                    tests.append((cat(r), g, r["hands_with_bomb"], r["hands"], rest_k, rest_n))
+        adjusted = holm([two_prop_p(k, n, rk, rn) for _, _, k, n, rk, rn in tests]) if tests else []
+        for (who, g, k, n, rk, rn), p in zip(tests, adjusted):
+            if p < ALPHA:
+                d, lo, hi = newcombe_diff(k, n, rk, rn)
+                bits.append(f"{who}" + (f" ({g})" if len(self.groups_of(df)) > 1 else "")
+                            + f": {pct(k / n)} vs {pct(rk / rn)} ({pp(d, self.lang)}, 95% CI {pp(lo, self.lang)} … "
+                              f"{pp(hi, self.lang)}, Holm p = {num(p)})")
+        if bits:
+            caption = ("Seats that bomb in a different share of hands than the other seats: " if self.lang == "en"
+                       else "出炸弹比例与其他座位显著不同的座位：") + "; ".join(bits) + f" — {t['sig']}."
+        else:
+            caption = ("No seat bombs in a significantly different share of hands than the others (Holm-corrected)."
+                       if self.lang == "en" else "没有座位的出炸弹比例与其他座位有显著差异（Holm 校正）。")
+        self.add("bombs_by_seat", t["bombs_by_seat"], fig, caption, df)
+
+    def _measure_chart(self, key: str, stat: str, col: str, value: str, title: str, metric: str | None = None,
+                       cat: Callable[[dict], str] | None = None) -> None:
+        df = self.stats.get(stat)
+        if df is None or not df.height:
+            return
+        df = df.filter(pl.col(col) == value) if value else df
+        if not df.height:
+            return
+        t = self.t
+        cat = cat or (lambda r: t.get(f"m_{r[col]}", r[col]))
+        rows = self.rate_rows(df, cat)
+        cats = list(dict.fromkeys(r["cat"] for r in rows))
+        fig = hbars(rows, self.groups_of(df), cats, xlabel=t["share"])
+        if metric:
+            caption, findings = self.rates_caption(t[f"m_{metric}"], self.metric(metric))
+        else:
+            caption, findings = "; ".join(f"{r['cat']}: {pct(r['value'])} (n = {num(r['n'])})" for r in rows) + ".", []
+        self.add(key, title, fig, caption, df, findings)
+
+    def chart_spring(self) -> None:
+        self._measure_chart("spring", "spring", "kind", "", self.t["spring"], "spring")
+
+    def chart_paodekuai_events(self) -> None:
+        self._measure_chart("paodekuai_events", "paodekuai_events", "event", "", self.t["paodekuai_events"], "let_go")
+
+    def chart_double_down(self) -> None:
+        self._measure_chart("double_down", "guandan", "measure", "double_down", self.t["double_down"], "double_down",
+                            cat=lambda r: self.t["m_double_down"])
+
+    def chart_upgrade(self) -> None:
+        self._measure_chart("upgrade", "guandan", "measure", "upgrade", self.t["upgrade"],
+                            cat=lambda r: f"+{r['level']}")
+
+    def chart_kou(self) -> None:
+        self._measure_chart("kou", "shuangkou", "measure", "kou", self.t["kou"], "kou_double",
+                            cat=lambda r: self.t.get(r["level"], r["level"]))
+
+    def chart_ends(self) -> None:
+        df = self.stats["ends"]
+        if not df.height:
+            return
+        # a game that never re-deals shows escapes only
+        redeals = df.filter(pl.col("event") == "redeal")["k"].sum()
+        if not redeals:
+            df = df.filter(pl.col("event") != "redeal")
+        t = self.t
+        rows = self.rate_rows(df, lambda r: t[f"m_{r['event']}"])
+        cats = list(dict.fromkeys(r["cat"] for r in rows))
+        fig = hbars(rows, self.groups_of(df), cats, xlabel=t["share"])
+        entries = []
+        for r in df.iter_rows(named=True):
+            entries.append((f"{t['m_' + r['event']]}" + (f" ({self.gname(r)})" if len(self.groups_of(df)) > 1 else ""),
+                            r["k"], r["hands"]))
+        caption = "; ".join(f"{w}: {pct(k / n)} (n = {num(n)})" for w, k, n in entries) + (
+            ". Re-dealt hands have no play and are left out of the play statistics; escaped hands are left out of "
+            "win rates." if self.lang == "en" else "。重新发牌的牌局没有出牌，不计入出牌统计；逃跑的牌局不计入胜率。")
+        self.add("ends", t["ends"], fig, caption, df)
+
+    def chart_compare(self) -> None:
+        """Each variant/setting against the reference (the one with most hands): differences with intervals."""
+        t = self.t
+        over = self.stats["overview"]
+        if over.height < 2:
+            return
+        ref_row = over.sort("legal", descending=True).row(0, named=True)
+        ref = self.gname(ref_row)
+        tests = []
+        for key in self.decl["metrics"]:
+            entries = {g: (k, n) for g, k, n in self.metric(key)}
+            if ref not in entries:
+                continue
+            rk, rn = entries[ref]
+            for g, (k, n) in entries.items():
+                if g != ref and n and rn:
+                    d, lo, hi = newcombe_diff(k, n, rk, rn)
+                    tests.append({"metric": t[f"m_{key}"], "group": g, "k": k, "hands": n, "ref_k": rk,
+                                  "ref_hands": rn, "difference": d, "lo": lo, "hi": hi,
+                                  "p": two_prop_p(k, n, rk, rn)})
+        if not tests:
+            return
+        for row, p in zip(tests, holm([x["p"] for x in tests])):
+            row["p_holm"] = p
+        rows = [{"cat": f"{x['metric']} · {x['group']}", "group": t["difference"], "value": x["difference"],
+                 "lo": x["lo"], "hi": x["hi"], "n": x["hands"]} for x in tests]
+        fig = hbars(rows, [t["difference"]], [r["cat"] for r in rows], ref=0.0, points=True,
+                    value_fmt=lambda v: pp(v, self.lang), xlabel=t["difference"])
+        sig = [x for x in tests if x["p_holm"] < ALPHA]
+        head = (f"Each rate of a variant or setting minus the same rate under {ref} (the {t['ref']}), with its 95% "
+                f"interval (Newcombe). " if self.lang == "en" else
+                f"各玩法或规则设置的比率减去参照（{ref}）的同一比率，附 95% 区间（Newcombe）。")
+        if sig:
+            body = "; ".join(f"{x['metric']} ({x['group']}): {pp(x['difference'], self.lang)} "
+                             f"({pp(x['lo'], self.lang)} … {pp(x['hi'], self.lang)}, Holm p = {num(x['p_holm'])})"
+                             for x in sig) + f" — {t['sig']}."
+        else:
+            body = (f"No difference is significant after Holm's correction over the {len(tests)} comparisons."
+                    if self.lang == "en" else f"在 {len(tests)} 项比较中，经 Holm 校正后没有显著差异。")
+        table = pl.DataFrame([{"metric": x["metric"], "group": x["group"], "hands": x["hands"],
+                               "rate": x["k"] / x["hands"], "difference": x["difference"], "lo": x["lo"],
+                               "hi": x["hi"], "p_holm": x["p_holm"]} for x in tests])
+        self.add("compare", t["compare"], fig, head + body, table)
+
+    # ------------------------------------------------------------------ the section
+
+    def build(self) -> None:
+        for key in self.decl["charts"]:
+            getattr(self, f"chart_{key}")()
+
+    def summary(self) -> list[Finding]:
+        found = []
+        for key in self.decl["metrics"]:
+            entries = self.metric(key)
+            many = len(entries) > 1
+            found += [self.finding(self.t[f"m_{key}"], g, k, n, many) for g, k, n in entries]
+        return found
+
+    def title(self) -> str:
+        try:
+            g = find_game(self.game)
+        except UnknownGame:  # a dataset may hold a game this installation does not know
+            return self.game
+        return f"{g.title_zh} {g.title}" if self.lang == "en" else g.title_zh
 
 
-def write_report(root: str, out: str, game: str | None = None) -> int:
-    """Write the HTML report of the audited dataset *root* to *out*; returns the sections."""
+def anchor(*parts: str) -> str:
+    return "-".join(p.replace("_", "-") for p in parts)
+
+
+class Page:
+    def __init__(self, lang: str, replays: str | None, out: str):
+        self.lang, self.t = lang, TEXT[lang]
+        self.replays, self.out = replays, out
+
+    def table(self, df: pl.DataFrame, links: frozenset[str] = frozenset()) -> str:
+        if df.height == 0:
+            return "<p class='note'>–</p>"
+        k = 0 if self.lang == "en" else 1
+        cols = [c for c in df.columns if c not in HIDDEN_COLUMNS]
+        head = "".join(f"<th>{html.escape(COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k])}</th>" for c in cols)
+        rows = []
+        for row in df.select(cols).iter_rows(named=True):
+            cells = []
+            for c in cols:
+                x = row[c]
+                if c in links:
+                    cells.append(f"<td class='t'>{self.hand_links(x)}</td>")
+                elif c == "setting":
+                    cells.append(f"<td class='t'>{html.escape(setting_words(x, self.lang))}</td>")
+                elif c == "variant":
+                    cells.append(f"<td class='t'>{html.escape(variant_words(x, self.lang))}</td>")
+                elif c in RATE_COLUMNS and isinstance(x, float):
+                    cells.append(f"<td>{pct(x)}</td>")
+                elif c == "difference" and isinstance(x, float):
+                    cells.append(f"<td>{html.escape(pp(x, self.lang))}</td>")
+                elif isinstance(x, bool) or x is None:
+                    cells.append(f"<td>{num(x, self.lang) if x is not None else ''}</td>")
+                elif isinstance(x, (int, float)):
+                    cells.append(f"<td>{num(x)}</td>")
+                elif isinstance(x, (list, dict)):
+                    cells.append(f"<td class='t'>{html.escape(', '.join(map(str, x)) if isinstance(x, list) else str(x))}</td>")
+                else:
+                    cells.append(f"<td class='t'>{html.escape(str(x))}</td>")
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+
+    def hand_links(self, value) -> str:
+        ids = value if isinstance(value, list) else [x.strip() for x in str(value or "").replace(";", ",").split(",")]
+        ids = [str(x) for x in ids if str(x)]
+        if not self.replays:
+            return html.escape(", ".join(ids))
+        from replay.html import html_name
+
+        base = os.path.dirname(os.path.abspath(self.out))
+        links = []
+        for hand_id in ids:
+            href = os.path.relpath(os.path.join(os.path.abspath(self.replays), html_name(hand_id)), base)
+            links.append(f"<a href='{html.escape(href.replace(os.sep, '/'))}'>{html.escape(hand_id)}</a>")
+        return ", ".join(links)
+
+    def finding_html(self, f: Finding) -> str:
+        return (f"<li>{html.escape(f.text)}: <span class='figure-val'>{pct(f.rate)}</span> "
+                f"({self.t['ci']} {interval(f.lo, f.hi)}, n = {num(f.n)})</li>")
+
+
+def write_report(root: str, out: str, game: str | None = None, lang: str = "en", replays: str | None = None) -> int:
+    """Write the HTML report of the audited dataset *root* to *out*; returns the number of game sections."""
     stats = all_stats(root, game)
+    t = TEXT[lang]
+    page = Page(lang, replays, out)
     games = sorted(set(stats["overview"]["game"].to_list())) if stats["overview"].height else []
-    sections = [Section(g, stats).build() for g in games]
-    body = "\n".join(sections) or "<p>No audited hands.</p>"
-    page = (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>paipu balance report</title>"
-            f"<style>{CSS}</style></head><body><h1>paipu balance report</h1>"
-            f"<p class='note'>Dataset: {html.escape(root)}. Rates come with their sample size and a 95% Wilson interval "
-            f"(error bars).</p>{body}</body></html>")
-    with open(out, "w", encoding="utf-8") as f:
-        f.write(page)
+    sections = []
+    for g in games:
+        s = Section(g, stats, lang)
+        s.build()
+        sections.append(s)
+    toc = [f"<li><a href='#summary'>{t['summary']}</a></li>"]
+    summary, body = [], []
+    for s in sections:
+        gid = anchor("game", s.game)
+        items = "".join(page.finding_html(f) for f in s.summary())
+        summary.append(f"<h3><a href='#{gid}'>{html.escape(s.title())}</a></h3><ul>{items}</ul>")
+        sub = "".join(f"<li><a href='#{anchor(s.game, c.key)}'>{html.escape(c.title)}</a></li>" for c in s.charts)
+        toc.append(f"<li><a href='#{gid}'>{html.escape(s.title())}</a><ul>{sub}</ul></li>")
+        over = s.stats["overview"]
+        groups = ", ".join(html.escape(s.gname(r)) for r in over.iter_rows(named=True))
+        body.append(f"<section id='{gid}'><h2>{html.escape(s.title())}</h2>"
+                    f"<p>{t['compared']}: {groups}.</p>{page.table(over)}")
+        if s.stats["violations"].height:
+            body.append(f"<h3>{t['violations']}</h3>{page.table(s.stats['violations'])}")
+        for c in s.charts:
+            body.append(f"<figure id='{anchor(s.game, c.key)}'><h3>{html.escape(c.title)}</h3>{c.svg}"
+                        f"<figcaption>{html.escape(c.caption)}</figcaption>"
+                        f"<details><summary>{t['table']}</summary>{page.table(c.table)}</details></figure>")
+        body.append("</section>")
+    extra = _people_sections(root, stats, game, page)
+    for key, title, text in extra:
+        toc.append(f"<li><a href='#{key}'>{html.escape(title)}</a></li>")
+        body.append(text)
+    content = "\n".join(body) if sections else f"<p>{t['no_hands']}</p>"
+    doc = (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{t['title']}</title>"
+           f"<style>{CSS}</style></head><body><h1>{t['title']}</h1>"
+           f"<p class='note'>{t['dataset']}: {html.escape(root)}. {t['method']}</p>"
+           f"<nav class='toc' id='contents'><strong>{t['contents']}</strong><ul>{''.join(toc)}</ul></nav>"
+           f"<section id='summary'><h2>{t['summary']}</h2>{''.join(summary)}</section>{content}</body></html>")
+    tmp = out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(doc)
+    os.replace(tmp, out)
     return len(sections)
+
+
+def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None, page: Page) -> list[tuple[str, str, str]]:
+    """The players and suspects sections: the dataset's own tables when it has them (any columns)."""
+    t = page.t
+    out = []
+    players = optional_table(root, "players", game)
+    if players is None:
+        players = stats["players"]
+        note = t["most_active"]
+    else:
+        if "hands" in players.columns:
+            players = players.sort("hands", descending=True)
+        players = players.head(50)
+        note = ""
+    if players.height:
+        out.append(("players", t["players"], f"<section id='players'><h2>{t['players']}</h2>"
+                    f"<p class='note'>{html.escape(note)}</p>{page.table(players)}</section>"))
+    suspects = optional_table(root, "suspects", game)
+    if suspects is not None:
+        links = frozenset(c for c in suspects.columns if "hand" in c.lower() and suspects[c].dtype in (
+            pl.Utf8, pl.List(pl.Utf8)))
+        out.append(("suspects", t["suspects"], f"<section id='suspects'><h2>{t['suspects']}</h2>"
+                    f"<p class='note'>{t['suspects_note']}</p>{page.table(suspects.head(200), links)}</section>"))
+    return out

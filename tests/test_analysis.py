@@ -160,6 +160,7 @@ def test_sql_views_csv_and_parquet(tmp_path):
 def test_report_renders_embeds_charts_and_escapes(tmp_path):
     records = list(simulate("paodekuai", "huopin", 30, 5)) + list(simulate("paodekuai", "classic", 30, 5))
     records += list(simulate("doudizhu", None, 30, 5))
+    records += list(simulate("paodekuai", "huopin", 10, 6, params={"must_play": False}))
     for record in records[:30]:  # an active player, so that the players table names it
         record["players"][1] = "<script>alert(1)</script>"
     ds = make(tmp_path, records)
@@ -168,7 +169,8 @@ def test_report_renders_embeds_charts_and_escapes(tmp_path):
     assert r.exit_code == 0 and "2 sections" in r.stderr
     page = out.read_text(encoding="utf-8")
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert page.count('src="data:image/png;base64,') >= 12
-    assert page.count("<figcaption>") == page.count('src="data:image/png;base64,')
-    assert "Landlords won" in page and "classic" in page and "huopin" in page
+    assert page.count("<svg ") >= 12 and "data:image/png" not in page
+    assert page.count("<figcaption>") == page.count("<svg ")
+    assert "landlord wins: " in page and "classic" in page and "huopin" in page
+    assert "must play: off" in page and "must_play" not in page  # settings in words, not JSON
     assert "<h2>斗地主 Dou Dizhu</h2>" in page and "<h2>跑得快 Paodekuai</h2>" in page

@@ -2,7 +2,11 @@
 with totals as (select game, variant, setting, count(*) as hands from played($game, $variant) group by all)
 select p.game, p.variant, l.setting, p.kind, p.size,
        count(*) as bombs,
-       count(*) / any_value(t.hands) as per_hand
+       count(*) / any_value(t.hands) as per_hand,
+       any_value(t.hands) as hands,
+       -- 95% interval of a count per hand (Poisson, normal approximation)
+       greatest(0, per_hand - 1.96 * sqrt(count(*)) / any_value(t.hands)) as lo,
+       per_hand + 1.96 * sqrt(count(*)) / any_value(t.hands) as hi
 from plays p
 join played($game, $variant) l on l.hand_id = p.hand_id and l.game = p.game
 join totals t on t.game = l.game and t.variant = l.variant and t.setting = l.setting

@@ -1,7 +1,10 @@
 -- Distribution of the final multiplier (games that have one; redeals and escapes excluded).
 select game, variant, setting, multiplier,
        count(*) as hands,
-       count(*) / sum(count(*)) over (partition by game, variant, setting) as share
+       sum(count(*)) over (partition by game, variant, setting) as total,
+       count(*) / total as share,
+       wilson_lo(count(*), total) as lo,
+       wilson_hi(count(*), total) as hi
 from legal($game, $variant)
 where multiplier is not null and winner is not null
 group by game, variant, setting, multiplier

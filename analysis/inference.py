@@ -1,0 +1,91 @@
+"""The few tests the report needs to name a winner honestly: intervals for rates and
+their differences, tests against a fair share and between two rates, and Holm's
+correction for testing several at once (standard library only).
+
+>>> lo, hi = wilson(5, 10)
+>>> round(lo, 4), round(hi, 4)
+(0.2366, 0.7634)
+>>> d, lo, hi = newcombe_diff(56, 70, 48, 80)  # Newcombe (1998), Table II, example (a)
+>>> round(d, 4), round(lo, 4), round(hi, 4)
+(0.2, 0.0524, 0.3339)
+>>> round(prop_p(7, 10, 0.5), 5)  # exact binomial: 2 × P(X ≥ 7)
+0.34375
+>>> round(two_prop_p(30, 50, 20, 50), 4)
+0.0455
+>>> holm([0.01, 0.04, 0.03])
+[0.03, 0.06, 0.06]
+"""
+
+from __future__ import annotations
+
+import math
+
+Z = 1.959963984540054  # the 97.5% normal quantile
+
+
+def wilson(k: float, n: float) -> tuple[float, float]:
+    """95% Wilson score interval of k successes in n trials (same as the SQL macros)."""
+    if n <= 0:
+        return math.nan, math.nan
+    p = k / n
+    z2 = Z * Z
+    center = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def newcombe_diff(k1: float, n1: float, k2: float, n2: float) -> tuple[float, float, float]:
+    """p1 − p2 with its 95% interval (Newcombe's hybrid score method, from the Wilson intervals)."""
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson(k1, n1)
+    l2, u2 = wilson(k2, n2)
+    d = p1 - p2
+    return d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+
+
+def _normal_p(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def two_prop_p(k1: float, n1: float, k2: float, n2: float) -> float:
+    """Two-sided p-value of the pooled z-test that two rates are equal."""
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 1.0
+    return _normal_p((k1 / n1 - k2 / n2) / se)
+
+
+def prop_p(k: float, n: float, p0: float) -> float:
+    """Two-sided p-value that a rate differs from *p0*: exact binomial up to 2,000 trials, score z-test above."""
+    if n <= 0:
+        return 1.0
+    k, n = int(round(k)), int(round(n))
+    if n <= 2000:
+        def logpmf(i: int) -> float:
+            return (math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                    + (i * math.log(p0) if i else 0.0) + ((n - i) * math.log1p(-p0) if n - i else 0.0))
+        observed = logpmf(k)
+        total = sum(math.exp(lp) for lp in map(logpmf, range(n + 1)) if lp <= observed + 1e-7)
+        return min(1.0, total)
+    return _normal_p((k / n - p0) / math.sqrt(p0 * (1 - p0) / n))
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm–Bonferroni adjusted p-values (same order as given)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = round(running, 12)
+    return adjusted
+
+
+def mean_interval(mean: float, sd: float | None, n: int) -> tuple[float, float]:
+    """Normal 95% interval of a mean (sd: sample standard deviation)."""
+    if n < 2 or sd is None or math.isnan(sd):
+        return math.nan, math.nan
+    half = Z * sd / math.sqrt(n)
+    return mean - half, mean + half

@@ -1,0 +1,109 @@
+"""Numbers and settings for people, in English or Chinese: thousands separators,
+percentages, percentage points, never scientific notation, rule settings in words.
+
+>>> num(41310.5), num(0.000123), num(1234567), num(None)
+('41,310', '0.000123', '1,234,567', '–')
+>>> pct(0.1234), pct(0.0042), pct(1.0), pct(None)
+('12.3%', '0.42%', '100%', '–')
+>>> pp(0.031), pp(-0.2, "zh")
+('+3.1 pp', '−20.0 个百分点')
+>>> setting_words('{"must_play": false, "xiqian": true}'), setting_words('', 'zh')
+('must play: off, 喜钱 bonus: on', '默认规则')
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+#: rule parameters (fields of the games' Rules) in words
+PARAM_WORDS = {
+    "must_play": ("must play", "有出必出"), "let_go": ("let-go pays", "放走包赔"), "xiqian": ("喜钱 bonus", "喜钱"),
+    "tribute": ("tribute", "进贡"), "opening_card": ("opening card", "首出牌"),
+    "opening_card_played": ("opening card must be played", "首出必出该牌"), "ace_low": ("A low in straights", "A 可作 1"),
+    "straight_min": ("shortest straight", "最短顺子"), "pair_chain_min": ("shortest pair chain", "最短连对"),
+    "triple_chain_min": ("shortest triple chain", "最短三顺"), "peek_limit": ("peeks per seat", "黄金眼次数"),
+    "max_bomb": ("largest bomb", "最大炸弹张数"), "chain_min_bombs": ("bombs in a chain", "连炸最少炸弹数"),
+    "double_bomb_size": ("bomb size that doubles", "翻倍炸弹张数"), "scoring": ("scoring", "计分"),
+    "escape_threshold": ("escape threshold", "逃跑门槛"), "escape_landlord": ("landlord escape penalty", "地主逃跑罚分"),
+    "escape_farmer": ("farmer escape penalty", "农民逃跑罚分"), "escape_base_multiple": ("escape penalty", "逃跑罚分"),
+    "kinds": ("combinations", "牌型"), "deck": ("deck", "牌"),
+}
+VARIANT_WORDS = {"huopin": ("huopin", "火拼"), "classic": ("classic", "经典"), "standard": ("standard", "标准"),
+                 "no_tribute": ("no tribute", "不进贡")}
+ON_OFF = {"en": ("on", "off"), "zh": ("开", "关")}
+DEFAULT = {"en": "default rules", "zh": "默认规则"}
+
+
+def num(x: float | int | None, lang: str = "en") -> str:
+    """A count or amount: thousands separators, a few significant digits, no exponent."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    if isinstance(x, bool):
+        return ON_OFF[lang][0 if x else 1]
+    if isinstance(x, int) or float(x).is_integer() and abs(x) >= 1:
+        return f"{int(round(x)):,}"
+    a = abs(x)
+    if a >= 100:
+        return f"{x:,.0f}"
+    if a >= 10:
+        return f"{x:,.1f}"
+    if a >= 0.01 or a == 0:
+        return f"{x:,.2f}"
+    return f"{x:.{max(2, 2 - math.floor(math.log10(a)))}f}".rstrip("0")
+
+
+def pct(x: float | None, lang: str = "en") -> str:
+    """A rate as a percentage (two decimals below 1%)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    v = 100 * x
+    if v == 0 or v == 100:
+        return f"{v:.0f}%"
+    return f"{v:.2f}%" if abs(v) < 1 else f"{v:.1f}%"
+
+
+def pp(d: float, lang: str = "en") -> str:
+    """A difference of two rates in percentage points, signed."""
+    sign = "+" if d > 0 else "−" if d < 0 else "±"
+    return f"{sign}{abs(100 * d):.1f} " + ("个百分点" if lang == "zh" else "pp")
+
+
+def interval(lo: float | None, hi: float | None, fmt=pct, lang: str = "en") -> str:
+    return f"{fmt(lo, lang)} – {fmt(hi, lang)}"
+
+
+def setting_words(setting: str | None, lang: str = "en") -> str:
+    """A rule setting (the record's params as JSON) in words."""
+    if not setting:
+        return DEFAULT[lang]
+    try:
+        params = json.loads(setting)
+    except ValueError:
+        return str(setting)
+    if not isinstance(params, dict) or not params:
+        return DEFAULT[lang] if not params else str(params)
+    k = 0 if lang == "en" else 1
+    parts = []
+    for key, value in params.items():
+        name = PARAM_WORDS.get(key, (key.replace("_", " "),) * 2)[k]
+        if isinstance(value, bool):
+            text = ON_OFF[lang][0 if value else 1]
+        elif isinstance(value, list):
+            text = " ".join(map(str, value))
+        elif isinstance(value, (int, float)):
+            text = num(value, lang)
+        else:
+            text = str(value)
+        parts.append(f"{name}: {text}")
+    return ("，" if lang == "zh" else ", ").join(parts)
+
+
+def variant_words(variant: str, lang: str = "en") -> str:
+    return VARIANT_WORDS.get(variant, (variant, variant))[0 if lang == "en" else 1]
+
+
+def group_words(variant: str, setting: str | None, lang: str = "en") -> str:
+    """The name of a variant and rule setting."""
+    v = variant_words(variant, lang)
+    return v if not setting else f"{v} · {setting_words(setting, lang)}"
