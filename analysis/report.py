@@ -20,7 +20,7 @@ import os
 import textwrap
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import matplotlib
 
@@ -32,7 +32,7 @@ from replay.games import UnknownGame, find_game  # noqa: E402
 
 from .inference import holm, mean_interval, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import all_stats, optional_table  # noqa: E402
-from .report_fmt import group_words, interval, num, pct, pp, setting_words, variant_words  # noqa: E402
+from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402
 
 plt.rcParams.update({
     "svg.fonttype": "none", "svg.hashsalt": "paipu", "text.parse_math": False, "font.size": 9,
@@ -89,7 +89,8 @@ TEXT = {
                   "that chart. Violating hands are counted in the overview and left out of every statistic; "
                   "re-dealt and escaped hands are shown as rates.",
         "overview": "Hands", "violations": "Violations", "table": "table", "no_hands": "No audited hands.",
-        "n": "n", "ci": "95% CI", "hands": "hands", "players": "Players", "suspects": "Fraud suspects",
+        "n": "n", "ci": "95% CI", "hands": "hands",
+        "summary_note": "Each cell: the rate, its 95% interval and the number of hands it is a share of.", "players": "Players", "suspects": "Fraud suspects",
         "most_active": "The most active players (wins = first out).",
         "suspects_note": "From 'paipu fraud': each suspect with its evidence; hand ids open the hand's replay.",
         "no_diff": "no significant difference", "sig": "significant after Holm's correction",
@@ -109,7 +110,8 @@ TEXT = {
         "m_let_go_paid": "paid let-go (包赔)", "m_xiqian": "hands with 喜钱", "m_double_down": "双下 double down",
         "m_kou_double": "双扣 (double kou)", "m_redeal": "re-dealt", "m_escape": "escaped",
         # words in charts
-        "share": "share of hands", "per_hand": "per hand", "wins": "win rate", "seat": "seat",
+        "share": "share of hands", "per_hand": "per hand", "first_leader": "the first leader", "wins": "win rate",
+        "seat": "seat",
         "fair": "fair share", "mean_mult": "mean multiplier", "at_least": "share of hands at this multiplier or more",
         "coins": "coins moved", "points": "points moved", "landlord": "landlord", "farmer": "farmer",
         "grabs": "grabs", "show": "show ×", "bombs": "bombs", "spring_kind": "spring", "none": "none",
@@ -122,7 +124,8 @@ TEXT = {
         "method": "每个比率都附样本量 n 与 95% Wilson 置信区间（误差线）。只有在对该图内的检验做 Holm 校正后仍在 5% 水平显著时，"
                   "说明文字才会指出谁更高。违规的牌局只计入概览，不进入任何统计；重新发牌和逃跑以比率显示。",
         "overview": "牌局", "violations": "违规", "table": "数据表", "no_hands": "没有已审计的牌局。",
-        "n": "n", "ci": "95% 置信区间", "hands": "局", "players": "玩家", "suspects": "作弊嫌疑",
+        "n": "n", "ci": "95% 置信区间", "hands": "局",
+        "summary_note": "每格：比率、95% 置信区间，以及作为分母的牌局数。", "players": "玩家", "suspects": "作弊嫌疑",
         "most_active": "最活跃的玩家（胜 = 第一个出完）。",
         "suspects_note": "来自 'paipu fraud'：每个嫌疑及其证据；点击牌局编号打开该局回放。",
         "no_diff": "无显著差异", "sig": "经 Holm 校正后显著",
@@ -140,7 +143,7 @@ TEXT = {
         "m_bomb_hands": "有炸弹的牌局", "m_first_lead": "首出者胜", "m_let_go": "放走",
         "m_let_go_paid": "包赔", "m_xiqian": "有喜钱的牌局", "m_double_down": "双下",
         "m_kou_double": "双扣", "m_redeal": "重新发牌", "m_escape": "逃跑",
-        "share": "牌局比例", "per_hand": "每局", "wins": "胜率", "seat": "座位",
+        "share": "牌局比例", "per_hand": "每局", "first_leader": "首出者", "wins": "胜率", "seat": "座位",
         "fair": "公平比例", "mean_mult": "平均倍数", "at_least": "倍数不低于此值的牌局比例",
         "coins": "输赢游戏币", "points": "输赢分数", "landlord": "地主", "farmer": "农民",
         "grabs": "抢地主次数", "show": "明牌 ×", "bombs": "炸弹数", "spring_kind": "春天", "none": "无",
@@ -177,7 +180,7 @@ h3 { margin-top: 1.6em; }
 nav.toc { background: #f6f6f6; border: 1px solid #ddd; padding: .5em 1em; }
 nav.toc ul { margin: .2em 0; } nav.toc li { margin: .1em 0; }
 nav.toc ul ul { padding-left: .5em; } nav.toc ul ul li { display: inline-block; margin-right: 1.2em; }
-.summary li { margin: .2em 0; } .figure-val { font-weight: 600; }
+.figure-val { font-weight: 600; font-size: 1.1em; } table.summary td { vertical-align: top; min-width: 9em; }
 figure { margin: 1em 0 1.5em; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: 1em; margin: .3em 0 .4em; }
 table { border-collapse: collapse; font-size: .85em; margin: .4em 0 1em; }
@@ -203,7 +206,6 @@ class Chart:
     svg: str
     caption: str
     table: pl.DataFrame
-    findings: list[Finding] = field(default_factory=list)
 
 
 def wrap(label: str, width: int = 26) -> str:
@@ -267,13 +269,13 @@ def hbars(rows: list[dict], groups: list[str], cats: list[str], *, percent: bool
         ax.set_xlim(0, (top or 1) * 1.35)
         if percent:  # no tick beyond 100%
             ax.set_xticks([x for x in ax.get_xticks() if 0 <= x <= 1.0001])
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: pct(v) if percent else num(v)))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: fmt(v)))
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=.3)
     ax.spines[["top", "right"]].set_visible(False)
     if len(groups) > 1 or ref_label:
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18 if xlabel else -0.1), ncol=2,
+        ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(3, len(groups) + 1),
                   frameon=False)
     return fig
 
@@ -329,8 +331,8 @@ class Section:
             df = df.filter(pl.col(col) == value)
         return [(self.gname(r), r[k], r[n]) for r in df.iter_rows(named=True) if r[n]]
 
-    def add(self, key: str, title: str, fig, caption: str, table: pl.DataFrame, findings=()) -> None:
-        self.charts.append(Chart(key, title, svg_of(fig, title), caption, table, list(findings)))
+    def add(self, key: str, title: str, fig, caption: str, table: pl.DataFrame) -> None:
+        self.charts.append(Chart(key, title, svg_of(fig, title), caption, table))
 
     def fair_caption(self, tests: list[tuple[str, str, float, int, float]], what: str, fair: float) -> str:
         """Caption for rates tested against a fair share: names only what is significant after Holm.
@@ -352,18 +354,18 @@ class Section:
             more = ("more" if k / n > p0 else "less") if self.lang == "en" else ("高于" if k / n > p0 else "低于")
             if self.lang == "en":
                 bits.append(f"{who}{where} wins {more} often than the fair {pct(p0)}: {pct(k / n)} "
-                            f"(95% CI {interval(lo, hi)}, n = {num(n)}, Holm p = {num(p)})")
+                            f"(95% CI {interval(lo, hi)}, n = {num(n)}, Holm {pval(p)})")
             else:
                 bits.append(f"{who}{where} 胜率 {pct(k / n)}，{more}公平比例 {pct(p0)}（95% 置信区间 {interval(lo, hi)}，"
-                            f"n = {num(n)}，Holm p = {num(p)}）")
+                            f"n = {num(n)}，Holm {pval(p)}）")
         return ("; ".join(bits) + f" — {t['sig']}.") if self.lang == "en" else "；".join(bits) + f"，{t['sig']}。"
 
-    def rates_caption(self, label: str, entries: list[tuple[str, float, int]]) -> tuple[str, list[Finding]]:
+    def rates_caption(self, label: str, entries: list[tuple[str, float, int]]) -> str:
         many = len(entries) > 1
         findings = [self.finding(label, g, k, n, many) for g, k, n in entries]
         ci = self.t["ci"]
         text = "; ".join(f"{f.text}: {pct(f.rate)} ({ci} {interval(f.lo, f.hi)}, n = {num(f.n)})" for f in findings)
-        return text + ("." if self.lang == "en" else "。"), findings
+        return text + ("." if self.lang == "en" else "。")
 
     # ------------------------------------------------------------------ charts
 
@@ -388,11 +390,9 @@ class Section:
         t = self.t
         fair = 1 / n_seats
         rows = self.rate_rows(df, lambda r: t["m_first_lead"])
-        tests = [(t["m_first_lead"], self.gname(r), r["wins"], r["hands"], fair) for r in df.iter_rows(named=True)]
-        caption, findings = self.rates_caption(t["m_first_lead"], self.metric("first_lead"))
+        tests = [(t["first_leader"], self.gname(r), r["wins"], r["hands"], fair) for r in df.iter_rows(named=True)]
         fig = hbars(rows, self.groups_of(df), [t["m_first_lead"]], ref=fair, ref_label=t["fair"], xlabel=t["wins"])
-        self.add("first_lead", t["first_lead"], fig, caption + " " + self.fair_caption(tests, t["m_first_lead"], fair),
-                 df, findings)
+        self.add("first_lead", t["first_lead"], fig, self.fair_caption(tests, t["m_first_lead"], fair), df)
 
     def chart_landlord_wins(self) -> None:
         df = self.stats["landlord_wins"]
@@ -401,9 +401,9 @@ class Section:
             return
         t = self.t
         rows = self.rate_rows(df, lambda r: t["landlord"])
-        caption, findings = self.rates_caption(t["m_landlord_wins"], self.metric("landlord_wins"))
+        caption = self.rates_caption(t["m_landlord_wins"], self.metric("landlord_wins"))
         fig = hbars(rows, self.groups_of(df), [t["landlord"]], ref=0.5, xlabel=t["wins"])
-        self.add("landlord_wins", t["landlord_wins"], fig, caption, df, findings)
+        self.add("landlord_wins", t["landlord_wins"], fig, caption, df)
 
     def chart_landlord_by_bid(self) -> None:
         df = self.stats["landlord_wins"]
@@ -503,9 +503,9 @@ class Section:
             return
         t = self.t
         rows = self.rate_rows(df, lambda r: t["m_bomb_hands"])
-        caption, findings = self.rates_caption(t["m_bomb_hands"], self.metric("bomb_hands"))
+        caption = self.rates_caption(t["m_bomb_hands"], self.metric("bomb_hands"))
         fig = hbars(rows, self.groups_of(df), [t["m_bomb_hands"]], xlabel=t["share"])
-        self.add("bomb_hands", t["bomb_hands"], fig, caption, df, findings)
+        self.add("bomb_hands", t["bomb_hands"], fig, caption, df)
 
     def chart_bombs_by_kind(self) -> None:
         df = self.stats["bombs_by_size"]
@@ -549,7 +549,7 @@ class Section:
                 d, lo, hi = newcombe_diff(k, n, rk, rn)
                 bits.append(f"{who}" + (f" ({g})" if len(self.groups_of(df)) > 1 else "")
                             + f": {pct(k / n)} vs {pct(rk / rn)} ({pp(d, self.lang)}, 95% CI {pp(lo, self.lang)} … "
-                              f"{pp(hi, self.lang)}, Holm p = {num(p)})")
+                              f"{pp(hi, self.lang)}, Holm {pval(p)})")
         if bits:
             caption = ("Seats that bomb in a different share of hands than the other seats: " if self.lang == "en"
                        else "出炸弹比例与其他座位显著不同的座位：") + "; ".join(bits) + f" — {t['sig']}."
@@ -558,7 +558,7 @@ class Section:
                        if self.lang == "en" else "没有座位的出炸弹比例与其他座位有显著差异（Holm 校正）。")
         self.add("bombs_by_seat", t["bombs_by_seat"], fig, caption, df)
 
-    def _measure_chart(self, key: str, stat: str, col: str, value: str, title: str, metric: str | None = None,
+    def _measure_chart(self, key: str, stat: str, col: str, value: str, title: str,
                        cat: Callable[[dict], str] | None = None) -> None:
         df = self.stats.get(stat)
         if df is None or not df.height:
@@ -571,20 +571,19 @@ class Section:
         rows = self.rate_rows(df, cat)
         cats = list(dict.fromkeys(r["cat"] for r in rows))
         fig = hbars(rows, self.groups_of(df), cats, xlabel=t["share"])
-        if metric:
-            caption, findings = self.rates_caption(t[f"m_{metric}"], self.metric(metric))
-        else:
-            caption, findings = "; ".join(f"{r['cat']}: {pct(r['value'])} (n = {num(r['n'])})" for r in rows) + ".", []
-        self.add(key, title, fig, caption, df, findings)
+        many = len(self.groups_of(df)) > 1
+        caption = "; ".join(f"{r['cat']}" + (f" ({r['group']})" if many else "") + f": {pct(r['value'])} "
+                            f"({t['ci']} {interval(r['lo'], r['hi'])}, n = {num(r['n'])})" for r in rows)
+        self.add(key, title, fig, caption + ("." if self.lang == "en" else "。"), df)
 
     def chart_spring(self) -> None:
-        self._measure_chart("spring", "spring", "kind", "", self.t["spring"], "spring")
+        self._measure_chart("spring", "spring", "kind", "", self.t["spring"])
 
     def chart_paodekuai_events(self) -> None:
-        self._measure_chart("paodekuai_events", "paodekuai_events", "event", "", self.t["paodekuai_events"], "let_go")
+        self._measure_chart("paodekuai_events", "paodekuai_events", "event", "", self.t["paodekuai_events"])
 
     def chart_double_down(self) -> None:
-        self._measure_chart("double_down", "guandan", "measure", "double_down", self.t["double_down"], "double_down",
+        self._measure_chart("double_down", "guandan", "measure", "double_down", self.t["double_down"],
                             cat=lambda r: self.t["m_double_down"])
 
     def chart_upgrade(self) -> None:
@@ -592,7 +591,7 @@ class Section:
                             cat=lambda r: f"+{r['level']}")
 
     def chart_kou(self) -> None:
-        self._measure_chart("kou", "shuangkou", "measure", "kou", self.t["kou"], "kou_double",
+        self._measure_chart("kou", "shuangkou", "measure", "kou", self.t["kou"],
                             cat=lambda r: self.t.get(r["level"], r["level"]))
 
     def chart_ends(self) -> None:
@@ -650,7 +649,7 @@ class Section:
                 f"各玩法或规则设置的比率减去参照（{ref}）的同一比率，附 95% 区间（Newcombe）。")
         if sig:
             body = "; ".join(f"{x['metric']} ({x['group']}): {pp(x['difference'], self.lang)} "
-                             f"({pp(x['lo'], self.lang)} … {pp(x['hi'], self.lang)}, Holm p = {num(x['p_holm'])})"
+                             f"({pp(x['lo'], self.lang)} … {pp(x['hi'], self.lang)}, Holm {pval(x['p_holm'])})"
                              for x in sig) + f" — {t['sig']}."
         else:
             body = (f"No difference is significant after Holm's correction over the {len(tests)} comparisons."
@@ -666,13 +665,15 @@ class Section:
         for key in self.decl["charts"]:
             getattr(self, f"chart_{key}")()
 
-    def summary(self) -> list[Finding]:
-        found = []
+    def summary(self) -> tuple[list[str], list[tuple[str, dict[str, Finding]]]]:
+        """The summary table: the groups (columns) and, per summary rate, its finding in each group."""
+        groups = [self.gname(r) for r in self.stats["overview"].iter_rows(named=True)]
+        rows = []
         for key in self.decl["metrics"]:
-            entries = self.metric(key)
-            many = len(entries) > 1
-            found += [self.finding(self.t[f"m_{key}"], g, k, n, many) for g, k, n in entries]
-        return found
+            cells = {g: self.finding(self.t[f"m_{key}"], g, k, n, False) for g, k, n in self.metric(key)}
+            if cells:
+                rows.append((self.t[f"m_{key}"], cells))
+        return groups, rows
 
     def title(self) -> str:
         try:
@@ -737,9 +738,24 @@ class Page:
             links.append(f"<a href='{html.escape(href.replace(os.sep, '/'))}'>{html.escape(hand_id)}</a>")
         return ", ".join(links)
 
-    def finding_html(self, f: Finding) -> str:
-        return (f"<li>{html.escape(f.text)}: <span class='figure-val'>{pct(f.rate)}</span> "
-                f"({self.t['ci']} {interval(f.lo, f.hi)}, n = {num(f.n)})</li>")
+    def summary_html(self, s: Section) -> str:
+        """A game's summary: one row per rate, one column per variant/setting, each cell figure, interval, n."""
+        groups, rows = s.summary()
+        used = [g for g in groups if any(g in cells for _, cells in rows)]
+        head = "".join(f"<th>{html.escape(g)}</th>" for g in used)
+        body = []
+        for label, cells in rows:
+            tds = []
+            for g in used:
+                f = cells.get(g)
+                tds.append("<td>–</td>" if f is None else
+                           f"<td><span class='figure-val'>{pct(f.rate)}</span><br><span class='note'>"
+                           f"{interval(f.lo, f.hi)} · n = {num(f.n)}</span></td>")
+            body.append(f"<tr><td class='t'>{html.escape(label)}</td>{''.join(tds)}</tr>")
+        compare = next((c for c in s.charts if c.key == "compare"), None)
+        tail = f"<p>{html.escape(compare.caption)}</p>" if compare else ""
+        return (f"<table class='summary'><tr><th></th>{head}</tr>{''.join(body)}</table>"
+                f"<p class='note'>{self.t['summary_note']}</p>{tail}")
 
 
 def write_report(root: str, out: str, game: str | None = None, lang: str = "en", replays: str | None = None) -> int:
@@ -757,8 +773,7 @@ def write_report(root: str, out: str, game: str | None = None, lang: str = "en",
     summary, body = [], []
     for s in sections:
         gid = anchor("game", s.game)
-        items = "".join(page.finding_html(f) for f in s.summary())
-        summary.append(f"<h3><a href='#{gid}'>{html.escape(s.title())}</a></h3><ul>{items}</ul>")
+        summary.append(f"<h3><a href='#{gid}'>{html.escape(s.title())}</a></h3>{page.summary_html(s)}")
         sub = "".join(f"<li><a href='#{anchor(s.game, c.key)}'>{html.escape(c.title)}</a></li>" for c in s.charts)
         toc.append(f"<li><a href='#{gid}'>{html.escape(s.title())}</a><ul>{sub}</ul></li>")
         over = s.stats["overview"]

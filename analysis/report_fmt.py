@@ -58,7 +58,7 @@ def pct(x: float | None, lang: str = "en") -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
     v = 100 * x
-    if v == 0 or v == 100:
+    if round(v, 2) in (0, 100):
         return f"{v:.0f}%"
     return f"{v:.2f}%" if abs(v) < 1 else f"{v:.1f}%"
 
@@ -67,6 +67,15 @@ def pp(d: float, lang: str = "en") -> str:
     """A difference of two rates in percentage points, signed."""
     sign = "+" if d > 0 else "−" if d < 0 else "±"
     return f"{sign}{abs(100 * d):.1f} " + ("个百分点" if lang == "zh" else "pp")
+
+
+def pval(p: float) -> str:
+    """A p-value as people read it.
+
+    >>> pval(0.0123), pval(0.00000471), pval(0.5)
+    ('p = 0.012', 'p < 0.001', 'p = 0.50')
+    """
+    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}" if p < 0.1 else f"p = {p:.2f}"
 
 
 def interval(lo: float | None, hi: float | None, fmt=pct, lang: str = "en") -> str:

@@ -28,7 +28,7 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from .cards import CARD_NAMES, CARD_OF, RANK, SUIT
+from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
 from .games import find_game
 from .replayer import make_table
 from .table import compare_result
@@ -156,7 +156,9 @@ def hand_data(record: dict, lang: str = "en") -> dict:
             trick_plays[s] = cards
             bomb = bool(c and c.tier)
             if c is not None:
-                key = table.key_name(c)
+                ids = [CARD_OF[t] for t in action["cards"]]
+                jokers_only = c.tier and all(RANK[x] >= RANK_SMALL_JOKER for x in ids)  # a rocket has no rank
+                key = None if jokers_only else table.key_name(c)
                 to = f" to {key}" if key else ""
                 text = {"en": f"{words['en']['seat']} {name(s)} {words['en']['plays']} {c.kind.replace('_', ' ')}{to}",
                         "zh": f"{words['zh']['seat']} {name(s)} {words['zh']['plays']} {kinds.get(c.kind, c.kind)}"
@@ -164,7 +166,10 @@ def hand_data(record: dict, lang: str = "en") -> dict:
         elif act == "pass":
             trick_plays[s] = "pass"
         for e in table.events[n_events:]:
-            note = {k: _event_words(e, w, name) for k, w in words.items()}
+            if e.kind in kinds:  # a bomb event: named like the play, without the terminal's emoji
+                note = {"en": e.kind.replace("_", " "), "zh": kinds[e.kind]}
+            else:
+                note = {k: _event_words(e, w, name) for k, w in words.items()}
             if note["en"]:
                 notes.append({**note, "kind": "bomb" if e.kind in BOMB_EVENTS else e.kind})
             if e.kind == "show" and e.seat is not None:

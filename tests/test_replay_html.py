@@ -1,0 +1,170 @@
+"""The replayer page's data and the CLI around it, and the report's captions and people
+sections, without a browser (tests/test_browser.py drives the pages themselves)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import polars as pl
+from typer.testing import CliRunner
+
+from analysis.report import Section
+from cli import app
+from replay.html import hand_data, html_name, page
+from replay.io.jsonl import record_to_json
+from replay.io.readers import iter_items
+from replay.io.text import parse_text
+from replay.simulate import simulate
+
+runner = CliRunner()
+HANDMADE = "sample_logs/doudizhu_handmade.paipu"
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def handmade() -> dict:
+    return parse_text(open(HANDMADE, encoding="utf-8").read())[0].record
+
+
+def first(path: str) -> dict:
+    return next(item.record for item in iter_items([path], strict=False) if item.record is not None)
+
+
+def test_frames_of_the_handmade_hand():
+    d = hand_data(handmade())
+    frames = d["frames"]
+    assert len(frames) == 14 and d["violation"] is None
+    assert d["tricks"] == [4, 7, 10, 13]  # frames that open a trick: straight, bomb, pair, rocket
+    assert [f["trick"] for f in frames] == [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4]
+    # the rocket doubles to 4; the spring's ×2 comes with the settlement (multiplier 8)
+    assert [f["mult"] for f in frames[3:]] == [1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 4]
+    assert frames[3]["landlord"] == 0 and frames[2]["landlord"] is None
+    assert frames[3]["left"] == [20, 17, 17]
+    bomb = frames[7]
+    assert bomb["bomb"] and bomb["cards"] == ["2s", "2h", "2d", "2c"]
+    assert [n["kind"] for n in bomb["notes"]] == ["bomb", "mult"]
+    assert bomb["notes"][0]["zh"] == "炸弹" and bomb["notes"][1]["zh"] == "倍数 1 → 2"
+    assert frames[8]["table"] == [["2s", "2h", "2d", "2c"], "pass", None]
+    assert frames[9]["notes"][-1]["kind"] == "trick"  # both farmers passed: seat 0 leads again
+    assert frames[-1]["out"] == [0] and frames[-1]["act"]["zh"] == "座位 0 张三 出 火箭"
+    seats = d["result"]["seats"]
+    assert [(s["place"], s["score"], s["coins"]) for s in seats] == [(1, 16, 790), (None, -8, -500), (None, -8, -300)]
+    assert {f["en"]: f["value"] for f in d["result"]["fields"]} == {"multiplier": 8, "spring": "spring"}
+
+
+def test_guandan_and_shuangkou_pages_know_level_wild_cards_and_teams():
+    gd = hand_data(first("sample_logs/guandan_standard_simulated.jsonl"))
+    assert gd["level"] == "2" and gd["wild"] == ["2h"] and gd["teams"] == [0, 1, 0, 1]
+    assert gd["bottom"] is None and len(gd["frames"][0]["hands"][0]) == 27
+    sk = hand_data(first("sample_logs/shuangkou_simulated.jsonl"))
+    assert sk["level"] is None and sk["wild"] == ["BJ", "SJ"] and sk["teams"] == [0, 1, 0, 1]
+    ddz = hand_data(handmade())
+    assert ddz["level"] is None and ddz["wild"] == [] and ddz["teams"] is None
+    assert ddz["bottom"] == ["BJ", "2c", "3d"]
+
+
+def test_log_text_cannot_end_the_data_script():
+    record = handmade()
+    record["players"][1] = "</script><script>alert(1)</script>"
+    record["id"] = "<b>&amp;"
+    text = page(hand_data(record))
+    assert "alert(1)</script>" not in text and "<b>" not in text
+    data = re.search(r"<script type='application/json' id='hand-data'>(.*?)</script>", text, re.S).group(1)
+    assert "<" not in data and "&" not in data
+    assert json.loads(data)["players"][1] == "</script><script>alert(1)</script>"
+    assert "<title>&lt;b&gt;&amp;amp;" in text
+
+
+def test_replay_hands_into_a_folder(tmp_path):
+    records = list(simulate("paodekuai", "huopin", 3, 9))
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in records))
+    ids = [r["id"] for r in records]
+    (tmp_path / "ids.txt").write_text(f"# from a query\n{ids[2]}\n\n", encoding="utf-8")
+    out = tmp_path / "pages"
+    r = invoke("replay", str(src), "--hands", f"{ids[0]},{ids[1]}", "--hands", f"@{tmp_path / 'ids.txt'}",
+               "--html", str(out))
+    assert r.exit_code == 0, r.output
+    assert sorted(os.listdir(out)) == sorted([html_name(i) for i in ids] + ["index.html"])
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert [m for m in re.findall(r"href='([^']+)'", index)] == [html_name(i) for i in ids]
+    r = invoke("replay", str(src), "--hands", f"{ids[0]},nope", "--html", str(out))
+    assert r.exit_code == 1 and "no hand 'nope'" in r.stderr
+    r = invoke("replay", str(src), "--hands", ids[0])
+    assert r.exit_code == 2 and "--html DIR" in r.stderr
+
+
+def test_replay_html_from_a_dataset(tmp_path):
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(record_to_json(handmade()) + b"\n")
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(src), "--out", ds).exit_code == 0
+    out = tmp_path / "one.html"
+    r = invoke("replay", ds, "--hand", "ddz-handmade-1", "--html", str(out))
+    assert r.exit_code == 0 and out.exists()
+    assert "张三" in out.read_text(encoding="utf-8")
+
+
+def section(rows: list[dict]) -> Section:
+    """A Paodekuai section over a hand-made seat_advantage table (three seats)."""
+    frame = pl.DataFrame(rows)
+    empty = pl.DataFrame({"game": [], "variant": [], "setting": []}, schema={"game": pl.Utf8, "variant": pl.Utf8,
+                                                                            "setting": pl.Utf8})
+    overview = pl.DataFrame([{"game": "paodekuai", "variant": "huopin", "setting": "", "hands": 100, "legal": 100,
+                              "violating": 0}])
+    stats = {"overview": overview, "seat_advantage": frame}
+    return Section("paodekuai", {**{k: empty for k in ("violations",)}, **stats}, "en")
+
+
+def seat_rows(wins: list[int], hands: int = 90) -> list[dict]:
+    return [{"game": "paodekuai", "variant": "huopin", "setting": "", "seat": s, "hands": hands, "wins": w,
+             "rate": w / hands, "lo": 0.0, "hi": 1.0} for s, w in enumerate(wins)]
+
+
+def test_a_seat_is_named_only_when_significant_after_holm():
+    s = section(seat_rows([30, 30, 30]))
+    s.chart_seat_advantage()
+    assert s.charts[0].caption.startswith("Seat advantage: who goes out first: no significant difference from the "
+                                          "fair 33.3%")
+    # exact binomial against 1/3: 45 of 90 has p = 0.0011 alone, 0.0033 after Holm over three seats;
+    # 20 of 90 has p = 0.025 alone but 0.050 after Holm
+    s = section(seat_rows([45, 25, 20]))
+    s.chart_seat_advantage()
+    caption = s.charts[0].caption
+    assert caption.startswith("seat 0 wins more often than the fair 33.3%: 50.0% (95% CI 39.9% – 60.1%, n = 90")
+    assert "seat 1" not in caption and "seat 2" not in caption
+    # 40 of 90: p = 0.033 alone, 0.099 after Holm: no winner named
+    s = section(seat_rows([40, 27, 23]))
+    s.chart_seat_advantage()
+    assert "no significant difference" in s.charts[0].caption
+
+
+def test_report_sections_for_players_and_suspects_link_hands_to_replays(tmp_path):
+    records = list(simulate("doudizhu", None, 20, 11))
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in records))
+    ds = tmp_path / "ds"
+    assert invoke("ingest", str(src), "--out", str(ds)).exit_code == 0
+    invoke("audit", str(ds), "--workers", "1")
+    folder = ds / "suspects" / "game=doudizhu"
+    folder.mkdir(parents=True)
+    pl.DataFrame({"kind": ["dump"], "player": ["<i>x</i>"], "score": [3.25],
+                  "hands": [[records[0]["id"], records[1]["id"]]]}).write_parquet(folder / "part-0.parquet")
+    pfolder = ds / "players" / "game=doudizhu"
+    pfolder.mkdir(parents=True)
+    pl.DataFrame({"player": ["A", "B"], "hands": [5, 12], "win_rate": [0.2, 0.5]}).write_parquet(pfolder / "p.parquet")
+    out = tmp_path / "report" / "r.html"
+    out.parent.mkdir()
+    r = invoke("report", str(ds), "--out", str(out), "--replays", str(tmp_path / "pages"))
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    suspects = text[text.index("<section id='suspects'>"):]
+    assert "&lt;i&gt;x&lt;/i&gt;" in suspects and "<i>x" not in suspects
+    assert f"<a href='../pages/{html_name(records[0]['id'])}'>{records[0]['id']}</a>" in suspects
+    players = text[text.index("<section id='players'>"):text.index("<section id='suspects'>")]
+    assert players.index(">B<") < players.index(">A<")  # most hands first
+    assert "<a href='#suspects'>" in text and "<a href='#players'>" in text
