@@ -16,7 +16,7 @@ from replay.html import hand_data, html_name, page
 from replay.io.jsonl import record_to_json
 from replay.io.readers import iter_items
 from replay.io.text import parse_text
-from replay.simulate import simulate
+from replay.sim import simulate
 
 runner = CliRunner()
 HANDMADE = "sample_logs/doudizhu_handmade.paipu"
