@@ -779,7 +779,8 @@ def write_report(root: str, out: str, game: str | None = None, lang: str = "en",
         over = s.stats["overview"]
         groups = ", ".join(html.escape(s.gname(r)) for r in over.iter_rows(named=True))
         body.append(f"<section id='{gid}'><h2>{html.escape(s.title())}</h2>"
-                    f"<p>{t['compared']}: {groups}.</p>{page.table(over)}")
+                    f"<p>{t['compared']}{'：' if lang == 'zh' else ': '}{groups}{'。' if lang == 'zh' else '.'}</p>"
+                    f"{page.table(over)}")
         if s.stats["violations"].height:
             body.append(f"<h3>{t['violations']}</h3>{page.table(s.stats['violations'])}")
         for c in s.charts:

@@ -73,13 +73,14 @@ def _json_for_script(data: Any) -> str:
         .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def sorted_names(cards: list[int]) -> list[str]:
-    """Card names high to low (the default rank order), suits in order."""
-    return [CARD_NAMES[c] for c in sorted(cards, key=lambda c: (-RANK[c], SUIT[c]))]
+def sorted_names(cards: list[int], table=None) -> list[str]:
+    """Card names high to low (in the hand's own order when *table* is given: Guandan's level), suits in order."""
+    strength = table.strength if table is not None else RANK.__getitem__
+    return [CARD_NAMES[c] for c in sorted(cards, key=lambda c: (-strength(c), SUIT[c]))]
 
 
 def _hand(table, seat: int) -> list[str]:
-    return sorted_names([c for c in range(54) for _ in range(table.hands[seat][c])])
+    return sorted_names([c for c in range(54) for _ in range(table.hands[seat][c])], table)
 
 
 def _violation(v: Violation) -> dict:
@@ -152,7 +153,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
                 state["trick"] += 1
                 trick_plays = [None] * table.n
                 data["tricks"].append(len(data["frames"]))
-            cards = sorted_names([CARD_OF[t] for t in action["cards"]])
+            cards = sorted_names([CARD_OF[t] for t in action["cards"]], table)
             trick_plays[s] = cards
             bomb = bool(c and c.tier)
             if c is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from .cards import CARD_NAMES, CARD_OF, RANK_BIT, contains
+from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT, contains
 
 #: the card ids of each rank index, lowest suit first
 RANK_CARDS = [list(range(4 * r, 4 * r + 4)) for r in range(13)] + [[52], [53]]
@@ -375,6 +375,10 @@ class Table:
     def wild_cards(self) -> frozenset[int]:
         """Card ids that stand for other cards in this hand (the game's hook; default none)."""
         return frozenset()
+
+    def strength(self, card: int) -> int:
+        """How high a single card ranks in this hand (for showing a hand in order; the game's hook)."""
+        return RANK[card]
 
     def level_text(self) -> str | None:
         """The level this hand is played at (games with levels), for display."""

@@ -60,6 +60,11 @@ def test_guandan_and_shuangkou_pages_know_level_wild_cards_and_teams():
     gd = hand_data(first("sample_logs/guandan_standard_simulated.jsonl"))
     assert gd["level"] == "2" and gd["wild"] == ["2h"] and gd["teams"] == [0, 1, 0, 1]
     assert gd["bottom"] is None and len(gd["frames"][0]["hands"][0]) == 27
+    # at level 5 the fives rank just under the jokers and the twos lowest: the page shows the hand in that order
+    gd5 = next(item.record for item in iter_items(["sample_logs/guandan_standard_simulated.jsonl"], strict=False)
+               if item.record["id"] == "guandan-standard-s2026-000001")
+    assert hand_data(gd5)["frames"][0]["hands"][0] == (
+        "SJ SJ 5h 5d Ah Ks Kh Qs Qh Qh Qc Jh Th Tc 9s 8s 7s 7h 7d 6c 4s 4s 4c 3s 3s 3d 2s".split())
     sk = hand_data(first("sample_logs/shuangkou_simulated.jsonl"))
     assert sk["level"] is None and sk["wild"] == ["BJ", "SJ"] and sk["teams"] == [0, 1, 0, 1]
     ddz = hand_data(handmade())

@@ -162,6 +162,9 @@ class Guandan(Table):
     def wild_cards(self) -> frozenset[int]:
         return frozenset((self.wild,))
 
+    def strength(self, card: int) -> int:
+        return value(RANK[card], self.level)
+
     def level_text(self) -> str | None:
         return level_name(self.level)
 
