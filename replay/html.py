@@ -83,6 +83,20 @@ def _hand(table, seat: int) -> list[str]:
     return sorted_names([c for c in range(54) for _ in range(table.hands[seat][c])], table)
 
 
+#: Guandan's tribute acts in words (the terminal view prints the act's name)
+TRIBUTE_WORDS = {"tribute": ("pays tribute", "进贡"), "return": ("returns", "还贡"), "resist": ("resists tribute", "抗贡")}
+
+
+def _act_words(action: dict, w: dict, lang: str) -> str:
+    words = TRIBUTE_WORDS.get(action.get("act"))
+    if words is None:
+        return _action_words(action, w)
+    text = words[0 if lang == "en" else 1]
+    if "card" in action:
+        text += f" {action['card']} → {w['seat']} {action.get('to')}"
+    return text
+
+
 def _violation(v: Violation) -> dict:
     return {"code": str(v.code), "action": v.action, "message": v.message, "seat": v.seat}
 
@@ -119,9 +133,10 @@ def hand_data(record: dict, lang: str = "en") -> dict:
 
     def frame(i: int | None, act: dict | None, notes: list[dict], violation: Violation | None = None,
               cards: list[str] | None = None, bomb: bool = False) -> None:
+        hands = [_hand(table, s) for s in range(table.n)]
         data["frames"].append({
             "i": i, "seat": None if act is None else act.get("seat"), "act": act and act.get("text"), "cards": cards,
-            "bomb": bomb, "hands": [_hand(table, s) for s in range(table.n)], "left": list(table.left),
+            "bomb": bomb, "hands": hands, "left": [len(h) for h in hands],
             "table": list(trick_plays), "out": list(table.out), "turn": table.turn if table.phase == "play" else None,
             "landlord": getattr(table, "landlord", None), "shown": sorted(shown), "trick": state["trick"],
             "mult": state["mult"], "notes": notes, "violation": None if violation is None else _violation(violation)})
@@ -133,7 +148,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
     violation = None
     for i, action in enumerate(record["actions"]):
         act, s = action.get("act"), action.get("seat")
-        text = {k: f"{w['seat']} {name(s)} {_action_words(action, w)}" for k, w in words.items()}
+        text = {k: f"{w['seat']} {name(s)} {_act_words(action, w, k)}" for k, w in words.items()}
         if table.over:
             violation = Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {act}", s)
             frame(i, {"seat": s, "text": text}, [], violation)

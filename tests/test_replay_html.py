@@ -173,3 +173,15 @@ def test_report_sections_for_players_and_suspects_link_hands_to_replays(tmp_path
     players = text[text.index("<section id='players'>"):text.index("<section id='suspects'>")]
     assert players.index(">B<") < players.index(">A<")  # most hands first
     assert "<a href='#suspects'>" in text and "<a href='#players'>" in text
+
+
+def test_guandan_tribute_moves_the_card_and_is_named():
+    record = next(item.record for item in iter_items(["sample_logs/guandan_standard_simulated.jsonl"], strict=False)
+                  if item.record["id"] == "guandan-standard-s2026-000002")
+    frames = hand_data(record)["frames"]
+    # 0 pays the big joker to 3, who returns the 3 of spades
+    assert frames[0]["hands"][0].count("BJ") - frames[1]["hands"][0].count("BJ") == 1
+    assert frames[1]["hands"][3].count("BJ") - frames[0]["hands"][3].count("BJ") == 1
+    assert frames[2]["hands"][0].count("3s") - frames[1]["hands"][0].count("3s") == 1
+    assert frames[1]["act"]["zh"].endswith("进贡 BJ → 座位 3") and frames[2]["act"]["en"].endswith("returns 3s → seat 0")
+    assert frames[1]["left"] == [26, 27, 27, 28] and frames[2]["left"] == [27, 27, 27, 27]
