@@ -177,11 +177,16 @@ def test_report_sections_for_players_and_suspects_link_hands_to_replays(tmp_path
 
 def test_guandan_tribute_moves_the_card_and_is_named():
     record = next(item.record for item in iter_items(["sample_logs/guandan_standard_simulated.jsonl"], strict=False)
-                  if item.record["id"] == "guandan-standard-s2026-000002")
+                  if item.record["actions"][0]["act"] == "tribute")
+    pay, back = record["actions"][:2]
+    assert back["act"] == "return" and (back["seat"], back["to"]) == (pay["to"], pay["seat"])
     frames = hand_data(record)["frames"]
-    # 0 pays the big joker to 3, who returns the 3 of spades
-    assert frames[0]["hands"][0].count("BJ") - frames[1]["hands"][0].count("BJ") == 1
-    assert frames[1]["hands"][3].count("BJ") - frames[0]["hands"][3].count("BJ") == 1
-    assert frames[2]["hands"][0].count("3s") - frames[1]["hands"][0].count("3s") == 1
-    assert frames[1]["act"]["zh"].endswith("进贡 BJ → 座位 3") and frames[2]["act"]["en"].endswith("returns 3s → seat 0")
-    assert frames[1]["left"] == [26, 27, 27, 28] and frames[2]["left"] == [27, 27, 27, 27]
+    giver, taker = pay["seat"], pay["to"]
+    assert frames[0]["hands"][giver].count(pay["card"]) - frames[1]["hands"][giver].count(pay["card"]) == 1
+    assert frames[1]["hands"][taker].count(pay["card"]) - frames[0]["hands"][taker].count(pay["card"]) == 1
+    assert frames[2]["hands"][giver].count(back["card"]) - frames[1]["hands"][giver].count(back["card"]) == 1
+    assert frames[1]["act"]["zh"].endswith(f"进贡 {pay['card']} → 座位 {taker}")
+    assert frames[2]["act"]["en"].endswith(f"returns {back['card']} → seat {giver}")
+    left = [27] * 4
+    left[giver], left[taker] = 26, 28
+    assert frames[1]["left"] == left and frames[2]["left"] == [27] * 4
