@@ -167,6 +167,111 @@ def kicker_sets(ranks: Iterable[int], k: int, per_rank: int) -> Iterator[tuple[i
         yield combo
 
 
+# ----------------------------------------------------------------- tests on packed counts
+#
+# A packed hand holds 5 bits per rank (4 of count, the top one a guard, see cards.pack).
+# These answer "which ranks hold at least n cards?" for every rank at once with a few
+# integer operations: the beating-play checks (Table.can_beat) are built from them.
+
+#: 1 in the lowest bit of every rank field
+ONES = sum(1 << (5 * r) for r in range(N_RANKS))
+#: the guard bit of each rank
+RANK_GUARD = tuple(1 << (5 * r + 4) for r in range(N_RANKS))
+#: guard bits of the ranks 3..2 (no jokers) and 3..A (what ordinary sequences run over)
+NORMAL = sum(RANK_GUARD[:13])
+TO_ACE = sum(RANK_GUARD[:12])
+#: guard bits of the ranks above rank index k (ABOVE[k + 1]; ABOVE[0] is every rank)
+ABOVE = tuple(sum(RANK_GUARD[r] for r in range(k, N_RANKS)) for k in range(N_RANKS + 1))
+
+
+def above(key: int) -> int:
+    """Guard bits of the ranks whose index is greater than *key*."""
+    return ABOVE[key + 1] if key >= -1 else ABOVE[0]
+
+
+def at_least(hand: int, n: int) -> int:
+    """Guard bits of the ranks holding at least *n* (1..16) cards.
+
+    >>> at_least(pack_counts([2, 0, 3]), 2) == RANK_GUARD[0] | RANK_GUARD[2]
+    True
+    """
+    return ((hand | GUARD) - n * ONES) & GUARD
+
+
+def capped(hand: int, n: int) -> int:
+    """Packed counts with every count cut to at most *n*."""
+    d = ((hand | GUARD) - n * ONES)
+    g = d & GUARD
+    return hand - (d & ((g >> 4) * 15))
+
+
+def total(hand: int) -> int:
+    """Number of cards in a packed hand (at most 30)."""
+    return hand % 31
+
+
+def runs(bits: int, length: int, stride: int = 5) -> int:
+    """The bits of *bits* that start a run of *length* consecutive set bits (*stride* apart)."""
+    out = bits
+    for k in range(1, length):
+        out &= bits >> (stride * k)
+    return out
+
+
+#: guard bits of the two jokers; the count fields of the ranks 3..2 (jokers masked out)
+JOKERS = RANK_GUARD[13] | RANK_GUARD[14]
+NATURAL = (1 << 65) - 1
+#: cards per rank of the kinds that are one rank repeated
+SAME_RANK = {"single": 1, "pair": 2, "triple": 3}
+
+
+def one_deck_beats(hand: int, last: Combo, kinds: frozenset[str]) -> bool | None:
+    """For one-deck games (bombs of four of a rank, tier 1; the rocket, tier 2): True or
+    False when bombs, the rocket or a single, pair or triple decide whether *hand* beats
+    *last*; None when the game must test *last*'s kind itself."""
+    key = last.key
+    rocket = "rocket" in kinds and at_least(hand, 1) & JOKERS == JOKERS
+    if last.tier:
+        return last.tier == 1 and bool("bomb" in kinds and at_least(hand, 4) & NORMAL & above(key) or rocket)
+    if rocket or "bomb" in kinds and at_least(hand, 4) & NORMAL:
+        return True
+    n = SAME_RANK.get(last.kind)
+    if n is None:
+        return None
+    return bool(at_least(hand, n) & (ABOVE[0] if n == 1 else NORMAL) & above(key))
+
+
+def positions(hand: int) -> int:
+    """Packed counts by sequence position where the ace is also low: A (0), 2 (1), 3..A (2..13)."""
+    return ((hand >> 55) & 31) | (((hand >> 60) & 31) << 5) | ((hand & ((1 << 60) - 1)) << 10)
+
+
+def window_holds(held: int, length: int, need: int, first: int, last: int) -> bool:
+    """True if some window of *length* fields starting at *first*..*last* holds *need* cards."""
+    window = (1 << (5 * length)) - 1
+    for start in range(max(0, first), last + 1):
+        if ((held >> (5 * start)) & window) % 31 >= need:
+            return True
+    return False
+
+
+def count_at(hand: int, rank: int) -> int:
+    return (hand >> (5 * rank)) & 31
+
+
+def guard_rank(bit: int) -> int:
+    """The rank index of one guard bit."""
+    return (bit.bit_length() - 5) // 5
+
+
+def iter_ranks(bits: int) -> Iterator[int]:
+    """Rank indexes of the guard bits set in *bits*, lowest first."""
+    while bits:
+        low = bits & -bits
+        yield (low.bit_length() - 5) // 5
+        bits ^= low
+
+
 def packed_of(rank_counts: dict[int, int]) -> int:
     total = 0
     for r, n in rank_counts.items():

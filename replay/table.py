@@ -411,6 +411,26 @@ class Table:
             plays = list(self.table.iter_beating(hand, self.last))
         return [p for p in plays if self.allows(seat, p)]
 
+    def can_beat(self, seat: int | None = None) -> bool:
+        """Could the seat (default: the seat to act) beat the play on the table? True when
+        the table is empty and the seat holds cards (any play leads). The games answer by
+        direct tests on the packed hand per combination kind (:meth:`beats_exist`), never by
+        scanning the combination table: the must-play check and the fraud screens ask this
+        at every pass."""
+        seat = self.turn if seat is None else seat
+        last = self.last
+        if last is None:
+            return self.left[seat] > 0
+        for combo in last:
+            if self.beats_exist(seat, combo):
+                return True
+        return False
+
+    def beats_exist(self, seat: int, last: Combo) -> bool:
+        """True if the seat holds a play that beats *last* (the game's hook; this default
+        scans the combination table)."""
+        return self.table.has_beating(self.packed[seat], (last,))
+
     def allows(self, seat: int, packed: int) -> bool:
         """Extra per-play restrictions at rank level (the game's hook; default none)."""
         return True

@@ -13,7 +13,10 @@ from typing import Any
 import pyarrow as pa
 
 from ..cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
-from ..combos import Combo, chains, kicker_sets, packed_of
+from ..combos import (
+    JOKERS, NATURAL, NORMAL, TO_ACE, Combo, above, at_least, capped, chains, count_at, iter_ranks, kicker_sets,
+    one_deck_beats, packed_of, runs, total,
+)
 from ..game import Game
 from ..rules import Rules
 from ..settle import settle_coins
@@ -123,6 +126,54 @@ def iter_combos(rules: DoudizhuRules):
                 for k in ks:
                     counts[k] = 2
                 yield packed_of(counts), Combo("airplane_pair", 5 * len(chain), chain[-1])
+
+
+#: unit (cards per rank) of each sequence kind
+UNIT = {"straight": 1, "pair_chain": 2, "triple_chain": 3, "airplane_single": 4, "airplane_pair": 5}
+
+
+def beating_exists(hand: int, last: Combo, rules: DoudizhuRules) -> bool:
+    """True if the packed *hand* holds a play that beats *last*: direct tests per kind."""
+    decided = one_deck_beats(hand, last, rules.kinds)
+    if decided is not None:
+        return decided
+    kind, key = last.kind, last.key
+    if kind in ("triple_single", "triple_pair", "four_two_single", "four_two_pair"):
+        need = 4 if kind.startswith("four") else 3
+        for t in iter_ranks(at_least(hand, need) & NORMAL & above(key)):
+            rest = hand - (count_at(hand, t) << (5 * t))
+            if kind == "triple_single":
+                ok = total(rest) >= 1
+            elif kind == "triple_pair":
+                ok = at_least(rest, 2) & NORMAL
+            elif kind == "four_two_single":  # two kickers, at most two of a rank, never both jokers
+                ok = total(capped(rest, 2) & NATURAL) + (1 if at_least(rest, 1) & JOKERS else 0) >= 2
+            else:
+                ok = (at_least(rest, 2) & NORMAL).bit_count() >= 2
+            if ok:
+                return True
+        return False
+    unit = UNIT[kind]
+    length = last.size // unit
+    starts = runs(at_least(hand, 3 if unit > 3 else unit) & TO_ACE, length) & above(key - length + 1)
+    if unit <= 3:
+        return bool(starts)
+    for s in iter_ranks(starts):
+        rest = hand
+        for r in range(s, s + length):
+            rest -= count_at(hand, r) << (5 * r)
+        if unit == 5:  # airplane with pairs: one pair of each of `length` other ranks
+            if (at_least(rest, 2) & NORMAL).bit_count() >= length:
+                return True
+            continue
+        # airplane with singles: no four of a rank, one joker at most, no triple next to the chain
+        room = total(capped(rest, 3) & NATURAL) + (1 if at_least(rest, 1) & JOKERS else 0)
+        for r in (s - 1, s + length):
+            if 0 <= r <= RANK_A and count_at(rest, r) >= 3:
+                room -= 1
+        if room >= length:
+            return True
+    return False
 
 
 class Doudizhu(Table):
@@ -281,6 +332,9 @@ class Doudizhu(Table):
                 self.bombs += 1
             self.events.append(Event(c.kind, i, seat, {"rank": c.key}))
         self.note_play(i, seat, c, led)
+
+    def beats_exist(self, seat: int, last: Combo) -> bool:
+        return beating_exists(self.packed[seat], last, self.rules)
 
     def multiplier_now(self) -> int:
         return self.room_mult * self.action_multiplier(self.bombs + self.rockets)

@@ -22,7 +22,9 @@ from ..cards import (
     CARD_NAMES, CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,
     card_id,
 )
-from ..combos import Combo, ComboTable, packed_of
+from ..combos import (
+    JOKERS, NORMAL, Combo, ComboTable, at_least, capped, count_at, iter_ranks, packed_of, positions, window_holds,
+)
 from ..game import Game
 from ..rules import Rules
 from ..table import Table
@@ -180,6 +182,12 @@ class Guandan(Table):
         c = readings[0]
         return f"{c.kind} {KINDS.get(c.kind, '')} of {c.size}"
 
+    def beats_exist(self, seat: int, last: Combo) -> bool:
+        hand = self.hands[seat]
+        wilds = hand[self.wild]
+        natural = self.packed[seat] - (wilds << (5 * self.level))
+        return beating_exists(hand, natural, wilds, self.level, last, self.rules.kinds)
+
     @staticmethod
     def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
         if c.kind in ("straight", "straight_flush", "pair_chain", "plate"):
@@ -187,6 +195,94 @@ class Guandan(Table):
         if c.kind == "joker_bomb":
             return "jokers"
         return (["2"] + RANK_NAMES[:12] + [level_name(RANK_2 if level is None else level), "SJ", "BJ"])[c.key]
+
+
+# ---------------------------------------------------------------------- beating-play check
+
+#: guard bits of the ranks whose level-aware value is above a key: VALUE_ABOVE[level][key + 1]
+VALUE_ABOVE = [[sum(1 << (5 * r + 4) for r in range(RANK_BIG_JOKER + 1) if value(r, level) > key) for key in range(-1, 17)]
+               for level in range(RANK_2 + 1)]
+#: sequence kinds: (cards per position, positions)
+SEQUENCES = {"straight": (1, 5), "pair_chain": (2, 3), "plate": (3, 2)}
+#: the smallest bomb size above each tier, and the size of each rank-bomb tier
+SIZE_ABOVE_TIER = {t: min((s for s, st in BOMB_TIER.items() if st > t), default=99) for t in range(TIER_JOKER_BOMB + 1)}
+SIZE_OF_TIER = {t: s for s, t in BOMB_TIER.items()}
+_NONZERO = bytes([0] + [1] * 255)
+#: five positions 8 bits apart (straight flushes are tested on one byte per position)
+_FIVE = sum(1 << (8 * k) for k in range(5))
+
+
+def beating_exists(hand: bytearray, natural: int, wilds: int, level: int, last: Combo, kinds: frozenset[str]) -> bool:
+    """True if a hand (card counts, packed counts without the wild hearts, wild hearts held)
+    holds a play that beats *last*: direct tests per kind, the wilds filling shortages."""
+    tier, key = last.tier, last.key
+    if not tier and same_kind_exists(natural, wilds, level, last):
+        return True
+    if tier >= TIER_JOKER_BOMB:
+        return False
+    # bombs: any bomb beats every other kind
+    if "bomb" in kinds:
+        size = SIZE_ABOVE_TIER[tier]
+        if size <= 10 and at_least(natural, max(1, size - wilds)) & NORMAL:
+            return True
+        if tier in SIZE_OF_TIER and \
+                at_least(natural, max(1, SIZE_OF_TIER[tier] - wilds)) & NORMAL & VALUE_ABOVE[level][key + 1]:
+            return True
+    if "joker_bomb" in kinds and at_least(natural, 2) & JOKERS == JOKERS:
+        return True
+    return tier <= TIER_STRAIGHT_FLUSH and "straight_flush" in kinds and \
+        straight_flush_exists(hand, wilds, level, key if tier == TIER_STRAIGHT_FLUSH else -1)
+
+
+def same_kind_exists(natural: int, wilds: int, level: int, last: Combo) -> bool:
+    """A play of the kind and size of the (non-bomb) *last* with a higher key."""
+    key, kind = last.key, last.kind
+    above = VALUE_ABOVE[level][key + 1]
+    if kind == "single":
+        return bool(at_least(natural, 1) & above) or (wilds >= 1 and key < 13)
+    if kind == "pair":
+        return bool(at_least(natural, max(1, 2 - wilds)) & NORMAL & above or at_least(natural, 2) & JOKERS & above) \
+            or (wilds >= 2 and key < 13)
+    if kind == "triple":
+        return bool(at_least(natural, max(1, 3 - wilds)) & NORMAL & above)
+    if kind == "full_house":
+        for t in iter_ranks(at_least(natural, max(1, 3 - wilds)) & NORMAL & above):
+            n = count_at(natural, t)
+            spare = wilds - max(0, 3 - n)
+            rest = natural - (n << (5 * t))
+            if spare >= 2 or at_least(rest, 2 - spare) & NORMAL or at_least(rest, 2) & JOKERS:
+                return True
+        return False
+    unit, length = SEQUENCES[kind]
+    return window_holds(capped(positions(natural), unit), length, unit * length - wilds, key - length + 2, 14 - length)
+
+
+#: one bit in every byte, the top bit of every byte (20 bytes: positions and their sums)
+_BYTE_LOW = sum(1 << (8 * k) for k in range(20))
+_BYTE_HIGH = _BYTE_LOW << 7
+#: top bits of the bytes m..13: windows of five positions ending at m (a top above m - 1)
+_WINDOW_ENDS = [sum(1 << (8 * k + 7) for k in range(max(4, m), 14)) for m in range(15)]
+
+
+def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> bool:
+    """A straight flush whose top position is above *key*, the wild hearts filling gaps:
+    one byte per position holds 1 if the suit's card is there; multiplying by five ones
+    sums every window of five positions into one byte at once."""
+    need = 5 - wilds
+    ends = _WINDOW_ENDS[max(4, key + 1)] if key < 13 else 0
+    if not ends:
+        return False
+    for suit in range(4):
+        x = int.from_bytes(hand[suit:52:4].translate(_NONZERO), "little")
+        if suit == HEARTS:
+            x &= ~(1 << (8 * level))  # the wild hearts are counted apart
+        if x.bit_count() < need:
+            continue
+        bits = ((x & ((1 << 96) - 1)) << 16) | (((x >> 96) & 1) << 8) | ((x >> 88) & 1)
+        sums = bits * _FIVE
+        if ((sums | _BYTE_HIGH) - need * _BYTE_LOW) & _BYTE_HIGH & ends:
+            return True
+    return False
 
 
 def classify_cards(table: ComboTable, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:

@@ -16,7 +16,10 @@ from ..cards import (
     DECK_48, DECK_52, DECK_54, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_id, CLUBS,
     DIAMONDS,
 )
-from ..combos import Combo, chains, kicker_sets, packed_of
+from ..combos import (
+    NATURAL, NORMAL, TO_ACE, Combo, above, at_least, capped, chains, count_at, iter_ranks, kicker_sets,
+    one_deck_beats, packed_of, positions, runs, total,
+)
 from ..game import Game
 from ..rules import Rules
 from ..settle import settle_coins
@@ -143,6 +146,41 @@ def sequences(rules: PaodekuaiRules, min_len: int, max_len: int):
         yield [_POSITION_RANK[p] for p in seq], seq[-1]
 
 
+UNIT = {"straight": 1, "pair_chain": 2, "triple_chain": 3}
+#: kickers of the kinds with kickers: (cards of the main rank, kickers, most kickers of one rank)
+KICKERS = {"triple_two": (3, 2, 2), "four_three": (4, 3, 3)}
+
+
+def beating_exists(hand: int, last: Combo, rules: PaodekuaiRules) -> bool:
+    """True if the packed *hand* holds a play that beats *last*: direct tests per kind."""
+    decided = one_deck_beats(hand, last, rules.kinds)
+    if decided is not None:
+        return decided
+    kind, key = last.kind, last.key
+    if kind in KICKERS or kind == "triple_pair":
+        need, kickers, per_rank = KICKERS.get(kind, (3, 1, 2))
+        for t in iter_ranks(at_least(hand, need) & NORMAL & above(key)):
+            rest = (hand - (count_at(hand, t) << (5 * t))) & NATURAL
+            if (kind == "triple_pair" and at_least(rest, 2)) or (kind != "triple_pair" and total(capped(rest, per_rank)) >= kickers):
+                return True
+        return False
+    if kind == "airplane":
+        length = last.size // 5
+        for s in iter_ranks(runs(at_least(hand, 3) & TO_ACE, length) & above(key - length + 1)):
+            rest = hand & NATURAL
+            for r in range(s, s + length):
+                rest -= count_at(hand, r) << (5 * r)
+            if total(rest) >= 2 * length:
+                return True
+        return False
+    unit = UNIT[kind]
+    length = last.size // unit
+    if rules.ace_low and kind in ("straight", "pair_chain"):  # classic: runs over positions, A low to A high
+        # (a run of all 14 positions would hold the ace twice; the longest run is 13)
+        return bool(runs(at_least(positions(hand), unit), length) & above(key - length + 1))
+    return bool(runs(at_least(hand, unit) & TO_ACE, length) & above(key - length + 1))
+
+
 class Paodekuai(Table):
     """One hand of Paodekuai (either variant)."""
 
@@ -193,9 +231,12 @@ class Paodekuai(Table):
             return None
         if self.left[seat] < self.last[0].size and not self.held_bombs(seat):
             return None  # too few cards for the same shape, and no bomb: nothing beats it
-        if self.table.has_beating(self.packed[seat], self.last):
+        if self.can_beat(seat):
             return Violation(Code.MUST_PLAY, i, f"seat {seat} passed while holding a play that beats the last one (有出必出)", seat)
         return None
+
+    def beats_exist(self, seat: int, last: Combo) -> bool:
+        return beating_exists(self.packed[seat], last, self.rules)
 
     def allows(self, seat: int, packed: int) -> bool:
         if not self.first_play_done and self.rules.opening_card_played:

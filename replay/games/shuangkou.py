@@ -20,7 +20,10 @@ import pyarrow as pa
 
 from ..cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
                      SMALL_JOKER)
-from ..combos import Combo, ComboTable, chains, packed_of, strongest
+from ..combos import (
+    NATURAL, NORMAL, Combo, ComboTable, above, at_least, capped, chains, count_at, iter_ranks, packed_of, strongest,
+    window_holds,
+)
 from ..game import Game
 from ..rules import Rules
 from ..table import Table
@@ -199,6 +202,81 @@ def _jokers_alone(jokers: list[int]) -> tuple[Combo, ...]:
     return ()
 
 
+# ---------------------------------------------------------------------- beating-play check
+
+UNIT = {"straight": 1, "pair_chain": 2, "triple_chain": 3}
+
+
+def beating_exists(natural: int, small: int, big: int, last: Combo, rules: ShuangkouRules) -> bool:
+    """True if a hand (packed natural counts, small and big jokers held) holds a play that
+    beats *last*: direct tests per kind, the jokers filling shortages."""
+    jokers = small + big
+    kinds = rules.kinds
+    key = last.key
+    if not last.tier:
+        if same_kind_exists(natural, small, big, last):
+            return True
+        return bool("bomb" in kinds and at_least(natural, max(1, 4 - jokers)) & NORMAL) or (
+            jokers >= 3 and "three_joker_bomb" in kinds) or (jokers == 4 and "four_joker_bomb" in kinds)
+    stars = key >> 41
+    if "bomb" in kinds:
+        for r in iter_ranks(at_least(natural, max(1, 4 - jokers)) & NORMAL):
+            size = min(rules.max_bomb, count_at(natural, r) + jokers)
+            if size > stars or (size == stars and bomb_key(size, CLASS_PLAIN, ranks=(r,)) > key):
+                return True
+    if (jokers >= 3 and "three_joker_bomb" in kinds and bomb_key(6, CLASS_JOKERS) > key) or (
+            jokers == 4 and "four_joker_bomb" in kinds and bomb_key(7, CLASS_JOKERS) > key):
+        return True
+    return "bomb_chain" in kinds and chain_beats(natural, jokers, key, rules)
+
+
+def same_kind_exists(natural: int, small: int, big: int, last: Combo) -> bool:
+    """A play of the kind and size of the (non-bomb) *last* with a higher key."""
+    key, kind = last.key, last.kind
+    jokers = small + big
+    if kind == "single":
+        return bool(at_least(natural, 1) & above(key)) or (small and key < RANK_SMALL_JOKER) or (
+            big and key < RANK_BIG_JOKER)
+    if kind == "pair":  # jokers alone: a pair above the twos, by the number of big jokers
+        return bool(at_least(natural, max(1, 2 - jokers)) & NORMAL & above(key)) or (
+            jokers >= 2 and RANK_2 + 1 + min(big, 2) > key)
+    if kind == "triple":
+        return bool(at_least(natural, max(1, 3 - jokers)) & NORMAL & above(key))
+    unit = UNIT[kind]
+    length = last.size // unit
+    held = capped(natural & ((1 << (5 * (RANK_A + 1))) - 1), unit)
+    return window_holds(held, length, unit * length - jokers, key - length + 2, RANK_A + 1 - length)
+
+
+def chain_beats(natural: int, jokers: int, key: int, rules: ShuangkouRules) -> bool:
+    """A bomb chain above the bomb *key*: every run of adjacent ranks the jokers can fill
+    to four a rank, with every natural card of its ranks and each way of adding the jokers
+    left over (more cards never weaken a chain). Only asked when a bomb is on the table."""
+    counts = [count_at(natural, r) for r in range(RANK_2 + 1)]
+    stars = key >> 41
+    for order in (ORDER_HIGH, ORDER_LOW):
+        for a in range(len(order)):
+            for b in range(a + rules.chain_min_bombs, len(order) + 1):
+                run = order[a:b]
+                short = sum(max(0, 4 - counts[r]) for r in run)
+                if short > jokers:
+                    break
+                base = [0] * (RANK_2 + 1)
+                for r in run:
+                    base[r] = max(4, counts[r])
+                spare = jokers - short
+                if min(base[r] for r in run) + spare + len(run) < stars:
+                    continue
+                for extra in combinations_with_replacement(run, spare):
+                    c = list(base)
+                    for r in extra:
+                        c[r] += 1
+                    chain = bomb_chain(c, rules)
+                    if chain is not None and chain.key > key:
+                        return True
+    return False
+
+
 class Shuangkou(Table):
     """One hand of Shuangkou."""
 
@@ -252,6 +330,10 @@ class Shuangkou(Table):
 
     def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
         return legal_moves(self, seat)  # with wild jokers, below
+
+    def beats_exist(self, seat: int, last: Combo) -> bool:
+        hand = self.hands[seat]
+        return beating_exists(self.packed[seat] & NATURAL, hand[52], hand[53], last, self.rules)
 
     def do_play(self, i: int, action: dict) -> Violation | None:
         if self.turn < 0:

@@ -1,0 +1,119 @@
+"""Table.can_beat: the beating-play check by direct tests on the packed hand, for every game.
+
+It must agree with the slow definitions: a scan of the combination table for the plain
+games (exact), and "some generated legal move beats" for every game on recorded positions
+and on random hands.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import stepping
+from replay.cards import RANK_BIT, parse_cards
+from replay.combos import Combo
+from replay.games import doudizhu, guandan, paodekuai
+from replay.replayer import make_table
+from replay.simulate import simulate
+
+SEEDS = st.integers(0, 10_000)
+PLAIN = [(doudizhu.Doudizhu, doudizhu.beating_exists, doudizhu.HUOPIN),
+         (paodekuai.Paodekuai, paodekuai.beating_exists, paodekuai.HUOPIN),
+         (paodekuai.Paodekuai, paodekuai.beating_exists, paodekuai.CLASSIC)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(PLAIN), SEEDS)
+def test_plain_games_agree_with_a_scan_of_the_table_for_every_combination(game, seed):
+    engine, exists, rules = game
+    table = engine.combo_table(rules)
+    rng = random.Random(seed)
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    hand = sum(RANK_BIT[c] for c in deck[:rng.randint(1, 20)])
+    for last in sorted({c for readings in table.readings.values() for c in readings}):
+        assert exists(hand, last, rules) == table.has_beating(hand, (last,)), (last, hand)
+
+
+GAMES = [("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"), ("guandan", "standard"),
+         ("shuangkou", "huopin")]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(GAMES), SEEDS)
+def test_can_beat_is_some_legal_move_on_recorded_positions(game, seed):
+    record = list(simulate(game[0], game[1], 1, seed))[-1]
+    checked = 0
+    for _, action, table in stepping(record):
+        if table.phase == "play" and not table.over and table.last is not None and action["act"] in ("play", "pass"):
+            seat = table.turn
+            assert table.can_beat(seat) == bool(table.legal_moves(seat)), (record["id"], _)
+            checked += 1
+    assert checked or record["actions"][-1]["act"] == "escape" or record.get("result", {}).get("redeal")
+
+
+def _with_hand(table, seat: int, cards: list[int]) -> None:
+    hand = table.hands[seat]
+    for c in range(54):
+        hand[c] = 0
+    for c in cards:
+        hand[c] += 1
+    table.packed[seat] = sum(RANK_BIT[c] for c in cards)
+    table.left[seat] = len(cards)
+
+
+def _wild_table(game: str):
+    record = list(simulate(game, None, 1, 7))[0]
+    table = make_table(record)
+    table.setup()
+    if table.phase == "tribute":
+        table.start_play(0, table.turn)
+    return table
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["guandan", "shuangkou"]), SEEDS)
+def test_wild_card_games_agree_with_the_generated_moves_on_random_hands(game, seed):
+    table = _wild_table(game)
+    rng = random.Random(seed)
+    lasts = sorted({c for readings in table.table.readings.values() for c in readings})
+    if game == "guandan":
+        lasts += [Combo("straight_flush", 5, k, guandan.TIER_STRAIGHT_FLUSH) for k in range(4, 14)]
+    deck = list(table.rules.deck)
+    rng.shuffle(deck)
+    cards = deck[:rng.randint(1, 27)]
+    if rng.random() < 0.5:  # wild cards in hand
+        cards += [table.wild, table.wild] if game == "guandan" else [52, 53]
+    seat = table.turn
+    _with_hand(table, seat, cards)
+    for last in rng.sample(lasts, 25):
+        table.last = (last,)
+        assert table.can_beat(seat) == bool(table.legal_moves(seat)), (last, sorted(cards))
+
+
+def _after(game: str, cards: str, last: Combo) -> bool:
+    table = _wild_table(game)
+    seat = table.turn
+    _with_hand(table, seat, parse_cards(cards))
+    table.last = (last,)
+    return table.can_beat(seat)
+
+
+def test_guandan_wild_hearts_fill_a_bomb():
+    table = _wild_table("guandan")
+    wild = {0: "3h", 12: "2h"}.get(table.level)
+    assert wild is not None  # the first hand of a match is played at level 2
+    four_eights = Combo("bomb", 4, guandan.value(5, table.level), 1)
+    assert _after("guandan", f"9s 9d {wild} {wild}", four_eights)
+    assert not _after("guandan", f"9s 9d {wild} 4c", four_eights)
+    assert not _after("guandan", f"7s 7d 7c {wild}", four_eights)  # four 7s are below four 8s
+
+
+def test_shuangkou_two_jokers_are_a_pair_above_the_twos():
+    pair_of_twos = Combo("pair", 2, 12)
+    assert _after("shuangkou", "SJ BJ 3s", pair_of_twos)
+    assert not _after("shuangkou", "SJ 3s 4s", pair_of_twos)  # 3 + joker is a pair of 3s
+    assert _after("shuangkou", "SJ 3s 3h 3d", pair_of_twos)  # a bomb of four 3s
