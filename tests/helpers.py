@@ -129,3 +129,16 @@ def table_after(record: dict, stop: int):
     for k in range(stop):
         assert table.step(k, record["actions"][k]) is None, k
     return table
+
+
+def with_hand(table, seat: int, cards: list[int]) -> None:
+    """Give *seat* exactly *cards* (card ids), replacing its hand."""
+    from replay.cards import RANK_BIT
+
+    hand = table.hands[seat]
+    for c in range(54):
+        hand[c] = 0
+    for c in cards:
+        hand[c] += 1
+    table.packed[seat] = sum(RANK_BIT[c] for c in cards)
+    table.left[seat] = len(cards)

@@ -12,12 +12,12 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import stepping
+from helpers import stepping, with_hand
 from replay.cards import RANK_BIT, parse_cards
 from replay.combos import Combo
 from replay.games import doudizhu, guandan, paodekuai
 from replay.replayer import make_table
-from replay.simulate import simulate
+from replay.sim import simulate
 
 SEEDS = st.integers(0, 10_000)
 PLAIN = [(doudizhu.Doudizhu, doudizhu.beating_exists, doudizhu.HUOPIN),
@@ -55,16 +55,6 @@ def test_can_beat_is_some_legal_move_on_recorded_positions(game, seed):
     assert checked or record["actions"][-1]["act"] == "escape" or record.get("result", {}).get("redeal")
 
 
-def _with_hand(table, seat: int, cards: list[int]) -> None:
-    hand = table.hands[seat]
-    for c in range(54):
-        hand[c] = 0
-    for c in cards:
-        hand[c] += 1
-    table.packed[seat] = sum(RANK_BIT[c] for c in cards)
-    table.left[seat] = len(cards)
-
-
 def _wild_table(game: str):
     record = list(simulate(game, None, 1, 7))[0]
     table = make_table(record)
@@ -88,7 +78,7 @@ def test_wild_card_games_agree_with_the_generated_moves_on_random_hands(game, se
     if rng.random() < 0.5:  # wild cards in hand
         cards += [table.wild, table.wild] if game == "guandan" else [52, 53]
     seat = table.turn
-    _with_hand(table, seat, cards)
+    with_hand(table, seat, cards)
     for last in rng.sample(lasts, 25):
         table.last = (last,)
         assert table.can_beat(seat) == bool(table.legal_moves(seat)), (last, sorted(cards))
@@ -97,7 +87,7 @@ def test_wild_card_games_agree_with_the_generated_moves_on_random_hands(game, se
 def _after(game: str, cards: str, last: Combo) -> bool:
     table = _wild_table(game)
     seat = table.turn
-    _with_hand(table, seat, parse_cards(cards))
+    with_hand(table, seat, parse_cards(cards))
     table.last = (last,)
     return table.can_beat(seat)
 

@@ -23,7 +23,8 @@ from ..cards import (
     card_id,
 )
 from ..combos import (
-    JOKERS, NORMAL, Combo, ComboTable, at_least, capped, count_at, iter_ranks, packed_of, positions, window_holds,
+    JOKERS, NORMAL, Combo, ComboTable, WildMoves, any_beats, at_least, capped, count_at, iter_ranks, packed_of,
+    positions, window_holds,
 )
 from ..game import Game
 from ..rules import Rules
@@ -264,25 +265,26 @@ _BYTE_HIGH = _BYTE_LOW << 7
 _WINDOW_ENDS = [sum(1 << (8 * k + 7) for k in range(max(4, m), 14)) for m in range(15)]
 
 
-def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> bool:
-    """A straight flush whose top position is above *key*, the wild hearts filling gaps:
-    one byte per position holds 1 if the suit's card is there; multiplying by five ones
+def flush_windows(hand: bytearray, suit: int, wilds: int, level: int, key: int = -1) -> int:
+    """The straight flushes of one suit the hand can make, the wild hearts filling gaps,
+    with a top position above *key*: bit 8·(start + 4) + 7 set for each start position.
+    One byte per position holds 1 if the suit's card is there; multiplying by five ones
     sums every window of five positions into one byte at once."""
     need = 5 - wilds
     ends = _WINDOW_ENDS[max(4, key + 1)] if key < 13 else 0
-    if not ends:
-        return False
-    for suit in range(4):
-        x = int.from_bytes(hand[suit:52:4].translate(_NONZERO), "little")
-        if suit == HEARTS:
-            x &= ~(1 << (8 * level))  # the wild hearts are counted apart
-        if x.bit_count() < need:
-            continue
-        bits = ((x & ((1 << 96) - 1)) << 16) | (((x >> 96) & 1) << 8) | ((x >> 88) & 1)
-        sums = bits * _FIVE
-        if ((sums | _BYTE_HIGH) - need * _BYTE_LOW) & _BYTE_HIGH & ends:
-            return True
-    return False
+    x = int.from_bytes(hand[suit:52:4].translate(_NONZERO), "little")
+    if suit == HEARTS:
+        x &= ~(1 << (8 * level))  # the wild hearts are counted apart
+    if not ends or x.bit_count() < need:
+        return 0
+    bits = ((x & ((1 << 96) - 1)) << 16) | (((x >> 96) & 1) << 8) | ((x >> 88) & 1)
+    sums = bits * _FIVE
+    return ((sums | _BYTE_HIGH) - need * _BYTE_LOW) & _BYTE_HIGH & ends
+
+
+def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> bool:
+    """A straight flush whose top position is above *key*."""
+    return any(flush_windows(hand, suit, wilds, level, key) for suit in range(4))
 
 
 def classify_cards(table: ComboTable, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:
@@ -656,15 +658,51 @@ Engine = GuandanHand
 
 # ---------------------------------------------------------------------- legal moves
 
+#: the cards of each straight flush: STRAIGHT_FLUSH_CARDS[suit][start position]
+STRAIGHT_FLUSH_CARDS = [[[card_id(POSITION_RANK[p], suit) for p in range(start, start + 5)] for start in range(10)]
+                        for suit in range(4)]
+
+
 def legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
-    """Every play the seat may make now, as concrete cards with their readings.
+    """Every play the seat may make now, as concrete cards with their readings: each
+    rank-level combination the hand can make with its natural cards plus wild hearts (the
+    lowest cards of each rank, wilds for the shortage), and each straight flush. The same
+    moves, in the same order, as :func:`legal_moves_reference`, which classifies every
+    candidate again card by card; here candidates come from rank counts and the number of
+    wilds (:class:`WildMoves`) and readings are cached by that name."""
+    seat = self.turn if seat is None else seat
+    hand = self.hands[seat]
+    wild = self.wild
+    wilds = hand[wild]
+    last = self.last
+    table = self.table
+    gen = WildMoves.of(table, 4, FLUSHABLE)
+    by_rank: list[list[int]] = [[] for _ in range(15)]
+    for c in range(54):
+        n = hand[c]
+        if n and c != wild:
+            by_rank[RANK[c]] += [c] * n
+    moves = gen.moves(by_rank, [wild] * wilds, self.packed[seat] - (wilds << (5 * self.level)), last,
+                      lambda cards: classify_cards(table, cards, wild))
+    if last is not None and last[0].tier > TIER_STRAIGHT_FLUSH:
+        return list(moves)  # five cards of five ranks read as a straight flush at best
+    for suit in range(4):  # straight flushes
+        ends = flush_windows(hand, suit, wilds, self.level)
+        while ends:
+            bit = ends & -ends
+            ends ^= bit
+            have = [c for c in STRAIGHT_FLUSH_CARDS[suit][bit.bit_length() // 8 - 5] if hand[c] and c != wild]
+            missing = 5 - len(have)
+            moves.add(have + [wild] * missing, sum(RANK_BIT[c] for c in have), missing, flush=True)
+    return list(moves)
 
-    Built from the same combination table that validation uses: each rank-level
-    combination the hand can make with its natural cards plus wild hearts, and each
-    straight flush, classified again card by card (so wilds read exactly as in a replay).
-    """
-    from ..combos import any_beats
 
+FLUSHABLE = frozenset({"straight"})
+
+
+def legal_moves_reference(self: GuandanHand, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
+    """The slow reference for :func:`legal_moves`: every table entry and straight flush
+    built into cards and classified card by card."""
     seat = self.turn if seat is None else seat
     hand = self.hands[seat]
     wild = self.wild

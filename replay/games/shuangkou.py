@@ -21,8 +21,8 @@ import pyarrow as pa
 from ..cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
                      SMALL_JOKER)
 from ..combos import (
-    NATURAL, NORMAL, Combo, ComboTable, above, at_least, capped, chains, count_at, iter_ranks, packed_of, strongest,
-    window_holds,
+    NATURAL, NORMAL, Combo, ComboTable, WildMoves, above, any_beats, at_least, capped, chains, count_at,
+    iter_ranks, packed_of, strongest, window_holds,
 )
 from ..game import Game
 from ..rules import Rules
@@ -393,12 +393,48 @@ Engine = Shuangkou
 
 
 def legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
-    """Plays the seat may make now, as concrete cards with their readings, from the same
-    table validation uses: each natural combination the hand can make with its jokers, the
-    joker-only plays, and one bomb chain per run of adjacent ranks (every natural card of
-    each rank, jokers filling a rank up to four)."""
-    from ..combos import any_beats
+    """Plays the seat may make now, as concrete cards with their readings: each natural
+    combination the hand can make with its jokers (the lowest cards of each rank, jokers for
+    the shortage), the joker-only plays, and one bomb chain per run of adjacent ranks (every
+    natural card of each rank, jokers filling a rank up to four). The same moves, in the
+    same order, as :func:`legal_moves_reference`; candidates come from rank counts and the
+    number of jokers (:class:`WildMoves`) and readings are cached by that name."""
+    seat = self.turn if seat is None else seat
+    hand = self.hands[seat]
+    last = self.last
+    table, rules = self.table, self.rules
+    gen = WildMoves.of(table, 3)  # three jokers alone are a bomb
+    by_rank: list[list[int]] = [[] for _ in range(RANK_2 + 1)]
+    for c in range(52):
+        n = hand[c]
+        if n:
+            by_rank[c >> 2] += [c] * n
+    jokers = [52] * hand[52] + [53] * hand[53]
+    moves = gen.moves(by_rank, jokers, self.packed[seat] & NATURAL, last,
+                      lambda cards: classify_cards(table, rules, cards))
+    for k in range(1, len(jokers) + 1):  # jokers alone: singles, the joker pair, three- and four-joker bombs
+        for combo in {tuple(sorted(x)) for x in combinations_with_replacement(jokers, k) if _available(x, jokers)}:
+            moves.add(list(combo), 0, k)
+    lack = [max(0, 4 - len(x)) for x in by_rank]
+    most, shortest = len(jokers), rules.chain_min_bombs
+    for order in (ORDER_HIGH, ORDER_LOW):
+        for start in range(len(order)):
+            short = 0
+            for end in range(start, len(order)):
+                short += lack[order[end]]
+                if short > most:
+                    break
+                if end - start + 1 >= shortest:
+                    run = order[start:end + 1]
+                    cards = [c for r in run for c in by_rank[r]]
+                    if len(cards) + short <= 27:
+                        moves.add(cards + jokers[:short], sum(len(by_rank[r]) << (5 * r) for r in run), short)
+    return list(moves)
 
+
+def legal_moves_reference(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
+    """The slow reference for :func:`legal_moves`: every table entry, joker-only play and
+    bomb chain built into cards and classified card by card."""
     seat = self.turn if seat is None else seat
     hand = self.hands[seat]
     by_rank: dict[int, list[int]] = {}
