@@ -16,10 +16,14 @@ def base_hands(game: str, n: int, seed: int = 1, variant: str | None = None) -> 
     return list(simulate(game, variant, n, seed, escape_rate=0.01))
 
 
-def run_child(code: str) -> tuple[float, float, str]:
-    """Run *code* in a fresh Python; returns (seconds, peak RSS in MB, its stdout)."""
+def run_child(code: str, cwd: str | None = None) -> tuple[float, float, str]:
+    """Run *code* in a fresh Python (importing paipu from *cwd* when given); returns
+    (seconds, peak RSS in MB, its stdout)."""
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
+    env = dict(os.environ)
+    if cwd is not None:
+        env["PYTHONPATH"] = cwd
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd)
     seconds = time.perf_counter() - t
     if proc.returncode != 0:
         raise SystemExit(proc.stderr)

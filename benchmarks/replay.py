@@ -1,10 +1,23 @@
-"""Validation speed on simulated hands: µs per action, hands/s (one core), peak memory.
+"""Validation speed on simulated hands, one core: µs per action, the Paodekuai must-play
+pass, the fixed cost per hand, the beating-play check and legal-move generation.
 
-    python benchmarks/replay.py [--hands 2000] [--rounds 5]
+    python benchmarks/replay.py [--hands 1000] [--rounds 3] [--ref OTHER_CHECKOUT]
 
-Simulates the hands once, then replays them --rounds times in a fresh process; only the
-replay is timed (including Paodekuai's must-play check at every pass). Also times
-legal-move generation for the seat to act ("gen µs").
+Simulates the hands once (this checkout's simulator), writes them to a file, then times
+each variant in a fresh process (the minimum over --rounds passes, after a warm-up):
+
+- µs/action: ``replay(record)`` for every hand, divided by the actions;
+- fixed µs/hand: building the table and checking the deal (``make_table`` + ``setup``)
+  plus the settlement and the result check (``outcome`` + ``compare_result``);
+- pass µs: one ``step`` of a pass (Paodekuai huopin: the 有出必出 check);
+- can_beat µs: ``Table.can_beat`` at every position where a play is on the table;
+- gen median µs: ``Table.legal_moves`` at every play/pass position of the first hands;
+- wild gen: the median with two wild hearts (Guandan) / all four jokers (Shuangkou) moved
+  into the hand of the seat to act.
+
+With ``--ref`` the same measurements run on another checkout of paipu (for example the
+commit before a change, from ``git worktree add``) on the same hands in the same run, and
+the ratio new/ref is printed.
 """
 
 from __future__ import annotations
@@ -18,79 +31,151 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 # run as a script, this folder is first on the path and this file would shadow the package
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-from benchmarks._common import base_hands, dump, peak_of  # noqa: E402
+from benchmarks._common import base_hands, dump, run_child  # noqa: E402
 
 GAMES = (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"), ("guandan", "standard"),
          ("shuangkou", "huopin"))
 
+CHILD = r"""
+import json, statistics, sys, time
+from replay.replayer import make_table, replay
+from replay.cards import RANK_BIT
+from replay.table import compare_result
+records = [json.loads(line) for line in open(PATH, encoding="utf-8")]
+now = time.process_time  # CPU time: the machine may be shared
+
+def best(fn):
+    fn()  # warm-up: combination tables, caches
+    return min(fn() for _ in range(ROUNDS))
+
+def replay_all():
+    t = now()
+    for r in records:
+        assert replay(r).ok
+    return now() - t
+
+def fixed():
+    total = 0.0
+    for r in records:
+        t = now()
+        table = make_table(r)
+        table.setup()
+        total += now() - t
+        for i, a in enumerate(r["actions"]):
+            table.step(i, a)
+        t = now()
+        out = table.outcome()
+        compare_result(r.get("result") or {}, out)
+        total += now() - t
+    return total
+
+def positions(limit):
+    # (table, action index) at each play/pass position, the table stepped to it (a generator)
+    for r in records[:limit]:
+        table = make_table(r)
+        table.setup()
+        for i, a in enumerate(r["actions"]):
+            if getattr(table, "phase", "") == "tribute" and a["act"] in ("play", "pass"):
+                table.start_play(i, a["seat"])
+            if table.phase == "play" and not table.over and a["act"] in ("play", "pass"):
+                yield table, i, a
+            table.step(i, a)
+
+def passes():
+    total, n = 0.0, 0
+    for table, i, a in positions(len(records)):
+        if a["act"] == "pass":
+            snapshot = (table.passes, table.turn, table.last, table.tricks)
+            t = now()
+            table.step(i, a)
+            total += now() - t
+            n += 1
+            table.passes, table.turn, table.last, table.tricks = snapshot
+    return total / max(n, 1)
+
+def can_beat():
+    if not hasattr(make_table(records[0]), "can_beat"):
+        return None
+    total, n = 0.0, 0
+    for table, i, a in positions(len(records)):
+        if table.last is not None:
+            t = now()
+            table.can_beat(table.turn)
+            total += now() - t
+            n += 1
+    return total / max(n, 1)
+
+def generation(wild):
+    times = []
+    for table, i, a in positions(GEN_HANDS):
+        seat = table.turn
+        if wild:
+            saved = [bytearray(h) for h in table.hands], list(table.packed), list(table.left)
+            ids = [table.wild] * 2 if hasattr(table, "wild") else [52, 52, 53, 53]
+            for c in ids:
+                giver = next((s for s in range(table.n) if table.hands[s][c] and s != seat), None) \
+                    if table.hands[seat][c] < ids.count(c) else None
+                if giver is not None:
+                    table.hands[giver][c] -= 1; table.hands[seat][c] += 1
+                    table.packed[giver] -= RANK_BIT[c]; table.packed[seat] += RANK_BIT[c]
+                    table.left[giver] -= 1; table.left[seat] += 1
+        t = now()
+        table.legal_moves(seat)
+        times.append(now() - t)
+        if wild:
+            table.hands[:] = saved[0]; table.packed[:] = saved[1]; table.left[:] = saved[2]
+    return statistics.median(times)
+
+actions = sum(len(r["actions"]) for r in records)
+out = {"hands": len(records), "actions": actions, "replay": best(replay_all) / actions,
+       "fixed": best(fixed) / len(records), "pass": passes(), "can_beat": can_beat(),
+       "gen": generation(False), "wild_gen": generation(True) if WILD else None}
+print("RESULT", json.dumps(out))
+"""
+
+
+def measure(path: str, checkout: str, rounds: int, wild: bool, gen_hands: int) -> dict:
+    code = CHILD.replace("PATH", repr(path)).replace("ROUNDS", str(rounds)).replace("GEN_HANDS", str(gen_hands)) \
+        .replace("WILD", str(wild))
+    _, _, out = run_child(code, cwd=checkout)
+    return json.loads([x for x in out.splitlines() if x.startswith("RESULT")][0][7:])
+
+
+def fmt(x: float | None, scale: float = 1e6) -> str:
+    return "-" if x is None else f"{x * scale:.2f}"
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--hands", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--ref", help="another checkout of paipu to measure on the same hands")
     args = parser.parse_args()
-    print(f"{'game':20} {'hands':>7} {'actions':>9} {'µs/action':>10} {'hands/s':>9} {'gen µs':>8} {'peak MB':>8}")
+    here = os.path.dirname(HERE)
+    checkouts = [("new", here)] + ([("ref", os.path.abspath(args.ref))] if args.ref else [])
+    columns = ("µs/action", "fixed µs/hand", "pass µs", "can_beat µs", "gen median µs", "wild gen µs")
+    print(f"{'game':19} {'code':4} {'hands':>6} {'actions':>8} " + " ".join(f"{c:>13}" for c in columns))
     for game, variant in GAMES:
+        wild = game in ("guandan", "shuangkou")
+        hands = max(1, args.hands // 5) if wild else args.hands  # longer hands, slower bots
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-            slow = game in ("guandan", "shuangkou")  # their bots search wild-card moves: fewer hands
-            for record in base_hands(game, max(1, args.hands // 10) if slow else args.hands, variant=variant):
+            for record in base_hands(game, hands, variant=variant):
                 f.write(dump(record) + "\n")
             path = f.name
-        code = f"""
-import json, time
-from replay.replayer import make_table, replay
-records = [json.loads(line) for line in open({path!r}, encoding="utf-8")]
-for r in records[:50]:
-    replay(r)            # build the combination table outside the timing
-actions = sum(len(r["actions"]) for r in records)
-t = time.perf_counter()
-for _ in range({args.rounds}):
-    for r in records:
-        assert replay(r).ok
-seconds = time.perf_counter() - t
-# legal-move generation at every play/pass position of the first 200 hands
-gens, gt = 0, 0.0
-for r in records[:200]:
-    table = make_table(r)
-    table.setup()
-    for i, a in enumerate(r["actions"]):
-        if table.phase == "play" and not table.over:
-            t0 = time.perf_counter()
-            table.legal_moves()
-            gt += time.perf_counter() - t0; gens += 1
-        table.step(i, a)
-print("RESULT", json.dumps([len(records), actions, seconds, {args.rounds}, gt / max(gens, 1)]))
-"""
-        seconds, peak, out = peak_of(code)
-        hands, actions, replay_s, rounds, gen = json.loads([x for x in out.splitlines() if x.startswith("RESULT")][0][7:])
+        results = {}
+        for name, checkout in checkouts:
+            r = results[name] = measure(path, checkout, args.rounds, wild, min(hands, 40))
+            row = (r["replay"], r["fixed"], r["pass"], r["can_beat"], r["gen"], r["wild_gen"])
+            print(f"{game + '/' + variant:19} {name:4} {r['hands']:6d} {r['actions']:8d} "
+                  + " ".join(f"{fmt(x):>13}" for x in row), flush=True)
+        if "ref" in results:
+            new, ref = results["new"], results["ref"]
+            ratios = [None if new[k] is None or not ref.get(k) else new[k] / ref[k]
+                      for k in ("replay", "fixed", "pass", "can_beat", "gen", "wild_gen")]
+            print(f"{'':19} {'×':4} {'':6} {'':8} " + " ".join(f"{fmt(x, 1):>13}" for x in ratios))
         os.unlink(path)
-        us = replay_s / (actions * rounds) * 1e6
-        print(f"{game + '/' + variant:20} {hands:7d} {actions:9d} {us:10.2f} {hands * rounds / replay_s:9.0f} {gen * 1e6:8.0f} {peak:8.0f}")
-    four_jokers()
-    print("\nreference (same kind of recorded random games): RLCard ~72 µs/action, DouZero ~90, OpenSpiel C++ ~1.1; target ≤ 3")
-
-
-def four_jokers() -> None:
-    """Legal-move generation for a Shuangkou seat holding all four jokers."""
-    import time
-
-    from replay.replayer import make_table
-    from replay.sim import simulate
-
-    times = []
-    for record in simulate("shuangkou", None, 20, 5):
-        table = make_table(record)
-        table.setup()
-        seat = table.turn
-        for c in (52, 53):
-            for s in range(4):
-                while s != seat and table.hands[s][c]:
-                    table.hands[s][c] -= 1
-                    table.hands[seat][c] += 1
-        t = time.perf_counter()
-        table.legal_moves(seat)
-        times.append(time.perf_counter() - t)
-    print(f"shuangkou: legal moves of a leader holding all four jokers: {1e6 * sum(times) / len(times):.0f} µs per generation")
+    print("\ntargets: ≤ 1.5 µs/action, must-play pass ≤ 1.5 µs, fixed ≤ 12 µs/hand, can_beat ≤ 3 µs, "
+          "gen median ≤ 50 µs, wild gen ≤ 500 µs")
 
 
 if __name__ == "__main__":

@@ -41,10 +41,21 @@ def make_table(record: dict, detail: bool = False, previous: dict | None = None)
 
     *previous*: the outcome of the previous hand of the same match, when known.
     """
-    rules = find_rules(record["game"], record["variant"]).with_params(record.get("params"))
-    table = find_game(rules.game).engine(rules, record, detail)
+    key = (record["game"], record["variant"])
+    found = _ENGINES.get(key) if isinstance(key[0], str) and isinstance(key[1], (str, type(None))) else None
+    if found is None:
+        found = (find_rules(*key), find_game(key[0]).engine)
+        if isinstance(key[0], str) and isinstance(key[1], (str, type(None))):
+            _ENGINES[key] = found
+    rules, engine = found
+    params = record.get("params")
+    table = engine(rules.with_params(params) if params else rules, record, detail)
     table.previous = previous
     return table
+
+
+#: (game, variant) as a record names them -> (rules, engine class): the lookup once per name
+_ENGINES: dict[tuple[str, str | None], tuple] = {}
 
 
 def replay(record: dict, detail: bool = False, previous: dict | None = None) -> Replay:

@@ -20,12 +20,21 @@ def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float]
         net = want
     else:
         caps = [x if x > 0 else 0 for x in stacks]
-        pays = {s: (-w if -w < caps[s] else caps[s]) for s, w in enumerate(want) if w < 0}
-        wins = {s: (w if w < caps[s] else caps[s]) for s, w in enumerate(want) if w > 0}
-        total = min(sum(pays.values()), sum(wins.values()))
-        pays = _shrink(pays, total)
-        wins = _shrink(wins, total)
-        net = [wins.get(s, 0) - pays.get(s, 0) for s in range(len(scores))]
+        net = []  # wins minus pays, each capped by what the seat carried
+        paid = won = 0
+        for w, cap in zip(want, caps):
+            if w < 0:
+                x = w if -w < cap else -cap
+                paid -= x
+            else:
+                x = w if w < cap else cap
+                won += x
+            net.append(x)
+        total = min(paid, won)
+        if paid > total or won > total:  # a cap on one side shrinks the other side
+            pays = _shrink({s: -x for s, x in enumerate(net) if x < 0}, total)
+            wins = _shrink({s: x for s, x in enumerate(net) if x > 0}, total)
+            net = [wins.get(s, 0) - pays.get(s, 0) for s in range(len(scores))]
         if fee:
             net = [x - min(fee, max(0, caps[s] + x)) for s, x in enumerate(net)]
             fee = 0

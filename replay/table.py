@@ -15,7 +15,7 @@ from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT, contains
 
 #: the card ids of each rank index, lowest suit first
 RANK_CARDS = [list(range(4 * r, 4 * r + 4)) for r in range(13)] + [[52], [53]]
-from .combos import Combo, ComboTable, any_beats, beats, strongest
+from .combos import JOKERS, NORMAL, Combo, ComboTable, any_beats, at_least, beats, strongest
 from .rules import Rules
 from .verdicts import Code, Event, Violation
 
@@ -29,12 +29,32 @@ class Table:
     plain_lookup: ClassVar[bool] = True
     #: True when the hand ends as soon as one seat is out (the last trick counts then)
     ends_on_first_out: ClassVar[bool] = True
-    #: True when the game overrides check_play (skipped on the hot path otherwise)
+    #: True when the game overrides check_play / check_pass / step (skipped on the hot path otherwise)
     has_play_rules: ClassVar[bool] = False
+    has_pass_rules: ClassVar[bool] = False
+    own_step: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.has_play_rules = cls.check_play is not Table.check_play
+        cls.has_pass_rules = cls.check_pass is not Table.check_pass
+        cls.own_step = cls.step is not Table.step
+
+    # the state every hand starts from; an instance sets its own value on change
+    # (class attributes: a lighter table object to build for each hand)
+    phase = "play"
+    turn = -1
+    last: tuple[Combo, ...] | None = None
+    last_seat = -1
+    passes = 0
+    first_play_done = False
+    over = False
+    end_reason: str | None = None
+    #: the outcome of the previous hand of the match, when known (Guandan)
+    previous: dict | None = None
+    tricks = 0
+    #: with detail: (action, seat, combo, led, multiplier after it or None)
+    plays: list[tuple[int, int, Combo, bool, int | None]] | tuple = ()
 
     def __init__(self, rules: Rules, record: dict, detail: bool = False):
         self.rules = rules
@@ -44,25 +64,14 @@ class Table:
         self.hands = [bytearray(54) for _ in range(n)]
         self.packed = [0] * n
         self.left = [0] * n
-        self.phase = "play"
-        self.turn = -1
-        self.last: tuple[Combo, ...] | None = None
-        self.last_seat = -1
-        self.passes = 0
         self.active = [True] * n
         self.out: list[int] = []
         self.plays_by = [0] * n
         self.cards_played = [0] * n
-        self.first_play_done = False
-        self.over = False
-        self.end_reason: str | None = None
         self.events: list[Event] = []
         self.detail = detail
-        #: the outcome of the previous hand of the match, when known (Guandan)
-        self.previous: dict | None = None
-        #: with detail: (action, seat, combo, led, multiplier after it or None)
-        self.plays: list[tuple[int, int, Combo, bool, int | None]] = []
-        self.tricks = 0
+        if detail:
+            self.plays = []
 
     # ----------------------------------------------------------------- the combination table
 
@@ -98,7 +107,8 @@ class Table:
         self.left[seat] += len(ids)
 
     def check_deal(self, deal: list[list[str]], bottom: list[str] | None = None) -> Violation | None:
-        """The deal (and bottom) must be exactly the deck, in the variant's sizes."""
+        """The deal (and bottom) must be exactly the deck, in the variant's sizes: one
+        comparison of the dealt cards counted by card id (8 bits an id) with the deck's."""
         rules = self.rules
         if len(deal) != rules.players:
             return Violation(Code.BAD_DEAL, None, f"{len(deal)} seats dealt; {rules.game}/{rules.variant} has {rules.players}")
@@ -108,30 +118,44 @@ class Table:
                 return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(hand)} cards, expected {sizes[seat]}")
         if (len(bottom) if bottom is not None else 0) != rules.bottom:
             return Violation(Code.BAD_DEAL, None, f"{len(bottom or [])} bottom cards, expected {rules.bottom}")
+        lookup = CARD_OF.__getitem__
         try:
-            ids = [[CARD_OF[t] for t in hand] for hand in deal]
-            bottom_ids = [CARD_OF[t] for t in bottom or ()]
+            ids = [list(map(lookup, hand)) for hand in deal]
+            bottom_ids = list(map(lookup, bottom or ()))
         except (KeyError, TypeError):
-            bad = next(t for hand in list(deal) + [bottom or []] for t in hand if t not in CARD_OF)
+            bad = next(t for hand in list(deal) + [bottom or []] for t in hand if not isinstance(t, str) or t not in CARD_OF)
             return Violation(Code.BAD_CARD, None, f"not a card in the deal: {bad!r}")
-        dealt = sorted([c for hand in ids for c in hand] + bottom_ids)
-        if dealt != sorted_deck(rules.deck):
-            have, want = [0] * 54, [0] * 54
-            for c in dealt:
-                have[c] += 1
-            for c in rules.deck:
-                want[c] += 1
-            extra = [CARD_NAMES[c] for c in range(54) if have[c] > want[c]]
-            missing = [CARD_NAMES[c] for c in range(54) if have[c] < want[c]]
-            parts = []
-            if extra:
-                parts.append("too many " + " ".join(extra))
-            if missing:
-                parts.append("missing " + " ".join(missing))
-            return Violation(Code.BAD_DEAL, None, f"the deal is not the {len(rules.deck)}-card deck: " + "; ".join(parts))
+        weight, deck = deck_weights(rules.deck)
+        bit = weight.__getitem__
+        masks = [sum(map(bit, hand)) for hand in ids]
+        # the sizes are right, so equal sums mean the same cards (module note at deck_weights)
+        if sum(masks) + sum(map(bit, bottom_ids)) != deck:
+            return self.deal_differs([c for hand in ids for c in hand] + bottom_ids)
+        expand = EXPAND_1 if weight is CARD_BIT_1 else EXPAND_2
+        width = 7 if weight is CARD_BIT_1 else 14
+        packed, left, rank_bit = self.packed, self.left, RANK_BIT.__getitem__
         for seat, hand in enumerate(ids):
-            self.give(seat, hand)
+            self.hands[seat] = bytearray(b"".join(map(expand.__getitem__, masks[seat].to_bytes(width, "little")))[:54])
+            packed[seat] = sum(map(rank_bit, hand))
+            left[seat] = len(hand)
         return None
+
+    def deal_differs(self, dealt: list[int]) -> Violation:
+        """The ``bad_deal`` verdict naming the cards dealt too often and those missing."""
+        deck = self.rules.deck
+        have, want = [0] * 54, [0] * 54
+        for c in dealt:
+            have[c] += 1
+        for c in deck:
+            want[c] += 1
+        extra = [CARD_NAMES[c] for c in range(54) if have[c] > want[c]]
+        missing = [CARD_NAMES[c] for c in range(54) if have[c] < want[c]]
+        parts = []
+        if extra:
+            parts.append("too many " + " ".join(extra))
+        if missing:
+            parts.append("missing " + " ".join(missing))
+        return Violation(Code.BAD_DEAL, None, f"the deal is not the {len(deck)}-card deck: " + "; ".join(parts))
 
     # ----------------------------------------------------------------- the run
 
@@ -145,11 +169,14 @@ class Table:
         if v is not None:
             return v
         actions = self.record["actions"]
-        step = self.step
+        step, play, pass_ = self.step, self.do_play, self.do_pass
+        if self.own_step:
+            play = pass_ = step
         for i, action in enumerate(actions):
             if self.over:
                 return Violation(Code.AFTER_END, i, f"the hand was over ({self.end_reason}) before this {action['act']}", action["seat"])
-            v = step(i, action)
+            act = action["act"]
+            v = play(i, action) if act == "play" else pass_(i, action) if act == "pass" else step(i, action)
             if v is not None:
                 return v
         if not self.over:
@@ -239,22 +266,66 @@ class Table:
                 hand[c] += 1
         return v, ids, packed, readings
 
+    def _take_fast(self, i: int, seat: int, action: dict) -> tuple[list[int], int, tuple[Combo, ...]] | None:
+        """:meth:`_take` for the common case (a legal play, no wild cards, no declared
+        reading) without building messages: (card ids, packed, readings), the cards out of
+        the seat's card counts; None leaves everything as it was and sends the play to
+        :meth:`_take`, which names what is wrong."""
+        if seat != self.turn or self.phase != "play" or "as" in action or "declared" in action:
+            return None
+        try:
+            ids = list(map(CARD_OF.__getitem__, action["cards"]))
+        except (KeyError, TypeError):
+            return None
+        hand = self.hands[seat]
+        for k, c in enumerate(ids):
+            if not hand[c]:
+                for c in ids[:k]:
+                    hand[c] += 1
+                return None
+            hand[c] -= 1
+        packed = sum(map(RANK_BIT.__getitem__, ids))
+        readings = self.table.readings.get(packed)
+        ok = readings is not None
+        if ok:
+            last = self.last
+            if last is not None:
+                if len(readings) == 1 and len(last) == 1:
+                    a, b = readings[0], last[0]
+                    ok = a[3] > b[3] if a[3] != b[3] else a[2] > b[2] and (a[3] or a[0] == b[0] and a[1] == b[1])
+                else:
+                    ok = any_beats(readings, last)
+            if ok and self.has_play_rules:
+                ok = self.check_play(i, seat, ids, readings) is None
+        if not ok:
+            for c in ids:
+                hand[c] += 1
+            return None
+        return ids, packed, readings
+
     def do_play(self, i: int, action: dict) -> Violation | None:
         seat = action["seat"]
-        v, ids, packed, readings = self._take(i, seat, action["cards"], action.get("as"), action.get("declared"))
-        if v is not None:
-            return v
+        taken = self._take_fast(i, seat, action) if self.plain_lookup else None
+        if taken is None:
+            v, ids, packed, readings = self._take(i, seat, action["cards"], action.get("as"), action.get("declared"))
+            if v is not None:
+                return v
+        else:
+            ids, packed, readings = taken
         led = self.last is None
+        n = len(ids)
         self.packed[seat] -= packed
-        self.left[seat] -= len(ids)
+        left = self.left
+        left[seat] -= n
         self.plays_by[seat] += 1
-        self.cards_played[seat] += len(ids)
+        self.cards_played[seat] += n
         self.first_play_done = True
-        self.last = strongest(readings)  # a lead counts as its strongest reading of each kind
+        # a lead counts as its strongest reading of each kind
+        self.last = readings if len(readings) == 1 else strongest(readings)
         self.last_seat = seat
         self.passes = 0
         self.on_play(i, seat, ids, readings, led)
-        if self.left[seat] == 0:
+        if left[seat] == 0:
             self.tricks += 1 if self.ends_on_first_out else 0
             self.active[seat] = False
             self.out.append(seat)
@@ -262,29 +333,35 @@ class Table:
             self.on_out(i, seat)
             if self.over:
                 return None
-        self.turn = self.next_active(seat)
+        nxt = seat + 1 if seat + 1 < self.n else 0
+        self.turn = nxt if self.active[nxt] else self.next_active(seat)
         return None
 
     def do_pass(self, i: int, action: dict) -> Violation | None:
         seat = action["seat"]
-        if self.phase != "play" or seat != self.turn:
+        if seat != self.turn or self.phase != "play":
             return self.wrong_turn(i, seat, "pass")
         if self.last is None:
             return Violation(Code.CANNOT_PASS, i, f"seat {seat} leads this trick and may not pass", seat)
-        v = self.check_pass(i, seat)
-        if v is not None:
-            return v
+        if self.has_pass_rules:
+            v = self.check_pass(i, seat)
+            if v is not None:
+                return v
         self.passes += 1
-        nxt = self.next_active(seat)
-        if nxt == self.last_seat:
+        active = self.active
+        nxt = seat + 1 if seat + 1 < self.n else 0
+        if not active[nxt]:
+            nxt = self.next_active(seat)
+        last_seat = self.last_seat
+        if nxt == last_seat:
             self.tricks += 1
-            self.on_trick_won(i, self.last_seat)
+            self.on_trick_won(i, last_seat)
             self.last = None  # everyone else passed: the last player leads
-        elif not self.active[self.last_seat] and self.passes >= sum(self.active):
+        elif not active[last_seat] and self.passes >= sum(active):
             self.tricks += 1
-            self.on_trick_won(i, self.last_seat)
+            self.on_trick_won(i, last_seat)
             self.last = None
-            nxt = self.leader_after_out(self.last_seat)
+            nxt = self.leader_after_out(last_seat)
         self.turn = nxt
         return None
 
@@ -327,11 +404,8 @@ class Table:
 
     def held_bombs(self, seat: int) -> int:
         """Bombs (four of a rank) and the rocket still in the seat's hand."""
-        packed = self.packed[seat]
-        count = sum(1 for r in range(13) if (packed >> (5 * r)) & 31 >= 4)
-        if (packed >> 65) & 31 and (packed >> 70) & 31:
-            count += 1
-        return count
+        held = at_least(self.packed[seat], 4)
+        return (held & NORMAL).bit_count() + (at_least(self.packed[seat], 1) & JOKERS == JOKERS)
 
     def on_trick_won(self, i: int, seat: int) -> None:
         """Everyone else passed on *seat*'s play (``self.last``), at action *i*."""
@@ -472,13 +546,29 @@ class Table:
         return result
 
 
-_SORTED_DECKS: dict[tuple[int, ...], list[int]] = {}
+# The deal check: every card id weighs 1 << id (one deck) or 1 << 2·id (up to three
+# copies of an id), and the deal is the deck when its weights add up to the deck's and the
+# hand sizes are right. That is exact: a different multiset with the same number of cards
+# and the same sum would need a carry (k copies of an id adding up to one of a higher id),
+# and a carry lowers the sum's digit total below the number of cards, while the deck's sum
+# has no carry (at most 1, resp. 3, copies of an id) and its digit total is that number.
+CARD_BIT_1 = tuple(1 << c for c in range(54))
+CARD_BIT_2 = tuple(1 << (2 * c) for c in range(54))
+#: a byte of the weights spread to one count per card id
+EXPAND_1 = tuple(bytes((b >> k) & 1 for k in range(8)) for b in range(256))
+EXPAND_2 = tuple(bytes((b >> (2 * k)) & 3 for k in range(4)) for b in range(256))
+_DECK_WEIGHTS: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
 
 
-def sorted_deck(deck: tuple[int, ...]) -> list[int]:
-    found = _SORTED_DECKS.get(deck)
+def deck_weights(deck: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """(the weight of each card id, the deck's total) for a deck."""
+    found = _DECK_WEIGHTS.get(deck)
     if found is None:
-        found = _SORTED_DECKS[deck] = sorted(deck)
+        copies = max(deck.count(c) for c in set(deck))
+        if copies > 3:
+            raise ValueError("a deck holds at most three copies of a card")
+        weight = CARD_BIT_1 if copies == 1 else CARD_BIT_2
+        found = _DECK_WEIGHTS[deck] = (weight, sum(weight[c] for c in deck))
     return found
 
 

@@ -227,11 +227,7 @@ class Paodekuai(Table):
         return None
 
     def check_pass(self, i: int, seat: int) -> Violation | None:
-        if not self.rules.must_play:
-            return None
-        if self.left[seat] < self.last[0].size and not self.held_bombs(seat):
-            return None  # too few cards for the same shape, and no bomb: nothing beats it
-        if self.can_beat(seat):
+        if self.rules.must_play and self.can_beat(seat):
             return Violation(Code.MUST_PLAY, i, f"seat {seat} passed while holding a play that beats the last one (有出必出)", seat)
         return None
 
