@@ -99,6 +99,8 @@ class ComboTable:
                 self.class_arrays[cls] = (np.array([k for k, _ in lst]),
                                           np.array([counts(p) for _, p in lst], dtype=np.int16))
         self.bombs = sorted(set(bombs))
+        #: readings of plays with wild cards, cached by the game's name of a play
+        self.wild_readings: dict = {}
         self.packed = list(self.readings)
         self.matrix = np.array([counts(p) for p in self.packed], dtype=np.int16).reshape(-1, N_RANKS)
 
@@ -108,6 +110,15 @@ class ComboTable:
     def classify(self, packed: int) -> tuple[Combo, ...]:
         """All readings of *packed*; empty if the cards form no combination."""
         return self.readings.get(packed, ())
+
+    def cached(self, name, classify) -> tuple[Combo, ...]:
+        """The readings of a play with wild cards by its *name*, from ``classify()`` once."""
+        found = self.wild_readings.get(name)
+        if found is None:
+            if len(self.wild_readings) >= WildMoves.MEMO:
+                self.wild_readings.clear()
+            found = self.wild_readings[name] = classify()
+        return found
 
     def iter_beating(self, hand: int, lasts: tuple[Combo, ...]) -> Iterator[int]:
         """Packed plays held in *hand* that beat some reading in *lasts* (no duplicates)."""

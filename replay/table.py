@@ -9,7 +9,7 @@ settlement.  Rule violations are returned as :class:`Violation` values, never ra
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT, contains
 
@@ -118,26 +118,24 @@ class Table:
                 return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(hand)} cards, expected {sizes[seat]}")
         if (len(bottom) if bottom is not None else 0) != rules.bottom:
             return Violation(Code.BAD_DEAL, None, f"{len(bottom or [])} bottom cards, expected {rules.bottom}")
-        lookup = CARD_OF.__getitem__
+        weights = deck_weights(rules.deck)
+        bit = weights.token.__getitem__
         try:
-            ids = [list(map(lookup, hand)) for hand in deal]
-            bottom_ids = list(map(lookup, bottom or ()))
+            masks = [sum(map(bit, hand)) for hand in deal]
+            dealt = sum(masks) + (sum(map(bit, bottom)) if bottom else 0)
         except (KeyError, TypeError):
             bad = next(t for hand in list(deal) + [bottom or []] for t in hand if not isinstance(t, str) or t not in CARD_OF)
             return Violation(Code.BAD_CARD, None, f"not a card in the deal: {bad!r}")
-        weight, deck = deck_weights(rules.deck)
-        bit = weight.__getitem__
-        masks = [sum(map(bit, hand)) for hand in ids]
-        # the sizes are right, so equal sums mean the same cards (module note at deck_weights)
-        if sum(masks) + sum(map(bit, bottom_ids)) != deck:
-            return self.deal_differs([c for hand in ids for c in hand] + bottom_ids)
-        expand = EXPAND_1 if weight is CARD_BIT_1 else EXPAND_2
-        width = 7 if weight is CARD_BIT_1 else 14
-        packed, left, rank_bit = self.packed, self.left, RANK_BIT.__getitem__
-        for seat, hand in enumerate(ids):
-            self.hands[seat] = bytearray(b"".join(map(expand.__getitem__, masks[seat].to_bytes(width, "little")))[:54])
-            packed[seat] = sum(map(rank_bit, hand))
-            left[seat] = len(hand)
+        # the sizes are right, so equal sums mean the same cards (the note at DeckWeights)
+        if dealt != weights.deck:
+            return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
+        expand, ranks, width = weights.expand.__getitem__, weights.ranks, weights.width
+        packed, left = self.packed, self.left
+        for seat, mask in enumerate(masks):
+            by_byte = mask.to_bytes(width, "little")
+            self.hands[seat] = bytearray(b"".join(map(expand, by_byte))[:54])
+            packed[seat] = sum(map(tuple.__getitem__, ranks, by_byte))
+            left[seat] = len(deal[seat])
         return None
 
     def deal_differs(self, dealt: list[int]) -> Violation:
@@ -546,29 +544,42 @@ class Table:
         return result
 
 
-# The deal check: every card id weighs 1 << id (one deck) or 1 << 2·id (up to three
-# copies of an id), and the deal is the deck when its weights add up to the deck's and the
-# hand sizes are right. That is exact: a different multiset with the same number of cards
-# and the same sum would need a carry (k copies of an id adding up to one of a higher id),
-# and a carry lowers the sum's digit total below the number of cards, while the deck's sum
-# has no carry (at most 1, resp. 3, copies of an id) and its digit total is that number.
-CARD_BIT_1 = tuple(1 << c for c in range(54))
-CARD_BIT_2 = tuple(1 << (2 * c) for c in range(54))
-#: a byte of the weights spread to one count per card id
-EXPAND_1 = tuple(bytes((b >> k) & 1 for k in range(8)) for b in range(256))
-EXPAND_2 = tuple(bytes((b >> (2 * k)) & 3 for k in range(4)) for b in range(256))
-_DECK_WEIGHTS: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+class DeckWeights(NamedTuple):
+    """The deal check of one deck. Every card weighs 1 << id (one deck), or 1 << 2·id (up
+    to three copies of a card), and a deal is the deck when its weights add up to the
+    deck's and the hand sizes are right. That is exact: a different multiset of the same
+    number of cards with the same sum would need a carry (copies of one card adding up to a
+    higher card), and each carry lowers the sum's digit total below the number of cards,
+    while the deck's sum has no carry and its digit total is that number."""
+
+    #: card token -> weight (every spelling of cards.CARD_OF)
+    token: dict[str, int]
+    #: the deck's total weight
+    deck: int
+    #: bytes in a weight sum; a byte of it -> the card counts of its ids (one per byte)
+    width: int
+    expand: tuple[bytes, ...]
+    #: per byte position: a byte of the weights -> its packed rank counts
+    ranks: tuple[tuple[int, ...], ...]
 
 
-def deck_weights(deck: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
-    """(the weight of each card id, the deck's total) for a deck."""
+_DECK_WEIGHTS: dict[tuple[int, ...], DeckWeights] = {}
+
+
+def deck_weights(deck: tuple[int, ...]) -> DeckWeights:
     found = _DECK_WEIGHTS.get(deck)
     if found is None:
         copies = max(deck.count(c) for c in set(deck))
         if copies > 3:
             raise ValueError("a deck holds at most three copies of a card")
-        weight = CARD_BIT_1 if copies == 1 else CARD_BIT_2
-        found = _DECK_WEIGHTS[deck] = (weight, sum(weight[c] for c in deck))
+        bits = 1 if copies == 1 else 2
+        per_byte = 8 // bits
+        width = -(-54 // per_byte)
+        expand = tuple(bytes((b >> (bits * k)) & (copies if bits == 1 else 3) for k in range(per_byte)) for b in range(256))
+        ranks = tuple(tuple(sum(RANK_BIT[per_byte * pos + k] * n for k, n in enumerate(expand[b]) if per_byte * pos + k < 54)
+                            for b in range(256)) for pos in range(width))
+        token = {t: 1 << (bits * c) for t, c in CARD_OF.items()}
+        found = _DECK_WEIGHTS[deck] = DeckWeights(token, sum(1 << (bits * c) for c in deck), width, expand, ranks)
     return found
 
 

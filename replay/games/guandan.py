@@ -177,7 +177,17 @@ class Guandan(Table):
     # ------------------------------------------------------------------ classification
 
     def classify(self, ids, packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
-        return classify_cards(self.table, list(ids), self.wild, declared)
+        if declared is not None:
+            return classify_cards(self.table, list(ids), self.wild, declared)
+        # the readings depend on the natural counts, the number of wilds and (five cards) one suit
+        wild = self.wild
+        wilds = ids.count(wild)
+        flush = False
+        if len(ids) == 5:
+            suits = {SUIT[c] for c in ids if c != wild}
+            flush = len(suits) == 1 and -1 not in suits
+        return self.table.cached((packed - (wilds << (5 * self.level)), wilds, flush),
+                                 lambda: classify_cards(self.table, list(ids), wild))
 
     def describe(self, readings: tuple[Combo, ...]) -> str:
         c = readings[0]

@@ -303,7 +303,10 @@ class Shuangkou(Table):
             if jokers and len(jokers) < len(stand):
                 return ()  # a declared reading names the rank each joker stands for
             return classify_cards(self.table, self.rules, stand)
-        return classify_cards(self.table, self.rules, list(ids))
+        # the readings depend on the natural counts and the number of jokers (alone: which)
+        natural = packed & NATURAL
+        name = (natural, len(ids)) if natural else tuple(sorted(ids))
+        return self.table.cached(name, lambda: classify_cards(self.table, self.rules, list(ids)))
 
     def setup(self) -> Violation | None:
         v = self.check_deal(self.record["deal"])
