@@ -323,13 +323,14 @@ RANK_GUARD = tuple(1 << (5 * r + 4) for r in range(N_RANKS))
 #: guard bits of the ranks 3..2 (no jokers) and 3..A (what ordinary sequences run over)
 NORMAL = sum(RANK_GUARD[:13])
 TO_ACE = sum(RANK_GUARD[:12])
-#: guard bits of the ranks above rank index k (ABOVE[k + 1]; ABOVE[0] is every rank)
+#: guard bits of the ranks from rank index k up (ABOVE[0] is every rank, ABOVE[15] none)
 ABOVE = tuple(sum(RANK_GUARD[r] for r in range(k, N_RANKS)) for k in range(N_RANKS + 1))
 
 
 def above(key: int) -> int:
-    """Guard bits of the ranks whose index is greater than *key*."""
-    return ABOVE[key + 1] if key >= -1 else ABOVE[0]
+    """Guard bits of the ranks whose index is greater than *key* (a key may lie past the
+    ranks, as a Shuangkou pair of jokers does)."""
+    return ABOVE[min(max(key + 1, 0), N_RANKS)]
 
 
 def at_least(hand: int, n: int) -> int:

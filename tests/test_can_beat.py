@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from helpers import stepping, with_hand
 from replay.cards import RANK_BIT, parse_cards
 from replay.combos import Combo
-from replay.games import doudizhu, guandan, paodekuai
+from replay.games import doudizhu, guandan, paodekuai, shuangkou
 from replay.replayer import make_table
 from replay.sim import simulate
 
@@ -72,6 +72,9 @@ def test_wild_card_games_agree_with_the_generated_moves_on_random_hands(game, se
     lasts = sorted({c for readings in table.table.readings.values() for c in readings})
     if game == "guandan":
         lasts += [Combo("straight_flush", 5, k, guandan.TIER_STRAIGHT_FLUSH) for k in range(4, 14)]
+    else:  # the joker-only plays
+        lasts += [c for n in (1, 2, 3, 4) for c in shuangkou._jokers_alone([52, 53, 52, 53][:n])]
+        lasts += [Combo("single", 1, 13), Combo("pair", 2, 13), Combo("pair", 2, 15)]
     deck = list(table.rules.deck)
     rng.shuffle(deck)
     cards = deck[:rng.randint(1, 27)]
@@ -89,7 +92,9 @@ def _after(game: str, cards: str, last: Combo) -> bool:
     seat = table.turn
     with_hand(table, seat, parse_cards(cards))
     table.last = (last,)
-    return table.can_beat(seat)
+    found = table.can_beat(seat)
+    assert found == bool(table.legal_moves(seat))
+    return found
 
 
 def test_guandan_wild_hearts_fill_a_bomb():
@@ -107,3 +112,13 @@ def test_shuangkou_two_jokers_are_a_pair_above_the_twos():
     assert _after("shuangkou", "SJ BJ 3s", pair_of_twos)
     assert not _after("shuangkou", "SJ 3s 4s", pair_of_twos)  # 3 + joker is a pair of 3s
     assert _after("shuangkou", "SJ 3s 3h 3d", pair_of_twos)  # a bomb of four 3s
+
+
+def test_shuangkou_pairs_of_jokers_compare_by_their_big_jokers():
+    two_big, big_and_small = Combo("pair", 2, 15), Combo("pair", 2, 14)
+    assert _after("shuangkou", "BJ BJ 3s", big_and_small)
+    assert not _after("shuangkou", "SJ BJ 3s 4h", big_and_small)  # (3s 3h SJ BJ would be a bomb of four 3s)
+    assert not _after("shuangkou", "BJ BJ 2s 3h", two_big)  # only a bomb is above two big jokers
+    assert _after("shuangkou", "BJ BJ SJ 2s", two_big)  # three jokers and a two: a bomb of four 2s
+    single_big = Combo("single", 1, 14)
+    assert not _after("shuangkou", "BJ 2s 2h", single_big)
