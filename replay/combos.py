@@ -373,16 +373,21 @@ def one_deck_beats(hand: int, last: Combo, kinds: frozenset[str]) -> bool | None
     """For one-deck games (bombs of four of a rank, tier 1; the rocket, tier 2): True or
     False when bombs, the rocket or a single, pair or triple decide whether *hand* beats
     *last*; None when the game must test *last*'s kind itself."""
-    key = last.key
-    rocket = "rocket" in kinds and at_least(hand, 1) & JOKERS == JOKERS
-    if last.tier:
-        return last.tier == 1 and bool("bomb" in kinds and at_least(hand, 4) & NORMAL & above(key) or rocket)
-    if rocket or "bomb" in kinds and at_least(hand, 4) & NORMAL:
+    kind, _, key, tier = last
+    held = hand | GUARD
+    bombs = (held - _FOUR) & NORMAL if "bomb" in kinds else 0  # (at_least, inlined: the pass path)
+    rocket = (held - ONES) & JOKERS == JOKERS and "rocket" in kinds
+    if tier:
+        return tier == 1 and bool(bombs & ABOVE[min(key + 1, N_RANKS)] or rocket)
+    if bombs or rocket:
         return True
-    n = SAME_RANK.get(last.kind)
+    n = SAME_RANK.get(kind)
     if n is None:
         return None
-    return bool(at_least(hand, n) & (ABOVE[0] if n == 1 else NORMAL) & above(key))
+    return bool((held - n * ONES) & (GUARD if n == 1 else NORMAL) & ABOVE[min(key + 1, N_RANKS)])
+
+
+_FOUR = 4 * ONES
 
 
 def positions(hand: int) -> int:

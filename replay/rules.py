@@ -28,6 +28,10 @@ class Rules:
         if len(self.deck) < self.players:
             raise ValueError("deck smaller than the number of seats")
 
+    def __getstate__(self) -> dict[str, Any]:
+        # values the engine keeps on a rules object (table.per_rules) are rebuilt, not pickled
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_kept_")}
+
     def hand_sizes(self) -> list[int]:
         """Cards dealt to each seat: round-robin from seat 0, remainder to the first seats."""
         n = len(self.deck) - self.bottom

@@ -84,7 +84,7 @@ class Table:
 
     def table_for(self, rules: Rules) -> ComboTable:
         """The combination table this hand uses (hook: Guandan's depends on the level)."""
-        return self.combo_table(rules)
+        return per_rules(rules, "combo_table", lambda: self.combo_table(rules))
 
     @classmethod
     def iter_combos(cls, rules: Rules):
@@ -112,13 +112,13 @@ class Table:
         rules = self.rules
         if len(deal) != rules.players:
             return Violation(Code.BAD_DEAL, None, f"{len(deal)} seats dealt; {rules.game}/{rules.variant} has {rules.players}")
-        sizes = rules.hand_sizes()
+        sizes = per_rules(rules, "hand_sizes", rules.hand_sizes)
         for seat, hand in enumerate(deal):
             if len(hand) != sizes[seat]:
                 return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(hand)} cards, expected {sizes[seat]}")
         if (len(bottom) if bottom is not None else 0) != rules.bottom:
             return Violation(Code.BAD_DEAL, None, f"{len(bottom or [])} bottom cards, expected {rules.bottom}")
-        weights = deck_weights(rules.deck)
+        weights = per_rules(rules, "deck_weights", lambda: deck_weights(rules.deck))
         bit = weights.token.__getitem__
         try:
             masks = [sum(map(bit, hand)) for hand in deal]
@@ -493,6 +493,8 @@ class Table:
         last = self.last
         if last is None:
             return self.left[seat] > 0
+        if len(last) == 1:
+            return self.beats_exist(seat, last[0])
         for combo in last:
             if self.beats_exist(seat, combo):
                 return True
@@ -542,6 +544,18 @@ class Table:
     def canonical_result(self, result: dict) -> dict:
         """The record's declared result in the replay's spellings (hook: Guandan's levels)."""
         return result
+
+
+def per_rules(rules: Rules, name: str, make):
+    """A value derived from *rules* alone, kept on the rules object itself: looking it up
+    by the rules in a dict would hash every field (the deck) for every hand. Rules are
+    frozen; the kept values are no fields (equality, hashing and replace() ignore them)."""
+    name = "_kept_" + name  # never a field's or a method's name
+    found = rules.__dict__.get(name)
+    if found is None:
+        found = make()
+        object.__setattr__(rules, name, found)
+    return found
 
 
 class DeckWeights(NamedTuple):

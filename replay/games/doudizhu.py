@@ -331,7 +331,8 @@ class Doudizhu(Table):
             else:
                 self.bombs += 1
             self.events.append(Event(c.kind, i, seat, {"rank": c.key}))
-        self.note_play(i, seat, c, led)
+        if self.detail:
+            self.note_play(i, seat, c, led)
 
     def beats_exist(self, seat: int, last: Combo) -> bool:
         return beating_exists(self.packed[seat], last, self.rules)

@@ -28,7 +28,7 @@ from ..combos import (
 )
 from ..game import Game
 from ..rules import Rules
-from ..table import Table
+from ..table import Table, per_rules
 from ..verdicts import Code, Event, Violation
 
 KINDS = {
@@ -172,7 +172,11 @@ class Guandan(Table):
         return level_name(self.level)
 
     def table_for(self, rules: Rules) -> ComboTable:
-        return self.combo_table(rules, self.level)
+        tables = per_rules(rules, "level_tables", dict)
+        table = tables.get(self.level)
+        if table is None:
+            table = tables[self.level] = self.combo_table(rules, self.level)
+        return table
 
     # ------------------------------------------------------------------ classification
 
@@ -292,9 +296,20 @@ def flush_windows(hand: bytearray, suit: int, wilds: int, level: int, key: int =
     return ((sums | _BYTE_HIGH) - need * _BYTE_LOW) & _BYTE_HIGH & ends
 
 
+_FLUSHES: dict[tuple[bytes, int], int] = {}
+
+
 def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> bool:
-    """A straight flush whose top position is above *key*."""
-    return any(flush_windows(hand, suit, wilds, level, key) for suit in range(4))
+    """A straight flush whose top position is above *key* (the windows of a hand are
+    kept: a seat is asked again at every pass until its hand changes)."""
+    name = (bytes(hand), level)
+    ends = _FLUSHES.get(name)
+    if ends is None:
+        if len(_FLUSHES) > 100_000:
+            _FLUSHES.clear()
+        ends = _FLUSHES[name] = flush_windows(hand, 0, wilds, level) | flush_windows(hand, 1, wilds, level) | \
+            flush_windows(hand, 2, wilds, level) | flush_windows(hand, 3, wilds, level)
+    return bool(ends & _WINDOW_ENDS[max(4, key + 1)]) if key < 13 else False
 
 
 def classify_cards(table: ComboTable, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:

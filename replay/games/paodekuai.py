@@ -227,7 +227,9 @@ class Paodekuai(Table):
         return None
 
     def check_pass(self, i: int, seat: int) -> Violation | None:
-        if self.rules.must_play and self.can_beat(seat):
+        last = self.last
+        if self.rules.must_play and (beating_exists(self.packed[seat], last[0], self.rules) if len(last) == 1
+                                     else self.can_beat(seat)):
             return Violation(Code.MUST_PLAY, i, f"seat {seat} passed while holding a play that beats the last one (有出必出)", seat)
         return None
 
