@@ -17,7 +17,8 @@ each variant in a fresh process (the minimum over --rounds passes, after a warm-
 
 With ``--ref`` the same measurements run on another checkout of paipu (for example the
 commit before a change, from ``git worktree add``) on the same hands in the same run, and
-the ratio new/ref is printed.
+the ratio new/ref is printed. Each checkout times the hands it finds legal (the hands
+column): an older checkout may reject hands of rules added since.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from replay.replayer import make_table, replay
 from replay.cards import RANK_BIT
 from replay.table import compare_result
 records = [json.loads(line) for line in open(PATH, encoding="utf-8")]
+# only the hands this checkout finds legal (an older checkout may not know a newer rule)
+records = [r for r in records if replay(r).ok]
 now = time.process_time  # CPU time: the machine may be shared
 
 def best(fn):
@@ -51,7 +54,7 @@ def best(fn):
 def replay_all():
     t = now()
     for r in records:
-        assert replay(r).ok
+        replay(r)
     return now() - t
 
 def fixed():
