@@ -1,0 +1,84 @@
+"""The library surface for records and cards (re-exported by ``paipu``; see docs/api.md).
+
+>>> hand = next(read_records("sample_logs/doudizhu_handmade.paipu"))
+>>> hand["game"], len(hand["actions"])
+('doudizhu', 13)
+>>> [c.kind for c in classify("ddz", "3h 3s 3d 4c")]
+['triple_single']
+>>> beats("ddz", "SJ BJ", "2s 2h 2d 2c"), beats("ddz", "4s 4h", "3s")
+(True, False)
+>>> legal_moves(hand, 3)[:3]
+[['3s'], ['4s'], ['5s']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .cards import CARD_NAMES, parse_cards
+from .combos import Combo, any_beats, strongest
+from .games import find_game, find_rules
+from .replayer import make_table
+
+
+class RecordError(ValueError):
+    """A hand that could not be read (its file, line, code and message)."""
+
+
+def read_records(*inputs: str, fmt: str = "auto", errors: str = "raise") -> Iterator[dict]:
+    """The hand records of files, folders, globs (any format paipu reads) or datasets.
+
+    A hand that cannot be read raises :class:`RecordError` naming its file and line, or is
+    skipped with ``errors="skip"``.
+    """
+    from .io.dataset import read_records as dataset_records
+    from .io.readers import iter_items
+
+    for path in inputs:
+        if _is_dataset(path):
+            yield from dataset_records(path)
+            continue
+        for item in iter_items([path], fmt):
+            if item.record is not None:
+                yield item.record
+            elif errors == "raise":
+                raise RecordError(f"{item.where}: {item.code}: {item.message}")
+
+
+def _is_dataset(path: str) -> bool:
+    import os
+
+    return os.path.isdir(os.path.join(path, "hands"))
+
+
+def classify(game: str, cards: str | list[str], variant: str | None = None,
+             level: str | None = None) -> tuple[Combo, ...]:
+    """Every reading of *cards* (text like ``"3h 3s"`` or a list of card names) in *game*;
+    empty when they form no combination."""
+    rules = find_rules(game, variant)
+    ids = parse_cards(cards if isinstance(cards, str) else " ".join(cards))
+    return find_game(rules.game).classify(rules, ids, level) if ids else ()
+
+
+def beats(game: str, a: str | list[str], b: str | list[str], variant: str | None = None,
+          level: str | None = None) -> bool:
+    """True when *a*, played on *b*, is a combination that beats it (``paipu beats``)."""
+    ra, rb = classify(game, a, variant, level), classify(game, b, variant, level)
+    return bool(ra and rb and any_beats(ra, strongest(rb)))
+
+
+def legal_moves(record: dict, upto: int) -> list[list[str]]:
+    """The plays (card names) the seat to act may make after the record's first *upto*
+    actions; passing is legal too when someone else's play is on the table.
+
+    :raises ValueError: when one of those actions breaks a rule (its verdict in the message).
+    """
+    table = make_table(record)
+    v = table.setup()
+    for i, action in enumerate(record["actions"][:upto]):
+        if v is not None:
+            break
+        v = table.step(i, action)
+    if v is not None:
+        raise ValueError(f"{v.code} at action {v.action}: {v.message}")
+    return [[CARD_NAMES[c] for c in cards] for cards, _ in table.legal_moves(table.turn)]
