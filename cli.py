@@ -191,7 +191,7 @@ def combo(
               "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in readings]
     if engine.counts_stars:
         for item, c in zip(items, readings):
-            item["stars"] = engine.stars(c)
+            item["stars"] = engine.bomb_stars(c)
     if as_json:
         out.print(json.dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
     else:

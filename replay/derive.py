@@ -91,7 +91,7 @@ class AuditRows:
                 p["size"].append(c.size)
                 p["bomb"].append(c.tier > 0)
                 p["tier"].append(c.tier)
-                p["stars"].append(table.stars(c) if c.tier else None)
+                p["stars"].append(table.bomb_stars(c) if c.tier else None)
                 p["led"].append(led)
                 p["beat"].append(not led)
                 p["multiplier"].append(mult)

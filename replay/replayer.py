@@ -58,6 +58,31 @@ def make_table(record: dict, detail: bool = False, previous: dict | None = None)
 _ENGINES: dict[tuple[str, str | None], tuple] = {}
 
 
+def run(table: Table, actions: list[dict]) -> Violation | None:
+    """Set the hand up and replay every action: the first violation, or None when legal.
+
+    The replayer owns the action loop; the table answers one action at a time.
+    """
+    v = table.setup()
+    if v is not None:
+        return v
+    step, play, pass_ = table.step, table.do_play, table.do_pass
+    if table.own_step:
+        play = pass_ = step
+    for i, action in enumerate(actions):
+        if table.over:
+            return Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {action['act']}",
+                             action["seat"])
+        act = action["act"]
+        v = play(i, action) if act == "play" else pass_(i, action) if act == "pass" else step(i, action)
+        if v is not None:
+            return v
+    if not table.over:
+        return Violation(Code.INCOMPLETE, None,
+                         f"the actions stop before the hand is over ({len(actions)} actions, {table.phase} phase)")
+    return None
+
+
 def replay(record: dict, detail: bool = False, previous: dict | None = None) -> Replay:
     """Replay one structurally checked record. Engine bugs become ``engine_error`` verdicts.
 
@@ -72,7 +97,7 @@ def replay(record: dict, detail: bool = False, previous: dict | None = None) -> 
     except ValueError as e:
         return Replay(hand_id, game, variant, Violation(Code.BAD_RECORD, None, str(e)))
     try:
-        violation = table.run()
+        violation = run(table, record["actions"])
         outcome = table.outcome() if violation is None else {}
         if violation is None and isinstance(record.get("result"), dict):
             violation = compare_result(table.canonical_result(record["result"]), outcome)

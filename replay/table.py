@@ -9,6 +9,7 @@ settlement.  Rule violations are returned as :class:`Violation` values, never ra
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT, contains
@@ -18,6 +19,37 @@ RANK_CARDS = [list(range(4 * r, 4 * r + 4)) for r in range(13)] + [[52], [53]]
 from .combos import JOKERS, NORMAL, Combo, ComboTable, any_beats, at_least, beats, strongest
 from .rules import Rules
 from .verdicts import Code, Event, Violation
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """The setup fields of a hand record, read once: the engine never reads the record.
+
+    >>> HandSetup.of({"id": "h1", "players": ["a", "b", "c"], "deal": [[], [], []], "leader": 2}).leader
+    2
+    """
+
+    id: str | None
+    players: list[str]
+    deal: list[list[str]]
+    bottom: list[str] | None = None
+    #: who leads (or bids) first, when the record says
+    leader: int | None = None
+    #: the card whose holder leads (Shuangkou)
+    lead_card: str | None = None
+    room: dict[str, Any] = field(default_factory=dict)
+    stacks: list[float] | None = None
+    #: the match this hand belongs to ({"id", "hand"}), and the levels (Guandan)
+    match: dict[str, Any] | None = None
+    level: str | None = None
+    levels: list[str] | None = None
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> HandSetup:
+        get = record.get
+        room = get("room")
+        return cls(get("id"), get("players") or [], get("deal") or [], get("bottom"), get("leader"), get("lead_card"),
+                   room if isinstance(room, dict) else {}, get("stacks"), get("match"), get("level"), get("levels"))
 
 
 class Table:
@@ -56,9 +88,10 @@ class Table:
     #: with detail: (action, seat, combo, led, multiplier after it or None)
     plays: list[tuple[int, int, Combo, bool, int | None]] | tuple = ()
 
-    def __init__(self, rules: Rules, record: dict, detail: bool = False):
+    def __init__(self, rules: Rules, setup: HandSetup | dict[str, Any], detail: bool = False):
         self.rules = rules
-        self.record = record
+        #: the hand's setup fields (a record dict is read into one once)
+        self.spec = setup if isinstance(setup, HandSetup) else HandSetup.of(setup)
         self.n = n = rules.players
         self.table = self.table_for(rules)
         self.hands = [bytearray(54) for _ in range(n)]
@@ -160,26 +193,6 @@ class Table:
     def setup(self) -> Violation | None:
         """Deal and set the first phase and turn (the game's hook)."""
         raise NotImplementedError
-
-    def run(self) -> Violation | None:
-        """Replay every action; the first violation, or None when the hand is legal."""
-        v = self.setup()
-        if v is not None:
-            return v
-        actions = self.record["actions"]
-        step, play, pass_ = self.step, self.do_play, self.do_pass
-        if self.own_step:
-            play = pass_ = step
-        for i, action in enumerate(actions):
-            if self.over:
-                return Violation(Code.AFTER_END, i, f"the hand was over ({self.end_reason}) before this {action['act']}", action["seat"])
-            act = action["act"]
-            v = play(i, action) if act == "play" else pass_(i, action) if act == "pass" else step(i, action)
-            if v is not None:
-                return v
-        if not self.over:
-            return Violation(Code.INCOMPLETE, None, f"the actions stop before the hand is over ({len(actions)} actions, {self.phase} phase)")
-        return None
 
     def step(self, i: int, action: dict) -> Violation | None:
         act = action["act"]
@@ -420,7 +433,7 @@ class Table:
     counts_stars: ClassVar[bool] = False
 
     @staticmethod
-    def stars(c: Combo) -> int:
+    def bomb_stars(c: Combo) -> int:
         """The stars of a bomb reading (its size unless the game counts stars; 0 for other plays)."""
         return c.size if c.tier else 0
 
@@ -534,8 +547,7 @@ class Table:
 
     def coins_wanted(self) -> bool:
         """Coins are settled when the record's room gives a coefficient (``room.coef``)."""
-        room = self.record.get("room")
-        return isinstance(room, dict) and "coef" in room
+        return "coef" in self.spec.room
 
     def outcome(self) -> dict[str, Any]:
         """The replayed outcome (the game's hook): order, scores, ..."""

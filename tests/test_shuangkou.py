@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from replay.cards import CARD_NAMES, parse_cards
 from replay.combos import any_beats, strongest
 from replay.games.shuangkou import HUOPIN, Shuangkou, classify_cards, stars_of
-from replay.replayer import make_table, replay
+from replay.replayer import make_table, replay, run
 from replay.sim import simulate
 
 TABLE = Shuangkou.combo_table(HUOPIN)
@@ -208,7 +208,7 @@ def test_escape_penalty():
 def test_stars_per_seat_capped_at_nine():
     record = hand(11)
     table = make_table(record)
-    table.run()
+    run(table, record["actions"])
     table.stars = [12, 3, 0, 9]
     assert table.outcome()["stars"] == [9, 3, 0, 9]
 

@@ -69,3 +69,17 @@ def test_toy_game_end_to_end(tmp_path):
     assert r.stdout.startswith("toy-a · 比大小 toy/plain") and "对子" in r.stdout
     r = paipu("combo", "--game", "bdx", "5s 5h", "--json", cwd=cwd)
     assert json.loads(r.stdout)["type"] == "pair" and json.loads(r.stdout)["name_zh"] == "对子"
+
+
+def test_readme_main_job_on_the_sample_logs(tmp_path):
+    """The README's first command: ingest, audit and report every sample log (all games)."""
+    samples = os.path.join(os.path.dirname(HERE), "sample_logs")
+    cwd = str(tmp_path)
+    r = paipu("ingest", samples, "--out", "ds", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    r = paipu("audit", "ds", cwd=cwd)
+    assert r.returncode == 0, r.stderr + r.stdout
+    games = {line.split("=")[1] for line in os.listdir(tmp_path / "ds" / "outcomes")}
+    assert games == {"doudizhu", "paodekuai", "guandan", "shuangkou"}
+    r = paipu("report", "ds", "--out", "report.html", cwd=cwd)
+    assert r.returncode == 0, r.stderr

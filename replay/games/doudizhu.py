@@ -182,16 +182,16 @@ class Doudizhu(Table):
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
 
     def setup(self) -> Violation | None:
-        record = self.record
-        v = self.check_deal(record["deal"], record.get("bottom"))
+        spec = self.spec
+        v = self.check_deal(spec.deal, spec.bottom)
         if v is not None:
             return v
-        room = record.get("room") or {}
+        room = spec.room
         self.base = room.get("base", 1)
         self.room_mult = room.get("multiplier", 1)
         self.phase = "bidding"
         self.stage = "before"  # before -> call -> grab -> final
-        self.leader_given = record.get("leader")
+        self.leader_given = spec.leader
         self.shows: dict[int, int] = {}
         self.first_shower: int | None = None
         self.peeks = [0] * self.n
@@ -316,7 +316,7 @@ class Doudizhu(Table):
 
     def start_play(self, landlord: int) -> None:
         self.landlord = landlord
-        self.give(landlord, [CARD_OF[t] for t in self.record["bottom"]])
+        self.give(landlord, [CARD_OF[t] for t in self.spec.bottom])
         self.phase = "play"
         self.turn = landlord
         self.events.append(Event("landlord", None, landlord))
@@ -409,18 +409,18 @@ class Doudizhu(Table):
         scores[seat] = -penalty
         out.update(multiplier=mult, spring=False, scores=scores, escape=seat)
         if self.coins_wanted():
-            room = self.record["room"]
+            room = self.spec.room
             coins = [0] * n
             coins[seat] = -penalty * room["coef"]
-            stacks = self.record.get("stacks")
+            stacks = self.spec.stacks
             if stacks is not None:
                 coins[seat] = -min(-coins[seat], stacks[seat])
             out["coins"] = coins
         return out
 
     def coins(self, scores: list[int]) -> list[float]:
-        room = self.record["room"]
-        return settle_coins(scores, room["coef"], room.get("fee", 0), self.record.get("stacks"))
+        room = self.spec.room
+        return settle_coins(scores, room["coef"], room.get("fee", 0), self.spec.stacks)
 
 
 Engine = Doudizhu

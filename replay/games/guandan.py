@@ -28,7 +28,7 @@ from ..combos import (
 )
 from ..game import Game
 from ..rules import Rules
-from ..table import Table, per_rules
+from ..table import HandSetup, Table, per_rules
 from ..verdicts import Code, Event, Violation
 
 KINDS = {
@@ -148,10 +148,11 @@ class Guandan(Table):
     ends_on_first_out: ClassVar[bool] = False
     _level_tables: ClassVar[dict[tuple[GuandanRules, int], ComboTable]] = {}
 
-    def __init__(self, rules: GuandanRules, record: dict, detail: bool = False):
-        self.level = parse_level(record.get("level"))
+    def __init__(self, rules: GuandanRules, setup: HandSetup | dict[str, Any], detail: bool = False):
+        spec = setup if isinstance(setup, HandSetup) else HandSetup.of(setup)
+        self.level = parse_level(spec.level)
         self.wild = card_id(self.level, HEARTS)
-        super().__init__(rules, record, detail)
+        super().__init__(rules, spec, detail)
 
     @classmethod
     def combo_table(cls, rules: GuandanRules, level: int | None = None) -> ComboTable:  # type: ignore[override]
@@ -460,10 +461,10 @@ class GuandanHand(Guandan):
     """A hand of Guandan: tribute (internal checks), the play, places, upgrade, coins."""
 
     def setup(self) -> Violation | None:
-        v = self.check_deal(self.record["deal"])
+        v = self.check_deal(self.spec.deal)
         if v is not None:
             return v
-        levels = self.record.get("levels") or ["2", "2"]
+        levels = self.spec.levels or ["2", "2"]
         self.levels = [parse_level(x) for x in levels]
         v = self.check_match()
         if v is not None:
@@ -472,7 +473,7 @@ class GuandanHand(Guandan):
         self.tributes: list[tuple[int, int, int]] = []  # (giver, receiver, card)
         self.returns: list[tuple[int, int, int]] = []
         self.resisted = False
-        leader = self.record.get("leader")
+        leader = self.spec.leader
         self.turn = leader if leader is not None else -1
         if self.prev_first is not None and leader is None:
             self.turn = self.prev_first  # no tribute, or resisted: the previous first place leads
@@ -486,7 +487,7 @@ class GuandanHand(Guandan):
         self.givers: list[int] | None = None
         self.receivers: list[int] = []
         self.prev_first: int | None = None
-        match = self.record.get("match")
+        match = self.spec.match
         prev = self.previous
         if not isinstance(match, dict):
             return None
@@ -640,7 +641,7 @@ class GuandanHand(Guandan):
 
     def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
         return {"winning_team": outcome.get("winning_team"), "double_down": outcome.get("double_down"),
-                "upgrade": outcome.get("upgrade"), "level": self.record.get("level"),
+                "upgrade": outcome.get("upgrade"), "level": self.spec.level,
                 "levels_after": outcome.get("levels"), "match_over": outcome.get("match_over")}
 
     def match_after(self) -> LevelsAfter:
@@ -664,7 +665,7 @@ class GuandanHand(Guandan):
             out["match_winner"] = after.match_winner
         if self.rules.a_fail_limit:
             out["a_fails"] = after.a_fails
-        room = self.record.get("room") or {}
+        room = self.spec.room
         if self.coins_wanted():
             x, fee = room.get("base", 1), room.get("fee", 0)
             out["coins"] = [(x * room["coef"] * mult - fee) if TEAM[s] == team else -(x * room["coef"] * mult + fee)

@@ -187,7 +187,7 @@ class Paodekuai(Table):
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
 
     def setup(self) -> Violation | None:
-        v = self.check_deal(self.record["deal"])
+        v = self.check_deal(self.spec.deal)
         if v is not None:
             return v
         card = self.rules.opening_card
@@ -196,10 +196,10 @@ class Paodekuai(Table):
         self.let_go_by: int | None = None
         self.released: int | None = None
         self.let_goes: list[tuple[int, int]] = []
-        room = self.record.get("room") or {}
+        room = self.spec.room
         self.xiqian_amount = room.get("xiqian", _xiqian_of_room(room.get("name")))
         self.xiqian = [0] * self.n
-        stacks = self.record.get("stacks")
+        stacks = self.spec.stacks
         self.stacks = list(stacks) if stacks is not None else None
         self.escaper: int | None = None
         return None
@@ -313,7 +313,7 @@ class Paodekuai(Table):
         out.update(winner=winner, scores=scores, factors=factors, cards_left=list(self.left),
                    let_go=let_go, xiqian=list(self.xiqian))
         if self.coins_wanted():
-            room = self.record["room"]
+            room = self.spec.room
             stacks = None if self.stacks is None else [x + q for x, q in zip(self.stacks, self.xiqian)]
             coins = settle_coins(scores, room["coef"], room.get("fee", 0), stacks)
             out["coins"] = [c + q for c, q in zip(coins, self.xiqian)]
@@ -330,7 +330,7 @@ class Paodekuai(Table):
         played = self.cards_played[seat]
         if played == 0:
             return 3
-        dealt = len(self.record["deal"][seat])
+        dealt = len(self.spec.deal[seat])
         return 2 if 2 * played < dealt else 1
 
 

@@ -281,7 +281,7 @@ class Shuangkou(Table):
     """One hand of Shuangkou."""
 
     counts_stars = True
-    stars = staticmethod(stars_of)
+    bomb_stars = staticmethod(stars_of)
 
     plain_lookup: ClassVar[bool] = False
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
@@ -309,11 +309,11 @@ class Shuangkou(Table):
         return self.table.cached(name, lambda: classify_cards(self.table, self.rules, list(ids)))
 
     def setup(self) -> Violation | None:
-        v = self.check_deal(self.record["deal"])
+        v = self.check_deal(self.spec.deal)
         if v is not None:
             return v
-        leader = self.record.get("leader")
-        lead_card = self.record.get("lead_card")
+        leader = self.spec.leader
+        lead_card = self.spec.lead_card
         if leader is None and lead_card is not None:
             holders = [s for s in range(4) if self.hands[s][CARD_OF[lead_card]]]
             if len(holders) == 1:
@@ -365,7 +365,7 @@ class Shuangkou(Table):
         return RANK_NAMES[{1: RANK_A, 2: RANK_2}.get(top, top - 3)] if top else None
 
     def outcome(self) -> dict[str, Any]:
-        room = self.record.get("room") or {}
+        room = self.spec.room
         base = room.get("base", 1)
         out: dict[str, Any] = {"order": list(self.out), "stars": [min(s, STAR_CAP) for s in self.stars]}
         if self.end_reason == "escape":

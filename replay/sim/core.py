@@ -22,7 +22,7 @@ Move = tuple[list[int], tuple[Any, ...]]
 class Policy(Protocol):
     """How a seat decides. Drivers call only these; ``hints`` are the game's advice to
     the heuristic (partners, must-play, 报单); the players at the table are
-    ``table.record["players"]``."""
+    ``table.spec.players``."""
 
     def play(self, table: Any, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
         """The cards to play from *moves* (the legal plays of ``table.turn``), or None to pass."""

@@ -33,7 +33,7 @@ class ToyHand(Table):
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
 
     def setup(self) -> Violation | None:
-        v = self.check_deal(self.record["deal"])
+        v = self.check_deal(self.spec.deal)
         if v is not None:
             return v
         self.turn = 0
