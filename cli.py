@@ -12,6 +12,9 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
+from analysis import stat_files
+from analysis import fmt as human  # numbers for people (small, no heavy imports)
+
 app = typer.Typer(
     name="paipu",
     help="Replay, audit and analyse hands of Chinese climbing card games ('paipu games' lists them).",
@@ -19,12 +22,32 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _flags_without_type() -> None:
+    """typer 0.29 prints ``<bool>`` after every flag in ``--help`` (as if it took a value);
+    a flag is shown bare, as click always did."""
+    from typer.core import TyperOption
+
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "flag_aware", False):
+        return
+
+    def display_type_rich(self, ctx):
+        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    display_type_rich.flag_aware = True
+    TyperOption.display_type_rich = display_type_rich
+
+
+_flags_without_type()
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # logs and pipes never wrap at a width
 out = Console(highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> None:
-    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    err.print("[bold red]error:[/] ", markup=True, end="")
+    err.print(message, markup=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -42,6 +65,56 @@ def games() -> None:
                   f"aliases {', '.join(g.aliases)}", markup=False)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            out.print(f"paipu {version('paipu')}", markup=False)
+        except PackageNotFoundError:  # pragma: no cover - run from a checkout without install
+            out.print("paipu (not installed)", markup=False)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main_options(
+    show_version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                               help="print the version and exit")] = False,
+) -> None:
+    """Replay, audit and analyse hands of Dou Dizhu, Paodekuai, Guandan and Shuangkou."""
+
+
+def writable_file(path: str, what: str) -> None:
+    """Fail with one line unless *path* can be created or replaced as a file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        fail(f"{what} {path} is a folder, not a file")
+    if os.path.exists(path) and not os.path.isfile(path):  # a device or a pipe: a replacing write would remove it
+        fail(f"{what} {path} is not a regular file (write to standard output with '-' or none)")
+    if not os.path.isdir(folder):
+        fail(f"{what} {path}: the folder {os.path.dirname(path) or '.'} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        fail(f"{what} {path}: not writable (permission denied)")
+
+
+def writable_folder(path: str, what: str) -> None:
+    """Fail with one line unless *path* is, or can be made, a writable folder."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        fail(f"{what} {path} is a file, not a folder")
+    probe = os.path.abspath(path)
+    while not os.path.exists(probe):
+        probe = os.path.dirname(probe)
+    if not os.path.isdir(probe):
+        fail(f"{what} {path}: {probe} is a file, not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        fail(f"{what} {path}: {probe} is not writable (permission denied)")
+
+
+def os_fail(e: OSError, path: str) -> None:
+    """An OS error while writing *path* as one line (full disk, permissions, ...)."""
+    fail(f"{e.filename or path}: {e.strerror or e}")
+
+
 @app.command()
 def ingest(
     inputs: Annotated[list[str], typer.Argument(help="files, folders or globs (JSONL or text, optionally .gz)")],
@@ -54,7 +127,7 @@ def ingest(
     """Read hand histories into a Parquet dataset (hands, actions, rejects)."""
     from replay.ingest import ingest_files
     from replay.io.commit import DatasetLocked, DatasetWriteError
-    from replay.io.sources import InputError, expand_inputs, size_of
+    from replay.io.sources import InputError, expand_inputs
 
     try:
         files = expand_inputs(inputs)
@@ -66,6 +139,7 @@ def ingest(
 
     if fmt not in FORMATS:
         fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    writable_folder(out_dir, "--out")
 
     def on_reject(item) -> None:
         if not quiet:
@@ -75,19 +149,41 @@ def ingest(
 
     progress = Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
+    total = sum(map(read_size, files))
+
+    def on_batch(size: int) -> None:  # the total is exact below 4 GiB per .gz file; never past it
+        progress.advance(task, min(size, total - progress.tasks[0].completed))
+
     with progress:
-        task = progress.add_task("ingest", total=sum(size_of(p) for p in files))
+        task = progress.add_task("ingest", total=total)
         try:
             stats = ingest_files(files, out_dir, fmt, batch_size=batch, workers=workers, on_reject=on_reject,
-                                 on_batch=lambda size: progress.advance(task, size))
+                                 on_batch=on_batch)
         except (DatasetLocked, DatasetWriteError) as e:
             fail(str(e))
-    codes = ", ".join(f"{k} {v}" for k, v in sorted(stats.by_code.items()))
+    codes = ", ".join(f"{k} {v:,}" for k, v in sorted(stats.by_code.items()))
     out.print(
-        f"ingested {stats.written} hands from {len(files)} files into {out_dir}; "
-        f"{stats.duplicates} already there, {stats.rejected} rejected" + (f" ({codes})" if codes else ""),
+        f"ingested {human.count(stats.written, 'hand')} from {human.count(len(files), 'file')} into {out_dir}; "
+        f"{stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else ""),
         markup=False,
     )
+
+
+def read_size(path: str) -> int:
+    """The bytes ingest reads from *path*: its size, or for gzip what it unpacks to (the
+    trailer's size field, modulo 4 GiB). Ingest counts its progress in unpacked bytes:
+    with the packed size as the total, the bar of a .gz input ran to several hundred per cent."""
+    from replay.io.sources import size_of
+
+    size = size_of(path)
+    if not path.endswith(".gz") or size < 18:
+        return size
+    try:
+        with open(path, "rb") as f:
+            f.seek(-4, os.SEEK_END)
+            return int.from_bytes(f.read(4), "little") or size
+    except OSError:
+        return size
 
 
 @app.command()
@@ -105,6 +201,8 @@ def convert(
 
     if to not in ("jsonl", "text"):
         fail(f"--to must be jsonl or text, got {to!r}")
+    if output:
+        writable_file(output, "--out")
     try:
         files = expand_inputs(inputs)
     except InputError as e:
@@ -125,8 +223,11 @@ def convert(
     if output:
         import gzip
 
-        with (gzip.open if output.endswith(".gz") else open)(output, "wb") as f:
-            f.write(data)
+        try:
+            with (gzip.open if output.endswith(".gz") else open)(output, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            os_fail(e, output)
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -156,6 +257,8 @@ def _classify(declared, rules, text: str, level: Optional[str] = None):
         fail(str(e))
     if not ids:
         fail(f"no cards in {text!r}")
+    if len(ids) > rules.max_play:
+        fail(f"{len(ids)} cards: a play of {rules.game}/{rules.variant} holds at most {rules.max_play}")
     try:
         return declared.classify(rules, ids, level)
     except ValueError as e:
@@ -163,7 +266,8 @@ def _classify(declared, rules, text: str, level: Optional[str] = None):
 
 
 GAME_OPT = typer.Option("--game", "-g", help="the game, or an alias ('paipu games' lists them)")
-VARIANT_OPT = typer.Option("--variant", "-v", help="variant (default: the game's usual one)")
+# no -v: people read -v as --verbose (README, "Options")
+VARIANT_OPT = typer.Option("--variant", help="variant (default: the game's usual one)")
 LEVEL_OPT = typer.Option("--level", help="the level rank (games played at a level)")
 
 
@@ -252,18 +356,28 @@ def audit(
     for ds in datasets:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
+        import pyarrow.parquet as pq
+
         from replay.io.dataset import iter_hand_files
 
-        parts = len(list(iter_hand_files(ds)))
+        in_ds = sum(pq.ParquetFile(h).metadata.num_rows for _, h, _ in iter_hand_files(ds))
         progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                             console=err, disable=not err.is_terminal, transient=True)
+        audited = 0
+
+        def on_part(s) -> None:
+            nonlocal audited
+            audited += 0 if s.skipped else s.hands
+            progress.advance(task, s.hands)
+
         with progress:
-            task = progress.add_task(f"audit {ds}", total=parts)
+            task = progress.add_task("audit", total=in_ds)
             try:
-                done = audit_dataset(ds, force=force, workers=workers, on_part=lambda s: progress.advance(task))
+                audit_dataset(ds, force=force, workers=workers, on_part=on_part)
             except (DatasetLocked, DatasetWriteError) as e:
                 fail(str(e))
-        err.print(f"{ds}: audited {done} of {parts} part files ({parts - done} were audited already)", markup=False)
+        err.print(f"{ds}: audited {audited:,} of {human.count(in_ds, 'hand')} ({in_ds - audited:,} "
+                  f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)
         for row in dataset_verdicts(ds):
             count(row["ok"], row["code"])
             if jsonl:
@@ -283,10 +397,11 @@ def audit(
     except InputError as e:
         fail(str(e))
     if not jsonl:
-        summary = ", ".join(f"{k} {n}" for k, n in sorted(by_code.items()))
-        out.print(f"{total} hands: {total - bad} ok, {bad} with violations" + (f" ({summary})" if summary else ""), markup=False)
+        summary = ", ".join(f"{k} {n:,}" for k, n in sorted(by_code.items()))
+        out.print(f"{human.count(total, 'hand')}: {total - bad:,} ok, {bad:,} with violations"
+                  + (f" ({summary})" if summary else ""), markup=False)
     if unreadable:
-        fail(f"{unreadable} input{'s' if unreadable > 1 else ''} could not be read (see their verdicts)")
+        fail(f"{human.count(unreadable, 'input')} could not be read (see their verdicts)")
     if total == 0:
         fail("no hands found in the inputs")
     raise typer.Exit(1 if bad else 0)
@@ -312,22 +427,35 @@ def simulate(
     if hands < 0:
         fail("--hands must be 0 or more")
     text = output.endswith((".paipu", ".paipu.gz", ".txt"))
+    if output != "-":
+        writable_file(output, "--out")
     try:
         records = run(game, variant, hands, seed, escape_rate=escape_rate)
-        if output == "-":
-            f = sys.stdout.buffer
-        else:
-            f = (gzip.open if output.endswith(".gz") else open)(output, "wb")
-        n = 0
-        for record in records:
-            f.write((("\n" if n else "") + record_to_text(record)).encode() if text else record_to_json(record) + b"\n")
-            n += 1
+        next(iter(run(game, variant, 0, seed)), None)  # an unknown game or variant fails before any file is made
+    except (UnknownGame, ValueError) as e:
+        fail(str(e))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
+    n = 0
+    try:
+        f = sys.stdout.buffer if output == "-" else (gzip.open if output.endswith(".gz") else open)(output, "wb")
+        with progress:
+            task = progress.add_task("simulate", total=hands)
+            for record in records:
+                f.write((("\n" if n else "") + record_to_text(record)).encode() if text else record_to_json(record) + b"\n")
+                n += 1
+                progress.advance(task)
         f.flush()
         if output != "-":
             f.close()
-            err.print(f"wrote {n} hands to {output}", markup=False)
     except (UnknownGame, ValueError) as e:
         fail(str(e))
+    except OSError as e:
+        os_fail(e, output)
+    if output != "-":
+        err.print(f"wrote {human.count(n, 'hand')} to {output}", markup=False)
 
 
 @app.command("replay")
@@ -335,7 +463,7 @@ def replay_cmd(
     source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset")],
     hand: Annotated[Optional[str], typer.Option("--hand", help="the hand id (default: the first hand)")] = None,
     seat: Annotated[Optional[int], typer.Option("--seat", help="show only what this seat could see")] = None,
-    step: Annotated[bool, typer.Option("--step", help="wait for a key between actions")] = False,
+    step: Annotated[bool, typer.Option("--step", help="one action per key: space/enter next, b back, q quit")] = False,
     lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
     html_out: Annotated[Optional[str], typer.Option("--html", help="write the hand as one HTML page (a folder with --hands)")] = None,
     hands: Annotated[Optional[list[str]], typer.Option(
@@ -365,8 +493,10 @@ def replay_cmd(
     except InputError as e:
         fail(str(e))
     record = next(iter(found.values()), None)
+    if record is None and hand:
+        fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
     if record is None:
-        fail(f"no hand {hand!r} in {source}" if hand else f"no readable hand in {source}")
+        fail(f"no readable hand in {source}")
     if html_out is not None:
         from replay.html import write_page
 
@@ -376,12 +506,14 @@ def replay_cmd(
             fail(f"{html_out}: cannot write: {e.strerror}")
         err.print(f"wrote {html_out}" + (f" (violation {v['code']})" if v else ""), markup=False)
         raise typer.Exit(1 if v is not None else 0)
-    from replay.view import render
+    from replay.view import render, step_through
 
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
-    wait = (lambda: typer.getchar()) if step and sys.stdin.isatty() else None  # any key, no echo
-    v = render(record, out, seat=seat, lang=lang, wait=wait)
+    if step and interactive():
+        v = step_through(record, out, typer.getchar, seat=seat, lang=lang)  # a key at a time, no echo
+    else:
+        v = render(record, out, seat=seat, lang=lang)
     raise typer.Exit(1 if v is not None else 0)
 
 
@@ -449,38 +581,95 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
     with open(os.path.join(folder, "index.html"), "w", encoding="utf-8") as f:
         f.write(f"<!doctype html><html><head><meta charset='utf-8'><title>paipu replays</title></head><body>"
                 f"<h1>paipu replays</h1><ul>{''.join(items)}</ul></body></html>")
-    err.print(f"wrote {len(items)} hands to {folder}", markup=False)
+    err.print(f"wrote {human.count(len(items), 'hand')} to {folder}", markup=False)
     return 1 if bad else 0
 
 
+def interactive() -> bool:
+    """Keys can be read one at a time (standard input is a terminal)."""
+    return sys.stdin.isatty()
+
+
+def _nearest(source: str, hand: str) -> str:
+    """"; nearest: a, b" for the ids of *source* that look like *hand* (difflib), and where
+    to list them; "" when none does."""
+    import difflib
+
+    from replay.audit import is_dataset
+    from replay.io.readers import iter_items
+
+    if is_dataset(source):
+        ids = _dataset_ids(source)
+    else:
+        ids = [item.record["id"] for item in iter_items([source], strict=False) if item.record is not None]
+    near = difflib.get_close_matches(hand, ids, n=5, cutoff=0.5)
+    return (f"; nearest: {', '.join(near)}" if near else "") + (f" (list them with 'paipu hands {source}')"
+                                                                 if is_dataset(source) else "")
+
+
+def _dataset_ids(root: str) -> list[str]:
+    """Every hand id of a dataset (the ``id`` column only)."""
+    import pyarrow.parquet as pq
+
+    from analysis.queries import parquet_files
+
+    return [i for f in parquet_files(os.path.join(root, "hands")) for i in pq.read_table(f, columns=["id"])["id"].to_pylist()]
+
+
 def _print_frame(df, title: str | None = None) -> None:
+    """A table for people (numbers via analysis.fmt); as wide as it needs off a terminal."""
     from rich.table import Table
 
     table = Table(title=title, title_justify="left", title_style="bold")
+    cells = []
     for name in df.columns:
-        table.add_column(name, justify="right" if df[name].dtype.is_numeric() else "left")
-    for row in df.iter_rows():
-        table.add_row(*[_cell(x) for x in row])
-    (out if out.is_terminal else Console(width=250, highlight=False)).print(table)
+        numeric = df[name].dtype.is_numeric()
+        table.add_column(name + (" %" if numeric and name in human.RATE_COLUMNS else ""),
+                         justify="right" if numeric else "left")
+        cells.append(human.column(name, df[name].to_list()) if numeric else
+                     ["" if x is None else str(x) for x in df[name].to_list()])
+    for row in zip(*cells):
+        table.add_row(*row)
+    if out.is_terminal:
+        out.print(table)
+    else:  # a pipe or a log: the table's own width, never the terminal's (COLUMNS is ignored)
+        for col in table.columns:
+            col.no_wrap = True
+        Console(width=100_000, highlight=False, file=out.file).print(table)
 
 
-def _cell(x) -> str:
-    if x is None:
-        return ""
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    return str(x)
+STAT_HELP = "only these statistics (repeatable): " + ", ".join(stat_files())
+
+
+def _variant_or_fail(game: str | None, variant: str | None) -> None:
+    """A --variant that no game (or not --game) has is an error naming the known ones."""
+    from replay.games import UnknownGame, find_rules, games
+
+    if variant is None:
+        return
+    if game:
+        try:
+            find_rules(game, variant)
+        except UnknownGame as e:
+            fail(str(e))
+    elif not any(variant in g.variants for g in games()):
+        known = "; ".join(f"{g.name}: {', '.join(g.variants)}" for g in games())
+        fail(f"unknown variant {variant!r} (known: {known})")
 
 
 @app.command()
 def stats(
     dataset: Annotated[str, typer.Argument(help="an audited dataset (paipu ingest, then paipu audit)")],
     game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
-    variant: Annotated[Optional[str], typer.Option("--variant", "-v", help="only this variant")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
-    only: Annotated[Optional[list[str]], typer.Option("--stat", help="only these statistics (repeatable)")] = None,
+    variant: Annotated[Optional[str], typer.Option("--variant", help="only this variant")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools (raw numbers, rates as fractions)")] = False,
+    only: Annotated[Optional[list[str]], typer.Option("--stat", metavar="NAME", help=STAT_HELP)] = None,
 ) -> None:
-    """Balance statistics over the legal hands: bombs, multipliers, win rates (with 95% Wilson intervals), ..."""
+    """Balance statistics over the legal hands: bombs, multipliers, win rates (with 95% Wilson intervals), ...
+
+    Tables show rates as per cent and numbers with thousands separators; --json gives the
+    raw values. The statistics are described in docs/analysis.md.
+    """
     import json
 
     from analysis.queries import STATS, DatasetError, connect, run_stat
@@ -490,6 +679,7 @@ def stats(
         game = game_name(game) if game else None
     except UnknownGame as e:
         fail(str(e))
+    _variant_or_fail(game, variant)
     names = only or list(STATS)
     for name in names:
         if name not in STATS:
@@ -505,33 +695,105 @@ def stats(
     for name, df in frames.items():
         if df.height:
             _print_frame(df, name)
+    if not any(df.height for df in frames.values()):
+        err.print("no legal hands match" + (f" --game {game}" if game else "") + (f" --variant {variant}" if variant else ""),
+                  markup=False)
+
+
+@app.command()
+def hands(
+    dataset: Annotated[str, typer.Argument(help="a dataset folder (audited or not)")],
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
+    variant: Annotated[Optional[str], typer.Option("--variant", help="only this variant")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", help="only hands this player sat in (exact name)")] = None,
+    code: Annotated[Optional[str], typer.Option("--code", help="only hands with this verdict code (or ok)")] = None,
+    since: Annotated[Optional[str], typer.Option("--since", help="only hands from this date or time on (ISO 8601)")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="show at most this many")] = 50,
+) -> None:
+    """List a dataset's hands (id, game, variant, players, time, verdict) to find one to replay."""
+    from datetime import datetime
+
+    from analysis.queries import DatasetError, find_hands
+    from replay.games import UnknownGame, game_name
+    from replay.verdicts import Code
+
+    try:
+        game = game_name(game) if game else None
+    except UnknownGame as e:
+        fail(str(e))
+    _variant_or_fail(game, variant)
+    if code is not None and code != "ok" and code not in {c.value for c in Code}:
+        fail(f"unknown verdict code {code!r} (known: ok, {', '.join(c.value for c in Code)})")
+    if since is not None:
+        try:
+            since = datetime.fromisoformat(since).replace(tzinfo=None).isoformat(sep=" ")
+        except ValueError:
+            fail(f"--since must be an ISO 8601 date or time such as 2024-05-01 or 2024-05-01T20:00, got {since!r}")
+    if limit < 1:
+        fail("--limit must be 1 or more")
+    try:
+        df, total = find_hands(dataset, game, variant, player, code, since, limit)
+    except DatasetError as e:
+        fail(str(e))
+    if not total:
+        err.print("no hands match", markup=False)
+        return
+    _print_frame(df)
+    if total > df.height:
+        err.print(f"{human.count(df.height, 'hand')} of {total:,} shown (--limit to see more)", markup=False)
 
 
 @app.command()
 def sql(
     dataset: Annotated[str, typer.Argument(help="a dataset folder")],
     query: Annotated[str, typer.Argument(help="SQL over the views hands, actions, rejects, verdicts, plays, outcomes, seats")],
-    csv: Annotated[bool, typer.Option("--csv", help="CSV on standard output")] = False,
+    csv: Annotated[bool, typer.Option("--csv", help="CSV on standard output (lists and structs as JSON text)")] = False,
     parquet: Annotated[Optional[str], typer.Option("--parquet", help="write the result to this Parquet file")] = None,
+    safe: Annotated[bool, typer.Option("--safe", help="the query may read the dataset's views only: no other "
+                                                      "file, no writing, no extensions (for use behind a service)")] = False,
 ) -> None:
-    """Run ad-hoc SQL (DuckDB) with the dataset's tables as named views."""
+    """Run local ad-hoc SQL (DuckDB) with the dataset's tables as named views.
+
+    The query runs with your rights: without --safe, DuckDB can read and write any file
+    you can (read_csv, COPY ... TO, ATTACH, extensions). Never pass other people's SQL
+    without --safe.
+    """
     import duckdb
+    import polars as pl
 
     from analysis.queries import DatasetError, run_sql
 
+    if parquet:
+        writable_file(parquet, "--parquet")
     try:
-        df = run_sql(dataset, query)
+        df = run_sql(dataset, query, safe=safe)
     except DatasetError as e:
         fail(str(e))
     except duckdb.Error as e:
-        fail(f"query failed: {e}")
-    if parquet:
-        df.write_parquet(parquet)
-        err.print(f"wrote {df.height} rows to {parquet}", markup=False)
-    elif csv:
-        sys.stdout.write(df.write_csv())
-    else:
-        _print_frame(df)
+        fail(f"query failed: {' '.join(str(e).split())}")
+    try:
+        if parquet:
+            df.write_parquet(parquet)
+            err.print(f"wrote {human.count(df.height, 'row')} to {parquet}", markup=False)
+        elif csv:
+            sys.stdout.write(flat_columns(df).write_csv())
+        else:
+            _print_frame(df)
+    except OSError as e:
+        os_fail(e, parquet or "standard output")
+    except pl.exceptions.PolarsError as e:  # polars wraps the OS error of a write (a full disk)
+        fail(f"{parquet}: cannot write: {' '.join(str(e).split())}")
+
+
+def flat_columns(df):
+    """*df* with every list or struct column as JSON text (CSV holds no nested values)."""
+    import json
+
+    import polars as pl
+
+    nested = [name for name, dtype in df.schema.items() if dtype.is_nested()]
+    return df.with_columns([pl.Series(name, [None if v is None else json.dumps(v, ensure_ascii=False, default=str)
+                                             for v in df[name].to_list()], dtype=pl.String) for name in nested])
 
 
 @app.command()
@@ -549,14 +811,15 @@ def report(
 
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")
+    writable_file(output, "--out")
     try:
         game = game_name(game) if game else None
         sections = write_report(dataset, output, game=game, lang=lang, replays=replays)
     except (DatasetError, UnknownGame) as e:
         fail(str(e))
     except OSError as e:
-        fail(f"{output}: cannot write: {e.strerror}")
-    err.print(f"wrote {output} ({sections} sections)", markup=False)
+        os_fail(e, output)
+    err.print(f"wrote {output} ({human.count(sections, 'section')})", markup=False)
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

@@ -13,18 +13,13 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from replay.games import games
+from . import COMMON_STATS, stat_names  # noqa: F401 - the lists live where the CLI reads them without duckdb
 
 TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
 #: tables other commands may add (``paipu fraud``): views when present, sections of the report
 OPTIONAL_TABLES = ("players", "suspects")
-#: the statistics of every game, in report order (file names in sql/)
-COMMON_STATS = (
-    "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier", "multiplier_drivers",
-    "seat_advantage", "first_lead", "hand_length", "scores", "players", "ends", "coins_tail",
-)
-#: and those the games declare as their own
-STATS = COMMON_STATS + tuple(dict.fromkeys(s for g in games() for s in g.stats if s not in COMMON_STATS))
+#: the statistics of every game and those the games declare as their own, in report order
+STATS = stat_names()
 
 
 class DatasetError(ValueError):
@@ -39,8 +34,18 @@ def sql_text(name: str) -> str:
     return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
 
 
-def connect(root: str, need_audit: bool = True) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with the dataset's tables as views and the statistics' macros."""
+def parquet_files(folder: str) -> list[str]:
+    """The Parquet part files under *folder* (absolute, sorted; temporaries left out)."""
+    folder = os.path.abspath(folder)
+    return sorted(os.path.join(dp, f) for dp, _, fs in os.walk(folder) for f in fs if f.endswith(".parquet"))
+
+
+def connect(root: str, need_audit: bool = True, safe: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with the dataset's tables as views and the statistics' macros.
+
+    *safe*: the tables are scanned through Arrow, and DuckDB itself may then touch no file
+    at all (no ``read_csv``, ``copy ... to``, ``attach``, extensions); see :func:`lock_down`.
+    """
     if not os.path.isdir(os.path.join(root, "hands")) and not os.path.isdir(os.path.join(root, "rejects")):
         raise DatasetError(f"{root}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
     if need_audit and not os.path.isdir(os.path.join(root, "outcomes")):
@@ -50,15 +55,20 @@ def connect(root: str, need_audit: bool = True) -> duckdb.DuckDBPyConnection:
     settle(root)  # a batch a crashed writer committed is completed first (never half seen)
     con = duckdb.connect()
     for table in TABLES + OPTIONAL_TABLES:
-        folder = os.path.join(root, table)
-        if os.path.isdir(folder) and any(f.endswith(".parquet") for _, _, fs in os.walk(folder) for f in fs):
-            # a view must be created from literal text: the path is quoted, never interpolated raw
-            path = os.path.join(folder, "**", "*.parquet").replace("'", "''")
-            con.execute(f"create view {table} as select * from read_parquet('{path}', hive_partitioning = true, "
+        files = parquet_files(os.path.join(root, table))
+        if files and safe:
+            con.register(table, arrow_dataset(os.path.join(root, table), files))
+        elif files:
+            # the files are listed, not globbed: a folder named like ds[1] or ds*x is taken
+            # literally; a view is made from literal text, so each path is quoted, never raw
+            listing = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+            con.execute(f"create view {table} as select * from read_parquet([{listing}], hive_partitioning = true, "
                         f"union_by_name = true)")
     con.execute(sql_text("_setup"))
     if os.path.isdir(os.path.join(root, "outcomes")):
         con.execute(sql_text("_legal"))
+    if safe:
+        lock_down(con)
     return con
 
 
@@ -100,9 +110,60 @@ def optional_table(root: str, name: str, game: str | None = None) -> pl.DataFram
     return df
 
 
-def run_sql(root: str, query: str) -> pl.DataFrame:
-    """An ad-hoc query with the dataset's tables as views."""
+#: what the ``hands`` listing needs of a dataset not audited yet
+NO_VERDICTS = "create view verdicts as select null::varchar as hand_id, null::varchar as game, null::boolean as ok, " \
+              "null::varchar as code where false"
+
+
+def find_hands(root: str, game: str | None = None, variant: str | None = None, player: str | None = None,
+               code: str | None = None, since: str | None = None, limit: int = 50) -> tuple[pl.DataFrame, int]:
+    """Hands of the dataset *root* matching every filter given (``sql/hands.sql``), at most
+    *limit* of them in time order, and how many match in all."""
     con = connect(root, need_audit=False)
+    try:
+        if not con.execute("select 1 from duckdb_views() where view_name = 'verdicts'").fetchall():
+            con.execute(NO_VERDICTS)
+        if not con.execute("select 1 from duckdb_views() where view_name = 'hands'").fetchall():
+            return pl.DataFrame(), 0
+        cursor = con.execute(sql_text("hands"), {"game": game, "variant": variant, "player": player, "code": code,
+                                                 "since": since, "limit": limit})
+        names = [d[0] for d in cursor.description]
+        df = pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+        total = int(df["matching"][0]) if df.height else 0
+        return df.drop("matching"), total
+    finally:
+        con.close()
+
+
+def arrow_dataset(folder: str, files: list[str]):
+    """The part files of one table as a lazy Arrow dataset (partition column ``game``),
+    every part's columns united by name as ``union_by_name`` does for DuckDB."""
+    import pyarrow as pa
+    import pyarrow.dataset as pads
+    import pyarrow.parquet as pq
+
+    schema = pa.unify_schemas([pq.read_schema(f) for f in files], promote_options="permissive")
+    part = pa.schema([("game", pa.string())])
+    if "game" not in schema.names:
+        schema = schema.append(part.field("game"))
+    return pads.dataset(files, format="parquet", schema=schema, partition_base_dir=os.path.abspath(folder),
+                        partitioning=pads.partitioning(part, flavor="hive"))
+
+
+def lock_down(con: duckdb.DuckDBPyConnection) -> None:
+    """No file, network or extension access for DuckDB any more, and the configuration
+    locked so that a query cannot undo it (the tables must be Arrow scans by then)."""
+    con.execute("set enable_external_access = false")
+    con.execute("set lock_configuration = true")
+
+
+def run_sql(root: str, query: str, safe: bool = False) -> pl.DataFrame:
+    """An ad-hoc query with the dataset's tables as views.
+
+    The query runs with the user's rights: DuckDB can read and write any file the user
+    can (``read_csv('/etc/passwd')``, ``copy ... to``); *safe* allows only the views.
+    """
+    con = connect(root, need_audit=False, safe=safe)
     try:
         cursor = con.execute(query)
         if cursor.description is None:

@@ -74,6 +74,7 @@ def iter_verdicts(inputs: list[str], fmt: str = "auto") -> Iterator[Verdict]:
 
 @dataclass
 class PartSummary:
+    #: hands in the part (audited now, or before when *skipped*)
     hands: int = 0
     ok: int = 0
     by_code: dict[str, int] | None = None
@@ -102,7 +103,9 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
     from .replayer import Matches
 
     if not force and all(_audited(root, game, h) for h, _ in parts):
-        return [PartSummary(skipped=True) for _ in parts]
+        import pyarrow.parquet as pq
+
+        return [PartSummary(hands=pq.ParquetFile(h).metadata.num_rows, skipped=True) for h, _ in parts]
     gc.disable()
     try:
         matches = Matches()

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.text import Text
 
-from .cards import CARD_OF, RANK, SUIT, card_name
+from analysis.fmt import signed
+
+from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .games import find_game
 from .replayer import make_table
 from .table import compare_result
@@ -27,32 +29,62 @@ WORDS = {
            "bid_yes": "calls the landlord", "bid_no": "declines", "grab_yes": "grabs", "grab_no": "does not grab",
            "show": "shows its cards", "peek": "peeks at the bottom", "escape": "escapes", "becomes": "becomes landlord",
            "redeal": "everybody declined: redeal", "violation": "VIOLATION", "winner": "winner", "let_go": "let-go",
-           "xiqian": "喜钱 bonus", "incomplete": "the record stops here", "team": "team"},
+           "xiqian": "喜钱 bonus", "incomplete": "the record stops here", "team": "team", "level": "level",
+           "wild": "wild", "held_by": "{card} is held by {who}", "in_bottom": "{card} is in the bottom",
+           "played": "{card} was played already", "nowhere": "{card} is in no hand", "tribute": "tribute",
+           "return": "return", "spring_kind": "spring_kind",
+           "keys": "keys: space or enter next · b back · q quit", "step": "action {k} of {n}"},
     "zh": {"seat": "座位", "bottom": "底牌", "pass": "不出", "plays": "出", "trick": "本轮最大",
            "out": "出完", "result": "结果", "scores": "得分", "coins": "游戏币", "multiplier": "倍数",
            "landlord": "地主", "farmer": "农民", "hidden": "手牌不可见", "left": "剩",
            "bid_yes": "叫地主", "bid_no": "不叫", "grab_yes": "抢地主", "grab_no": "不抢",
            "show": "明牌", "peek": "黄金眼", "escape": "逃跑", "becomes": "成为地主",
            "redeal": "都不叫：重新发牌", "violation": "违规", "winner": "胜者", "let_go": "放走",
-           "xiqian": "喜钱", "incomplete": "记录到此为止", "team": "队"},
+           "xiqian": "喜钱", "incomplete": "记录到此为止", "team": "队", "level": "级牌",
+           "wild": "逢人配", "held_by": "{card} 在 {who} 手中", "in_bottom": "{card} 在底牌中",
+           "played": "{card} 已经出过", "nowhere": "{card} 不在任何人手中", "tribute": "进贡", "return": "还贡",
+           "spring_kind": "春天/反春", "spring": "春天", "anti_spring": "反春",
+           "base": "底分", "coef": "系数", "fee": "台费",
+           "keys": "按键：空格或回车 下一步 · b 后退 · q 退出", "step": "第 {k} 步，共 {n} 步"},
+}
+#: what each verdict code means, for people reading Chinese (the engine's detail stays English)
+CODE_ZH = {
+    "bad_record": "记录格式不对", "bad_card": "不是一张牌", "unknown_game": "未知的玩法", "bad_deal": "发牌不对",
+    "out_of_turn": "没轮到该座位", "not_in_hand": "出了手里没有的牌", "invalid_combo": "不是合法牌型",
+    "does_not_beat": "没有大过上一手", "cannot_pass": "此时不能不出", "must_play": "有牌能大必须出",
+    "first_play": "首出不符合规则", "bad_bid": "叫抢地主不合规则", "bad_tribute": "进贡或还贡不合规则",
+    "bad_match": "与整场比赛的记录不符", "after_end": "牌局已结束", "incomplete": "记录不完整",
+    "result_mismatch": "记录的结果与复盘不符", "duplicate_id": "重复的牌局编号", "engine_error": "引擎内部错误",
 }
 
 
-def card_text(card: int) -> Text:
+#: card names that differ in Chinese: ten as 10, the jokers as 小王 / 大王
+ZH_RANK = {"T": "10"}
+ZH_JOKER = {"SJ": "小王", "BJ": "大王"}
+
+
+def card_text(card: int, lang: str = "en", wild: int | None = None) -> Text:
+    """A card with its suit in colour; *wild* (a card id) is marked with ``*``."""
     name = card_name(card)
     suit = SUIT[card]
     if suit < 0:
-        return Text(name, style="bold magenta" if name == "BJ" else "magenta")
-    return Text(name[0] + SUIT_SYMBOL[suit], style=SUIT_STYLE[suit])
+        text = Text(ZH_JOKER[name] if lang == "zh" else name, style="bold magenta" if name == "BJ" else "magenta")
+    else:
+        rank = name[0]
+        text = Text((ZH_RANK.get(rank, rank) if lang == "zh" else rank) + SUIT_SYMBOL[suit], style=SUIT_STYLE[suit])
+    if card == wild:
+        text.append("*", style="bold yellow")
+        text.stylize("reverse")
+    return text
 
 
-def cards_text(cards: list[int]) -> Text:
+def cards_text(cards: list[int], lang: str = "en", wild: int | None = None) -> Text:
     """Cards high to low (the default rank order), suits in colour."""
     out = Text()
     for k, c in enumerate(sorted(cards, key=lambda c: (-RANK[c], SUIT[c]))):
         if k:
             out.append(" ")
-        out.append_text(card_text(c))
+        out.append_text(card_text(c, lang, wild))
     return out
 
 
@@ -60,9 +92,33 @@ def hand_cards(table, seat: int) -> list[int]:
     return [c for c in range(54) for _ in range(table.hands[seat][c])]
 
 
+def kind_name(kinds: dict[str, str], kind: str, lang: str) -> str:
+    """A combination kind for people: its Chinese name (the game module's ``KINDS``) in
+    Chinese, both names in English."""
+    if lang == "zh":
+        return kinds.get(kind, kind)
+    return f"{kind} {kinds.get(kind, '')}".rstrip()
+
+
+def level_text(table, game, w: dict, lang: str) -> Text | None:
+    """The level being played and its wild card, for games played at a level (Guandan)."""
+    level = getattr(table, "level", None)
+    if level is None or not game.levels:
+        return None
+    name = RANK_NAMES[level]
+    text = Text(f" · {w['level']} {'10' if name == 'T' else name}", style="bold")
+    wild = getattr(table, "wild", None)
+    if wild is not None:
+        text.append(f" ({w['wild']} ")
+        text.append_text(card_text(wild, lang, wild))
+        text.append(")")
+    return text
+
+
 def render(record: dict, console: Console, seat: int | None = None, lang: str = "en",
-           wait: Callable[[], None] | None = None) -> Violation | None:
-    """Print *record* move by move; returns the first violation (or None)."""
+           upto: int | None = None) -> Violation | None:
+    """Print *record* move by move (the first *upto* actions only, when given); returns the
+    first violation shown (or None)."""
     console = _Unwrapped(console)
     w = WORDS[lang]
     game = find_game(record["game"])
@@ -76,12 +132,16 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
     room = dict(record.get("room") or {})
     if room:
         title.append(" · " + " ".join([str(room.pop("name"))] if "name" in room else [])
-                     + "".join(f" {k} {v}" for k, v in room.items()))
-    console.print(title)
+                     + "".join(f" {w.get(k, k)} {v}" for k, v in room.items()))
     v = table.setup()
+    level = level_text(table, game, w, lang)
+    if level is not None:
+        title.append_text(level)
+    console.print(title)
     if v is not None:
         _violation(console, w, v)
         return v
+    wild = getattr(table, "wild", None)
     shown: set[int] = set()
 
     def visible(s: int) -> bool:
@@ -101,7 +161,7 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
         for s in range(table.n):
             line = Text(f"  {w['seat']} {name(s):<12} {role(s):<8} ", style="cyan" if s == seat else "")
             if visible(s):
-                line.append_text(cards_text(hand_cards(table, s)))
+                line.append_text(cards_text(hand_cards(table, s), lang, wild))
             else:
                 line.append(f"[{table.left[s]} {w['hidden']}]", style="dim")
             console.print(line)
@@ -110,16 +170,21 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
             bottom = [CARD_OF[t] for t in record["bottom"]]
             line = Text(f"  {w['bottom']}: ")
             if seat is None or landlord is not None:
-                line.append_text(cards_text(bottom))
+                line.append_text(cards_text(bottom, lang))
             else:
                 line.append(f"[3 {w['hidden']}]", style="dim")
             console.print(line)
 
+    def card_words(c: int) -> str:
+        return card_text(c, lang).plain
+
     show_hands()
-    mult = table.multiplier_now() if table.phase == "play" else None
+    mult = table.multiplier_now()
+    if mult is not None and table.phase == "play":
+        console.print(Text(f"       {w['multiplier']} {mult}", style="yellow"))
     for i, action in enumerate(record["actions"]):
-        if wait:
-            wait()
+        if upto is not None and i >= upto:
+            return None
         act, s = action["act"], action["seat"]
         if table.over:
             v = Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {act}", s)
@@ -127,61 +192,129 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
             return v
         before_phase = table.phase
         n_events = len(table.events)
+        held = list(table.hands[s]) if 0 <= s < table.n else None
         v = table.step(i, action)
         line = Text(f"{i:>3}  {name(s):<12} ", style="")
         if v is not None:
             line.append(_action_words(action, w), style="bold red")
             console.print(line)
             _violation(console, w, v)
+            if v.code == Code.NOT_IN_HAND and held is not None:
+                for note in _holders(action, held, s, table, record, w, name, card_words):
+                    console.print(Text(f"       {note}", style="red"))
             return v
         if act == "play":
             c = table.last[0] if table.last else None
             ids = [CARD_OF[t] for t in action["cards"]]
-            label = f"{c.kind} {kinds.get(c.kind, '')}" if c else ""
+            label = kind_name(kinds, c.kind, lang) if c else ""
             line.append(f"{w['plays']} {label}  ", style="bold yellow" if c and c.tier else "green")
-            line.append_text(cards_text(ids))
+            line.append_text(cards_text(ids, lang, wild))
             line.append(f"   ({w['left']} {table.left[s]})", style="dim")
         else:
             line.append(_action_words(action, w), style="dim" if act == "pass" else "")
         console.print(line)
+        causes = []
         for e in table.events[n_events:]:
-            note = _event_words(e, w, name)
+            note = _event_words(e, w, name, kinds, lang)
             if note:
                 console.print(Text(f"       {note}", style="bold magenta" if e.kind in ("bomb", "rocket", "xiqian") else "magenta"))
             if e.kind == "show" and e.seat is not None:
                 shown.add(e.seat)
-        now = table.multiplier_now() if table.phase == "play" or table.over else None
+            if e.kind in kinds:
+                causes.append(kind_name(kinds, e.kind, "zh") if lang == "zh" else e.kind)
+        now = table.multiplier_now()
         if now is not None and mult is not None and now != mult:
-            console.print(Text(f"       {w['multiplier']} {mult} → {now}", style="bold yellow"))
+            cause = ", ".join(causes) or _action_words(action, w)
+            console.print(Text(f"       {w['multiplier']} {mult} → {now} ({cause})", style="bold yellow"))
         mult = now if now is not None else mult
-        if before_phase != "play" and table.phase == "play":
+        if before_phase != "play" and table.phase == "play" and (i > 0 or act not in ("play", "pass")):
             landlord = getattr(table, "landlord", None)
             if landlord is not None:
                 console.print(Text(f"       {name(landlord)} {w['becomes']}", style="bold cyan"))
                 mult = table.multiplier_now()
+                if mult is not None:
+                    console.print(Text(f"       {w['multiplier']} {mult}", style="yellow"))
             show_hands()
         if act == "pass" and table.last is None and not table.over:
             console.print(Text(f"     ── {w['trick']} {name(table.last_seat)} ──", style="dim"))
+    if upto is not None and upto < len(record["actions"]):
+        return None
     if not table.over:
         v = Violation(Code.INCOMPLETE, None, w["incomplete"])
         _violation(console, w, v)
         return v
     out = table.outcome()
+    final = out.get("multiplier")
+    if final is not None and mult is not None and final != mult:  # what only the end decides (spring)
+        cause = w.get(out.get("spring_kind") or "", out.get("spring_kind") or "")
+        console.print(Text(f"       {w['multiplier']} {mult} → {final}" + (f" ({cause})" if cause else ""),
+                           style="bold yellow"))
     console.print(Text(f"{w['result']}:", style="bold"))
     if out.get("order"):
         console.print(f"  {w['winner']}: {name(out['order'][0])}" + (f" ({role(out['order'][0])})" if role(out['order'][0]) else ""))
     for key in ("multiplier", "spring_kind", "let_go"):
         if out.get(key) is not None:
-            console.print(f"  {w.get(key, key)}: {out[key]}")
+            value = w.get(out[key], out[key]) if isinstance(out[key], str) else out[key]
+            console.print(f"  {w.get(key, key)}: {value}")
     for key in ("scores", "xiqian", "coins"):
         if out.get(key) is not None:
-            console.print(f"  {w.get(key, key)}: " + "  ".join(f"{name(k)} {x:+g}" for k, x in enumerate(out[key])))
+            console.print(f"  {w.get(key, key)}: " + "  ".join(f"{name(k)} {signed(x)}" for k, x in enumerate(out[key])))
     if isinstance(record.get("result"), dict):
         v = compare_result(table.canonical_result(record["result"]), out)
         if v is not None:
             _violation(console, w, v)
             return v
     return None
+
+
+def step_through(record: dict, console: Console, getchar: Callable[[], str], seat: int | None = None,
+                 lang: str = "en") -> Violation | None:
+    """``--step``: the hand up to one action at a time, redrawn after each key: space or
+    enter (any other key) shows the next action, ``b`` steps back, ``q`` quits. Returns
+    the hand's first violation, as :func:`render` over the whole hand does."""
+    w = WORDS[lang]
+    n = len(record["actions"])
+    k = 0
+    while True:
+        console.clear()
+        v = render(record, console, seat=seat, lang=lang, upto=k)
+        at_end = k >= n or v is not None
+        console.print(Text(f"── {w['step'].format(k=k, n=n)} · {w['keys']} ──", style="dim"), soft_wrap=True)
+        key = getchar()
+        if key in ("q", "Q", "\x03", "\x04", "\x1b"):
+            break
+        if key in ("b", "B", "\x7f", "\x08"):
+            k = max(0, k - 1)
+        elif at_end:
+            return v
+        else:
+            k += 1
+    import io
+
+    return render(record, Console(file=io.StringIO()), seat=seat, lang=lang)
+
+
+def _holders(action: dict, held: list[int], seat: int, table, record: dict, w: dict, name, card_words) -> list[str]:
+    """Where each card of a play that *seat* did not hold is: another seat's hand, the
+    bottom (not taken yet) or already played."""
+    from collections import Counter
+
+    wanted = Counter(CARD_OF[t] for t in action.get("cards") or () if t in CARD_OF)
+    notes = []
+    for c, k in wanted.items():
+        if k <= held[c]:
+            continue
+        others = [t for t in range(table.n) if t != seat and table.hands[t][c]]
+        bottom = {CARD_OF[t] for t in record.get("bottom") or () if t in CARD_OF}
+        if others:
+            notes.append(w["held_by"].format(card=card_words(c), who=", ".join(name(t) for t in others)))
+        elif c in bottom and getattr(table, "landlord", None) is None:
+            notes.append(w["in_bottom"].format(card=card_words(c)))
+        elif held[c] or any(c in (CARD_OF.get(t) for t in a.get("cards") or ()) for a in record["actions"]):
+            notes.append(w["played"].format(card=card_words(c)))
+        else:
+            notes.append(w["nowhere"].format(card=card_words(c)))
+    return notes
 
 
 def _action_words(action: dict, w: dict) -> str:
@@ -195,11 +328,11 @@ def _action_words(action: dict, w: dict) -> str:
     if act == "show":
         return f"{w['show']} ×{action['factor']}"
     if act in ("tribute", "return"):
-        return f"{act} {action['card']} → {action['to']}"
+        return f"{w[act]} {action['card']} → {action['to']}"
     return w.get(act, act)
 
 
-def _event_words(e, w: dict, name) -> str | None:
+def _event_words(e, w: dict, name, kinds: dict[str, str], lang: str) -> str | None:
     if e.kind == "out":
         return f"{name(e.seat)} {w['out']} (#{e.data.get('place')})"
     if e.kind == "redeal":
@@ -207,9 +340,9 @@ def _event_words(e, w: dict, name) -> str | None:
     if e.kind == "let_go":
         return f"{w['let_go']}: {name(e.seat)} → {name(e.data['released'])}"
     if e.kind == "xiqian":
-        return f"{w['xiqian']}: {name(e.seat)} +{e.data['received']}"
+        return f"{w['xiqian']}: {name(e.seat)} +{e.data['received']:,}"
     if e.kind in ("bomb", "rocket"):
-        return "💣 " + e.kind
+        return "💣 " + (kinds.get(e.kind, e.kind) if lang == "zh" else e.kind)
     if e.kind == "escape":
         return f"{name(e.seat)} {w['escape']}"
     return None
@@ -217,7 +350,11 @@ def _event_words(e, w: dict, name) -> str | None:
 
 def _violation(console: Console, w: dict, v: Violation) -> None:
     where = f" at action {v.action}" if v.action is not None else ""
-    console.print(Text(f"  !! {w['violation']} {v.code}{where}: {v.message}", style="bold white on red"))
+    code = str(v.code)
+    if "违规" == w["violation"]:
+        where = f" 第 {v.action} 步" if v.action is not None else ""
+        code = f"{code}（{CODE_ZH.get(code, code)}）"
+    console.print(Text(f"  !! {w['violation']} {code}{where}: {v.message}", style="bold white on red"))
 
 
 class _Unwrapped:
@@ -229,3 +366,6 @@ class _Unwrapped:
     def print(self, *args, **kwargs) -> None:
         kwargs.setdefault("soft_wrap", True)
         self.console.print(*args, **kwargs)
+
+    def clear(self) -> None:
+        self.console.clear()

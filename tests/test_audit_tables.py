@@ -112,17 +112,17 @@ def test_reaudit_touches_only_new_hands_and_force_redoes(tmp_path, dataset):
     ds = str(tmp_path / "copy")
     shutil.copytree(dataset, ds)
     r = invoke("audit", ds, "--workers", "1")
-    assert "audited 0 of 2 part files (2 were audited already)" in r.stderr.replace("\n", " ")
+    assert "audited 0 of 4 hands (4 were audited already)" in r.stderr.replace("\n", " ")
     extra = ddz(SPRING)
     extra["id"] = "new-hand"
     src = tmp_path / "more.jsonl"
     src.write_bytes(record_to_json(extra) + b"\n")
     invoke("ingest", str(src), "--out", ds)
     r = invoke("audit", ds, "--workers", "1")
-    assert "audited 1 of 3 part files" in r.stderr.replace("\n", " ")
+    assert "audited 1 of 5 hands (4 were audited already)" in r.stderr.replace("\n", " ")
     assert q(ds, "select count(*), count(distinct hand_id) from {verdicts}") == [(5, 5)]
     r = invoke("audit", ds, "--force", "--workers", "2")
-    assert "audited 3 of 3 part files" in r.stderr.replace("\n", " ")
+    assert "audited 5 of 5 hands (0 were audited already)" in r.stderr.replace("\n", " ")
     assert q(ds, "select count(*) from {verdicts}") == [(5,)]
 
 

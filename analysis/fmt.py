@@ -1,0 +1,99 @@
+"""Numbers and counts for people: terminal tables, summaries, and (later) the HTML report.
+
+Machines get raw numbers (``--json``, ``--csv``, Parquet); people get these: thousands
+separators, never scientific notation, rates in one unit (per cent), plurals right.
+
+>>> count(1, "file"), count(12345, "hand")
+('1 file', '12,345 hands')
+>>> number(-84290.0), number(1234567), number(0.0398412), number(7013.0)
+('-84,290', '1,234,567', '0.0398', '7,013')
+>>> percent(0.19123), percent(1), percent(None)
+('19.1%', '100.0%', '')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+#: column names whose values are rates or shares in [0, 1], shown as per cent
+RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share"})
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """*word* for one, *many* (default: word + "s") otherwise.
+
+    >>> plural(1, "section"), plural(0, "section"), plural(2, "match", "matches")
+    ('section', 'sections', 'matches')
+    """
+    return word if n == 1 else (many or word + "s")
+
+
+def count(n: int, word: str, many: str | None = None) -> str:
+    """``n`` with thousands separators and the word agreeing with it."""
+    return f"{n:,} {plural(n, word, many)}"
+
+
+def decimals_for(values: Sequence[float | None], digits: int = 3, most: int = 4) -> int:
+    """Decimals that show the smallest non-zero magnitude among *values* with *digits*
+    significant digits (at most *most*); 0 when every value is whole.
+
+    >>> decimals_for([0.2032, 0.0398]), decimals_for([4.1, 16.24]), decimals_for([7013.0, 893.5]), decimals_for([2.0, 8.0])
+    (4, 2, 0, 0)
+    """
+    nonzero = [abs(v) for v in values if v is not None and math.isfinite(v) and v != 0]
+    if not nonzero or all(float(v).is_integer() for v in nonzero):
+        return 0
+    exponent = math.floor(math.log10(min(nonzero)))
+    return max(0, min(most, digits - 1 - exponent))
+
+
+def number(x: float | int | None, decimals: int | None = None) -> str:
+    """A number with thousands separators and no exponent; whole floats print whole.
+
+    >>> number(1.5e-7), number(float("nan")), number(2.0, 2), number(1e20)
+    ('0.0000', 'nan', '2.00', '100,000,000,000,000,000,000')
+    """
+    if x is None:
+        return ""
+    if isinstance(x, bool):
+        return str(x).lower()
+    if isinstance(x, int):
+        return f"{x:,}"
+    if not math.isfinite(x):
+        return str(x)
+    if decimals is None:
+        decimals = decimals_for([x])
+    return f"{x:,.{decimals}f}"
+
+
+def percent(x: float | None, decimals: int = 1) -> str:
+    """A rate in [0, 1] as per cent."""
+    if x is None:
+        return ""
+    return f"{100 * x:,.{decimals}f}%"
+
+
+def signed(x: float | int) -> str:
+    """A score or coin change with its sign: ``+1,200``, ``-30``, ``0``.
+
+    >>> signed(1200.0), signed(-30), signed(0), signed(2.5)
+    ('+1,200', '-30', '0', '+2.50')
+    """
+    text = number(x)
+    return text if text.startswith("-") or x == 0 else "+" + text
+
+
+def column(name: str, values: Sequence) -> list[str]:
+    """The cells of one table column for people: rates as per cent, numbers aligned to
+    one number of decimals, anything else as text.
+
+    >>> column("rate", [0.5, 0.0123]), column("coins", [-84290.0, 1667.0]), column("mean", [1.375, 8.0])
+    (['50.0%', '1.2%'], ['-84,290', '1,667'], ['1.38', '8.00'])
+    """
+    if name in RATE_COLUMNS and all(v is None or isinstance(v, (int, float)) for v in values):
+        return [percent(v) for v in values]
+    floats = [v for v in values if isinstance(v, float)]
+    d = decimals_for(floats) if floats else 0
+    return [number(v, d) if isinstance(v, (int, float)) and not isinstance(v, bool) else ("" if v is None else str(v))
+            for v in values]

@@ -1,0 +1,134 @@
+"""``paipu replay``: Chinese throughout with --lang zh, who holds a card played from nowhere,
+the whole multiplier trace, Guandan's level and wild card, and --step's keys."""
+
+from __future__ import annotations
+
+import io
+import os
+
+from helpers import BID_0, SPRING, ddz
+from rich.console import Console
+from typer.testing import CliRunner
+
+from cli import app
+from replay.io.jsonl import record_to_json
+from replay.verdicts import Code
+from replay.view import CODE_ZH, render, step_through
+
+runner = CliRunner()
+SAMPLES = os.path.join(os.path.dirname(__file__), "..", "sample_logs")
+
+
+def shown(record: dict, **kw) -> tuple[str, object]:
+    buf = io.StringIO()
+    v = render(record, Console(file=buf, width=200, highlight=False), **kw)
+    return buf.getvalue(), v
+
+
+def test_zh_names_kinds_cards_and_the_spring_in_chinese():
+    text, v = shown(ddz(SPRING), lang="zh")
+    assert v is None
+    lines = text.splitlines()
+    assert "  3  0 张三         出 顺子  A♠ K♠ Q♠ J♠ 10♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠   (剩 8)" in lines
+    assert " 12  0 张三         出 火箭  大王 小王   (剩 0)" in lines
+    assert "       💣 炸弹" in lines and "       💣 火箭" in lines
+    assert "  春天/反春: 春天" in lines
+    for english in ("straight", "rocket", "bomb", "spring", "SJ", "BJ", "T♠", "seat", "plays", "pass"):
+        assert english not in text, english
+
+
+def test_english_keeps_both_names():
+    text, _ = shown(ddz(SPRING))
+    assert "  3  0 张三         plays straight 顺子  A♠ K♠ Q♠ J♠ T♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠   (left 8)" in text.splitlines()
+
+
+def test_every_verdict_code_is_explained_in_chinese():
+    assert set(CODE_ZH) == {c.value for c in Code}
+    text, v = shown(ddz(BID_0 + "0 play 3h\n1 play 4h\n2 play 3c\n"), lang="zh")
+    assert v.code == "does_not_beat"
+    assert text.splitlines()[-1].startswith("  !! 违规 does_not_beat（没有大过上一手） 第 5 步: ")
+
+
+def test_not_in_hand_says_who_holds_the_card():
+    text, v = shown(ddz(BID_0 + "0 play 4h 3h\n"))
+    assert v.code == "not_in_hand" and v.action == 3
+    assert text.splitlines()[-2:] == ["  !! VIOLATION not_in_hand at action 3: seat 0 does not hold 4h",
+                                      "       4♥ is held by 1 李四"]
+    text, _ = shown(ddz(BID_0 + "0 play 4h 3h\n"), lang="zh")
+    assert text.splitlines()[-1] == "       4♥ 在 1 李四 手中"
+    text, v = shown(ddz(BID_0 + "0 play 3h\n1 pass\n2 pass\n0 play 3h\n"))
+    assert v.action == 6 and text.splitlines()[-1] == "       3♥ was played already"
+
+
+def test_multiplier_trace_shows_every_step_of_the_result():
+    text, _ = shown(ddz(SPRING))
+    trace = [line.strip() for line in text.splitlines() if line.strip().startswith("multiplier")]
+    assert trace == ["multiplier 1", "multiplier 1 → 2 (bomb)", "multiplier 2 → 4 (rocket)",
+                     "multiplier 4 → 8 (spring)", "multiplier: 8"]
+    grab = BID_0.replace("1 grab no", "1 grab yes") + "0 grab no\n"
+    text, _ = shown(ddz(grab + "1 play 4h\n"))
+    trace = [line.strip() for line in text.splitlines() if line.strip().startswith("multiplier")]
+    assert trace == ["multiplier 1 → 2 (grabs)", "multiplier 2"]
+
+
+def test_guandan_header_shows_the_level_and_marks_wild_cards():
+    import json
+
+    path = os.path.join(SAMPLES, "guandan_standard_simulated.jsonl")
+    with open(path, encoding="utf-8") as f:
+        record = next(r for r in map(json.loads, f) if r.get("level") not in (None, "2"))
+    level = "10" if record["level"] == "T" else record["level"]
+    r = runner.invoke(app, ["replay", path, "--hand", record["id"]])
+    lines = r.stdout.splitlines()
+    wild = ("T" if level == "10" else level) + "♥"  # the level's heart (T for ten in English)
+    assert lines[0].endswith(f" · level {level} (wild {wild}*)")
+    assert any(f"{wild}*" in line for line in lines[1:5])
+    assert all((wild not in line) or (f"{wild}*" in line) for line in lines[1:5])
+    r = runner.invoke(app, ["replay", path, "--hand", record["id"], "--lang", "zh"])
+    assert r.stdout.splitlines()[0].endswith(f" · 级牌 {level} (逢人配 {level}♥*)")
+
+
+def keys(*pressed: str):
+    it = iter(pressed)
+    return lambda: next(it)
+
+
+def frames(text: str) -> list[str]:
+    return [line.split(" · ")[0].strip("─ ") for line in text.splitlines() if line.startswith("── action")]
+
+
+def test_step_keys_next_back_quit():
+    record = ddz(SPRING)
+    buf = io.StringIO()
+    v = step_through(record, Console(file=buf, width=200, highlight=False), keys(" ", "\r", "b", "x", "q"))
+    assert v is None
+    assert frames(buf.getvalue()) == ["action 0 of 13", "action 1 of 13", "action 2 of 13", "action 1 of 13",
+                                      "action 2 of 13"]
+    assert "keys: space or enter next · b back · q quit" in buf.getvalue()
+    shots = buf.getvalue().split("── action")[:-1]  # what each key was pressed on
+    assert "0  0 张三         calls the landlord" in shots[3] and "1  1 李四" not in shots[3]  # back to 1 action
+    assert "1  1 李四         does not grab" in shots[2]
+
+
+def test_step_to_the_end_then_any_key_returns_the_verdict():
+    record = ddz(BID_0 + "0 play 3h\n1 play 4h\n2 play 3c\n")
+    buf = io.StringIO()
+    v = step_through(record, Console(file=buf, width=200, highlight=False), keys(*" " * 6, "b", " ", " "))
+    assert v.code == "does_not_beat" and v.action == 5
+    assert frames(buf.getvalue())[-3:] == ["action 6 of 6", "action 5 of 6", "action 6 of 6"]
+    buf = io.StringIO()
+    v = step_through(record, Console(file=buf, width=200, highlight=False), keys("q"))
+    assert v.code == "does_not_beat"  # quitting early still gives the hand's verdict (exit code)
+
+
+def test_cli_step_uses_getchar_on_a_terminal(monkeypatch, tmp_path):
+    import typer
+
+    import cli
+
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(record_to_json(ddz(SPRING)) + b"\n")
+    monkeypatch.setattr(cli, "interactive", lambda: True)
+    monkeypatch.setattr(typer, "getchar", keys(" ", "q"))
+    r = runner.invoke(app, ["replay", str(src), "--step"], catch_exceptions=False)
+    assert r.exit_code == 0 and frames(r.stdout) == ["action 0 of 13", "action 1 of 13"]
