@@ -332,7 +332,7 @@ def _action_words(action: dict, w: dict) -> str:
     return w.get(act, act)
 
 
-def _event_words(e, w: dict, name, kinds: dict[str, str], lang: str) -> str | None:
+def _event_words(e, w: dict, name, kinds: dict[str, str] | None = None, lang: str = "en") -> str | None:
     if e.kind == "out":
         return f"{name(e.seat)} {w['out']} (#{e.data.get('place')})"
     if e.kind == "redeal":
@@ -342,7 +342,7 @@ def _event_words(e, w: dict, name, kinds: dict[str, str], lang: str) -> str | No
     if e.kind == "xiqian":
         return f"{w['xiqian']}: {name(e.seat)} +{e.data['received']:,}"
     if e.kind in ("bomb", "rocket"):
-        return "💣 " + (kinds.get(e.kind, e.kind) if lang == "zh" else e.kind)
+        return "💣 " + ((kinds or {}).get(e.kind, e.kind) if lang == "zh" else e.kind)
     if e.kind == "escape":
         return f"{name(e.seat)} {w['escape']}"
     return None
