@@ -410,52 +410,70 @@ def audit(
 @app.command()
 def simulate(
     game: Annotated[str, GAME_OPT],
-    hands: Annotated[int, typer.Option("--hands", "-n", help="how many hands")] = 100,
+    settings: Annotated[Optional[list[str]], typer.Argument(
+        help="with --compare: the settings, each 'base', a .toml file or rule changes like 'kinds-=four_two_single'",
+        show_default=False)] = None,
+    hands: Annotated[int, typer.Option("--hands", "-n", help="how many hands (deals, with --compare)")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="random seed (same seed, same hands)")] = 0,
     output: Annotated[str, typer.Option("--out", "-o", help="output file: .jsonl, .jsonl.gz or .paipu")] = "-",
     variant: Annotated[Optional[str], VARIANT_OPT] = None,
     escape_rate: Annotated[float, typer.Option(help="chance that a hand ends with a seat escaping")] = 0.0,
+    rule: Annotated[Optional[list[str]], typer.Option(
+        "--rule", "-r", help="a rule change NAME=VALUE (sets: NAME+=A,B or NAME-=A,B); repeatable")] = None,
+    rules_file: Annotated[Optional[str], typer.Option("--rules", help="rule changes from a TOML file")] = None,
+    compare: Annotated[bool, typer.Option(
+        "--compare", help="duplicate deals: play the same deals under each SETTING given as arguments")] = False,
+    bot: Annotated[str, typer.Option("--bot", help="fast (default), strong or simple")] = "fast",
+    workers: Annotated[Optional[int], typer.Option(help="processes (default: every core)")] = None,
 ) -> None:
-    """Play complete hands with a heuristic bot and write their records."""
-    import gzip
-
+    """Play complete hands with bots and write their records; with --compare, the same deals
+    under several rule settings (each record's params name its setting)."""
     from replay.games import UnknownGame
-    from replay.io.jsonl import record_to_json
-    from replay.io.text import record_to_text
-    from replay.sim import simulate as run
+    from replay.sim import BLOCK
+    from replay.sim.bots import BOTS
+    from replay.sim.run import jobs, write
+    from replay.sim.settings import SettingError, settings_of, trial
 
     if hands < 0:
         fail("--hands must be 0 or more")
+    if bot not in BOTS:
+        fail(f"--bot must be one of {', '.join(BOTS)}, got {bot!r}")
+    if settings and not compare:
+        fail(f"unexpected argument {settings[0]!r} (settings are compared with --compare)")
+    if compare and len(settings or ()) < 2:
+        fail("--compare needs two or more settings, e.g. --compare base 'kinds-=four_two_single'")
+    if workers is not None and workers < 0:
+        fail("--workers must be 0 or more (0: every core)")
+    try:
+        params = settings_of(game, variant, rule or [], rules_file, settings if compare else None)
+        for spec, p in zip(settings or ["--rule"], params):
+            trial(game, variant, p, spec)
+    except (UnknownGame, SettingError) as e:
+        fail(str(e))
+    except ValueError as e:
+        fail(str(e))
     text = output.endswith((".paipu", ".paipu.gz", ".txt"))
     if output != "-":
         writable_file(output, "--out")
-    try:
-        records = run(game, variant, hands, seed, escape_rate=escape_rate)
-        next(iter(run(game, variant, 0, seed)), None)  # an unknown game or variant fails before any file is made
-    except (UnknownGame, ValueError) as e:
-        fail(str(e))
+    job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text)
+    total = hands * len(params)
+    if workers in (None, 0):
+        workers = (os.cpu_count() or 1) if total > BLOCK else 1
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
-    n = 0
     try:
-        f = sys.stdout.buffer if output == "-" else (gzip.open if output.endswith(".gz") else open)(output, "wb")
         with progress:
-            task = progress.add_task("simulate", total=hands)
-            for record in records:
-                f.write((("\n" if n else "") + record_to_text(record)).encode() if text else record_to_json(record) + b"\n")
-                n += 1
-                progress.advance(task)
-        f.flush()
-        if output != "-":
-            f.close()
-    except (UnknownGame, ValueError) as e:
-        fail(str(e))
+            task = progress.add_task("simulate", total=total)
+            n, interrupted = write(output, job_list, workers, on_hands=lambda k: progress.advance(task, k))
     except OSError as e:
         os_fail(e, output)
     if output != "-":
-        err.print(f"wrote {human.count(n, 'hand')} to {output}", markup=False)
+        err.print(f"wrote {human.count(n, 'hand')} to {output}" + (" (interrupted: every hand in it is complete)" if interrupted else ""),
+                  markup=False)
+    if interrupted:
+        raise typer.Exit(130)
 
 
 @app.command("replay")

@@ -39,26 +39,73 @@ class Rules:
         return [base + (1 if s < extra else 0) for s in range(self.players)]
 
     def with_params(self, params: dict[str, Any] | None) -> "Rules":
-        """These rules with a record's ``params`` applied; raises ValueError on unknown names."""
+        """These rules with a record's ``params`` applied; raises ValueError on unknown
+        names or values of the wrong type. JSON values: sets of names (``kinds``) and
+        pairs (``escape_landlord``) as lists, cards (``opening_card``) by name."""
         if not params:
             return self
+        if not isinstance(params, dict):
+            raise ValueError(f"params: expected an object of rule names and values, got {params!r}")
         names = {f.name for f in fields(self)}
         changes: dict[str, Any] = {}
         for key, value in params.items():
             if key == "deck":
                 changes.update(self.deck_param(value))
             elif key in names and key not in ("game", "variant"):
-                default = getattr(self, key)
-                if isinstance(default, bool) and not isinstance(value, bool):
-                    raise ValueError(f"params.{key}: expected true or false, got {value!r}")
-                if isinstance(default, int) and not isinstance(default, bool) and (
-                    isinstance(value, bool) or not isinstance(value, int)
-                ):
-                    raise ValueError(f"params.{key}: expected an integer, got {value!r}")
-                changes[key] = value
+                changes[key] = self.param_value(key, value)
             else:
-                raise ValueError(f"params.{key}: not a parameter of {self.game}/{self.variant}")
+                raise ValueError(f"params.{key}: not a parameter of {self.game}/{self.variant} "
+                                 f"(known: {', '.join(self.param_names())})")
         return replace(self, **changes)
+
+    def param_names(self) -> list[str]:
+        """The rule names a setting may change (every field but the game and variant)."""
+        return [f.name for f in fields(self) if f.name not in ("game", "variant")]
+
+    def kind_names(self) -> tuple[str, ...]:
+        """Every combination kind the game knows (its module's ``KINDS``)."""
+        from importlib import import_module
+
+        return tuple(getattr(import_module(f"replay.games.{self.game}"), "KINDS", ()))
+
+    def param_value(self, key: str, value: Any) -> Any:
+        """A JSON value of rule *key* as the rules hold it; ValueError naming what was expected."""
+        default = getattr(self, key)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"params.{key}: expected true or false, got {value!r}")
+            return value
+        if isinstance(default, int):
+            if key.endswith("_card") and isinstance(value, str):
+                from .cards import CARD_OF
+
+                if value not in CARD_OF:
+                    raise ValueError(f"params.{key}: expected a card such as 3d, got {value!r}")
+                return CARD_OF[value]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"params.{key}: expected an integer, got {value!r}")
+            return value
+        if isinstance(default, frozenset):
+            known = self.kind_names() if key == "kinds" else tuple(sorted(default))
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ValueError(f"params.{key}: expected a list of names, got {value!r}")
+            bad = [v for v in value if v not in known]
+            if bad:
+                raise ValueError(f"params.{key}: {bad[0]!r} is not one of {', '.join(known)}")
+            return frozenset(value)
+        if isinstance(default, tuple):
+            if not isinstance(value, list) or len(value) != len(default) or not all(
+                    type(v) is type(d) for v, d in zip(value, default)):
+                raise ValueError(f"params.{key}: expected a list like {list(default)!r}, got {value!r}")
+            return tuple(value)
+        if isinstance(default, str):
+            from .games import GAMES, find_rules
+
+            known = sorted({getattr(find_rules(self.game, v), key) for v in GAMES[self.game][1]})
+            if value not in known:
+                raise ValueError(f"params.{key}: expected one of {', '.join(known)}, got {value!r}")
+            return value
+        raise ValueError(f"params.{key}: cannot be changed")
 
     def deck_param(self, value: Any) -> dict[str, Any]:
         raise ValueError(f"params.deck: {self.game}/{self.variant} has a fixed deck")

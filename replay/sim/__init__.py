@@ -17,7 +17,7 @@ from importlib import import_module
 from ..games import find_rules
 from .core import NAMES, Clock, Policy, Recorder, Seat, UniformClock, deal
 
-__all__ = ["simulate", "driver", "NAMES", "Clock", "Policy", "Recorder", "Seat", "UniformClock", "deal"]
+__all__ = ["simulate", "simulate_settings", "BLOCK", "driver", "NAMES", "Clock", "Policy", "Recorder", "Seat", "UniformClock", "deal"]
 
 
 def driver(game: str):
@@ -28,10 +28,16 @@ def driver(game: str):
         raise ValueError(f"simulation of {game} is not implemented yet") from None
 
 
+#: hands simulated together: a worker's share, and (games played in matches) where a new
+#: match starts whatever happened before, so that any number of workers gives the same hands
+BLOCK = 120
+
+
 def simulate(game: str, variant: str | None = None, hands: int = 100, seed: int = 0,
              escape_rate: float = 0.0, params: dict | None = None, prefix: str | None = None,
-             seats_for: Callable[[int], list[Seat] | None] | None = None) -> Iterator[dict]:
-    """*hands* simulated records of *game*/*variant*; the same seed gives the same hands.
+             seats_for: Callable[[int], list[Seat] | None] | None = None, start: int = 0) -> Iterator[dict]:
+    """*hands* simulated records of *game*/*variant* (hands number *start* on); the same
+    seed gives the same hands, and hand k is dealt the same cards whatever the *params*.
 
     *seats_for(k)*: who plays hand k (for games played in matches: the match that starts
     at hand k); None, or a None answer, seats the heuristic bot under sampled names.
@@ -39,17 +45,37 @@ def simulate(game: str, variant: str | None = None, hands: int = 100, seed: int 
     rules = find_rules(game, variant).with_params(params)
     engine = driver(rules.game)
     prefix = prefix or f"{rules.game}-{rules.variant}-s{seed}"
+    end = start + hands
     if hasattr(engine, "simulate_match_hands"):  # whole matches: hands follow from each other
-        for record in engine.simulate_match_hands(lambda k: random.Random(f"{seed}:{k}"), rules, prefix, hands,
-                                                  escape_rate, seats_for):
-            if params:
-                record["params"] = params
-            yield record
+        k = start
+        while k < end:
+            block_end = min(end, (k // BLOCK + 1) * BLOCK)
+            for record in engine.simulate_match_hands(lambda k: random.Random(f"{seed}:{k}"), rules, prefix,
+                                                      block_end - k, escape_rate, seats_for, start=k):
+                if params:
+                    record["params"] = params
+                yield record
+            k = block_end
         return
-    for k in range(hands):
+    for k in range(start, end):
         rng = random.Random(f"{seed}:{k}")
         seats = seats_for(k) if seats_for is not None else None
         record = engine.simulate_hand(rng, rules, f"{prefix}-{k:06d}", escape_rate=escape_rate, seats=seats)
         if params:
             record["params"] = params
         yield record
+
+
+def simulate_settings(game: str, variant: str | None, hands: int, seed: int, settings: list[dict | None],
+                      start: int = 0, **kw) -> Iterator[dict]:
+    """Duplicate deals: hands *start*.. of each setting (rule params) in turn, block by
+    block, so that deal k is played under every setting (ids ``…-c<setting>-<k>``)."""
+    end = start + hands
+    k = start
+    while k < end:
+        block_end = min(end, (k // BLOCK + 1) * BLOCK)
+        for j, params in enumerate(settings):
+            rules = find_rules(game, variant)
+            yield from simulate(game, variant, block_end - k, seed, params=params or None, start=k,
+                                prefix=f"{rules.game}-{rules.variant}-s{seed}-c{j}", **kw)
+        k = block_end

@@ -88,7 +88,8 @@ def _breaks(hand: int, packed: int) -> int:
 
 @dataclass(frozen=True)
 class Heuristic:
-    """The default policy: :func:`choose_play` for plays, hand strength for bids."""
+    """The first bot (``--bot simple``): :func:`choose_play` for plays, hand strength for
+    bids. It looks at every legal play and plans nothing."""
 
     def play(self, table: Table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
         return choose_play(table, rng, moves=moves, **hints)
@@ -99,4 +100,11 @@ class Heuristic:
         return power >= 4 or rng.random() < 0.15
 
 
-HEURISTIC = Heuristic()
+SIMPLE = Heuristic()
+
+from .planner import FAST, STRONG  # noqa: E402  (the planner is a policy over this module's Move)
+
+#: the bot levels of ``paipu simulate --bot``; the first is the default
+BOTS = {"fast": FAST, "strong": STRONG, "simple": SIMPLE}
+#: the policy of a seat nobody chose (the drivers' default)
+HEURISTIC = FAST

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
 
 #: player names the simulated tables draw from (Chinese and Latin, to exercise both)
 NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
@@ -46,6 +47,8 @@ class UniformClock:
     """Think times drawn uniformly from *gap* (ms): the plain simulator's clock."""
 
     gap: tuple[int, int] = (300, 6000)
+    #: the think time does not depend on the number of options (no need to count them)
+    wants_options: ClassVar[bool] = False
 
     def think(self, rng: random.Random, options: int, forced: bool) -> int:
         return rng.randint(*self.gap)
@@ -53,10 +56,10 @@ class UniformClock:
 
 @dataclass
 class Seat:
-    """Who sits at a simulated seat: the name recorded, the policy, the clock (None: the
-    driver's default)."""
+    """Who sits at a simulated seat: the name recorded (None: a name drawn as for the
+    default seating), the policy, the clock (None: the driver's default)."""
 
-    name: str
+    name: str | None
     policy: Policy
     clock: Clock | None = None
     info: dict[str, Any] = field(default_factory=dict)
@@ -75,7 +78,37 @@ def deal(rng: random.Random, rules) -> tuple[list[list[int]], list[int]]:
 
 def seat_names(rng: random.Random, seats: list[Seat] | None, players: int) -> list[str]:
     """The recorded player names: the seats' own, or a sample of :data:`NAMES`."""
-    return [s.name for s in seats] if seats else rng.sample(NAMES, players)
+    if seats and all(s.name is not None for s in seats):
+        return [s.name for s in seats]
+    drawn = rng.sample(NAMES, players)  # drawn whenever a seat has no name: the same hands as the default seating
+    return [s.name or drawn[k] for k, s in enumerate(seats)] if seats else drawn
+
+
+class LegalMoves(Sequence):
+    """``table.legal_moves(seat)`` made on first use: a policy that needs only the plays
+    that beat the table (or plans its own leads) never pays for the whole list."""
+
+    __slots__ = ("_table", "_seat", "_moves")
+
+    def __init__(self, table, seat: int):
+        self._table, self._seat, self._moves = table, seat, None
+
+    def _list(self) -> list[Move]:
+        if self._moves is None:
+            self._moves = self._table.legal_moves(self._seat)
+        return self._moves
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def __getitem__(self, k):
+        return self._list()[k]
+
+    def __iter__(self):
+        return iter(self._list())
+
+    def __bool__(self) -> bool:
+        return bool(self._list())
 
 
 def play_turn(table, rng: random.Random, act: "Recorder", policy: Policy, hints: dict[str, Any]) -> None:
@@ -83,9 +116,10 @@ def play_turn(table, rng: random.Random, act: "Recorder", policy: Policy, hints:
     from ..cards import card_name
 
     seat = table.turn
-    moves = table.legal_moves(seat)
+    moves = LegalMoves(table, seat)
     cards = policy.play(table, rng, moves, hints)
-    options = len(moves) + (table.last is not None)
+    # how many options the seat had matters only to clocks that ask (``wants_options``)
+    options = (len(moves) + (table.last is not None)) if act.wants_options(seat) else 2
     if cards is None:
         act({"seat": seat, "act": "pass"}, options)
     else:
@@ -116,3 +150,7 @@ class Recorder:
 
     def __len__(self) -> int:
         return len(self.record["actions"])
+
+    def wants_options(self, seat: int) -> bool:
+        clock = self.clocks[seat] if self.clocks else self.default
+        return getattr(clock, "wants_options", True)

@@ -90,11 +90,13 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
 
 def simulate_match_hands(rng_for: Callable[[int], random.Random], rules: GuandanRules, prefix: str, hands: int,
                          escape_rate: float = 0.0,
-                         seats_for: Callable[[int], list[Seat] | None] | None = None) -> Iterator[dict]:
-    """Hands of consecutive matches (a match goes on until it is won, an escape or 12 hands); a new
-    match is seated by ``seats_for(k)`` (k: the hand's number in the run)."""
+                         seats_for: Callable[[int], list[Seat] | None] | None = None,
+                         start: int = 0) -> Iterator[dict]:
+    """Hands *start*.. of consecutive matches (a match goes on until it is won, an escape or
+    12 hands; the first starts at *start*); a new match is seated by ``seats_for(k)`` (k:
+    the hand's number in the run)."""
     state: dict = {}
-    for k in range(hands):
+    for k in range(start, start + hands):
         if state and state["number"] >= 12:
             state = {}
         seats = seats_for(k) if seats_for is not None and not state else None

@@ -1,0 +1,408 @@
+"""The default bot: it plans its hand as people do, and asks the engine for little.
+
+A hand is split into *units* (bombs, chains, triples with a kicker, pairs, singles) by a
+greedy plan over rank counts; its *cost* is how many plays it needs. The bot
+
+- leads the lowest unit of its plan (longer shapes first, a triple with its kicker),
+  feeds a partner about to go out (a low single or pair), never hands a single to an
+  opponent on 报单 unless it is its highest, and with two units left leads the one
+  nobody can beat first;
+- follows an opponent with the play that costs its plan least (a unit it has anyway),
+  keeps high cards and bombs unless an opponent is close to going out, the bomb wins the
+  hand or the hand is nearly done; never beats a partner's play unless it goes out;
+- chooses among the plays that beat the table only (``ComboTable.iter_beating`` on rank
+  counts); leads are its own candidates, checked by the engine before they are played.
+
+Games with wild cards (Guandan's hearts, Shuangkou's jokers) follow from the engine's
+legal moves, where the wilds are; ``strong`` also weighs every legal lead.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..cards import CARD_NAMES, GUARD, counts
+from ..combos import ComboTable
+from .core import Move
+
+#: rank offsets of the packed counts
+_SHIFT = [5 * r for r in range(15)]
+
+
+class Shapes:
+    """What a game's combination table allows, in the terms a plan needs (built once per table)."""
+
+    _cache: dict[int, "Shapes"] = {}
+
+    @classmethod
+    def of(cls, table: ComboTable) -> "Shapes":
+        found = cls._cache.get(id(table))
+        if found is None or found.table is not table:
+            found = cls._cache[id(table)] = Shapes(table)
+        return found
+
+    def __init__(self, table: ComboTable):
+        self.table = table
+        m = table.matrix
+        nz = m > 0
+        num = nz.sum(1)
+        mx = m.max(1)
+        mn = np.where(nz, m, 99).min(1)
+        first = nz.argmax(1)
+        last = m.shape[1] - 1 - nz[:, ::-1].argmax(1)
+        pure = (mx == mn) & (last - first + 1 == num) & (num >= 2) & (mx <= 3)
+        #: chains: (unit, first rank, length, rank mask, packed)
+        self.chains: list[tuple[int, int, int, int, int]] = []
+        for i in np.nonzero(pure)[0]:
+            packed = table.packed[int(i)]
+            readings = table.readings[packed]
+            if any(c.tier for c in readings) or (int(mx[i]) == 1 and int(num[i]) < 3):
+                continue
+            u, f, n = int(mx[i]), int(first[i]), int(num[i])
+            if u == 1 and n == 2:
+                continue
+            self.chains.append((u, f, n, sum(1 << r for r in range(f, f + n)), packed))
+        self.chains.sort(key=lambda x: (-x[2] * x[0], x[1]))
+        self.chains = [x[4] for x in self.chains]  # packed, longest first
+        self.base: dict[int, int] = {}
+        self.costs: dict[int, int] = {}
+        self.bomb_min = next((k for k in (4, 5, 6, 3) if any(c.tier for c in table.classify(k << _SHIFT[5]))), 99)
+        self.kicker_single = any(c.kind != "triple" for c in table.classify((3 << _SHIFT[5]) + (1 << _SHIFT[8])))
+        self.kicker_pair = any(c.kind != "triple" for c in table.classify((3 << _SHIFT[5]) + (2 << _SHIFT[8])))
+        self.triple_ok = bool(table.classify(3 << _SHIFT[5]))
+        self.joker_units = [p for p in ((1 << 65) + (1 << 70), (2 << 65) + (2 << 70), (2 << 65) + (1 << 70),
+                                        (1 << 65) + (2 << 70)) if any(c.tier for c in table.classify(p))]
+
+
+def base_cost(h: int, sh: Shapes) -> int:
+    """Plays needed for packed counts *h* without chains: triples carry a single or pair."""
+    found = sh.base.get(h)
+    if found is not None:
+        return found
+    t = p = s = 0
+    x = h
+    while x:
+        n = x & 31
+        x >>= 5
+        if n == 1:
+            s += 1
+        elif n == 2:
+            p += 1
+        elif n:
+            t += 1  # a triple, or a bomb kept whole
+    kick = 0
+    if t:
+        kick = min(t, (s if sh.kicker_single else 0) + (p if sh.kicker_pair else 0))
+    if len(sh.base) > 500_000:
+        sh.base.clear()
+    cost = sh.base[h] = t + p + s - kick
+    return cost
+
+
+def _strip(h: int, sh: Shapes) -> tuple[int, int, list[int]]:
+    """(counts without bombs and joker bombs, how many were taken, the bombs as packed plays)."""
+    bombs = []
+    for r in range(15):
+        n = (h >> _SHIFT[r]) & 31
+        if n >= sh.bomb_min:
+            bombs.append(n << _SHIFT[r])
+            h -= n << _SHIFT[r]
+    if sh.joker_units and (h >> 65) & 31 and (h >> 70) & 31:
+        jokers = h & ((31 << 65) | (31 << 70))
+        if jokers in sh.joker_units:
+            bombs.append(jokers)
+            h -= jokers
+    return h, len(bombs), bombs
+
+
+def plan(h: int, sh: Shapes) -> tuple[list[int], int]:
+    """(chains taken as packed plays, cost of the whole hand) for packed counts *h*."""
+    h, cost, _ = _strip(h, sh)
+    chains = []
+    now = base_cost(h, sh)
+    windows = sh.chains
+    while now > 1:
+        best, best_cost = 0, now
+        hg = h | GUARD
+        for packed in windows:
+            if (hg - packed) & GUARD == GUARD:
+                after = base_cost(h - packed, sh) + 1
+                if after < best_cost:
+                    best, best_cost = packed, after
+        if not best:
+            break
+        h -= best
+        chains.append(best)
+        cost += 1
+        now = best_cost - 1
+    return chains, cost + now
+
+
+def cost_of(h: int, sh: Shapes) -> int:
+    """How many plays the packed hand *h* needs by its plan (cached per table)."""
+    found = sh.costs.get(h)
+    if found is None:
+        if len(sh.costs) > 200_000:
+            sh.costs.clear()
+        found = sh.costs[h] = plan(h, sh)[1]
+    return found
+
+
+@dataclass(frozen=True)
+class Planner:
+    """The default policy (``--bot fast``); ``strong=True`` (``--bot strong``) also weighs
+    every legal lead by the plan it leaves, at the cost of generating them."""
+
+    strong: bool = False
+    name: str = "fast"
+
+    # ------------------------------------------------------------------ bidding
+
+    def bid(self, table: Any, rng: random.Random, seat: int, power: float, stage: str) -> bool:
+        sh = Shapes.of(table.table)
+        cost = cost_of(table.packed[seat], sh)
+        # a hand worth the bottom: strong cards, or few plays to empty it
+        score = power - 0.6 * max(0, cost - 6)
+        if stage == "grab":
+            return score >= 6.5
+        return score >= 4.5
+
+    # ------------------------------------------------------------------ play
+
+    def play(self, table: Any, rng: random.Random, moves: Any, hints: dict[str, Any]) -> list[int] | None:
+        seat = table.turn
+        partners: frozenset[int] = hints.get("partners", frozenset())
+        must = hints.get("must_play", False)
+        sh = Shapes.of(table.table)
+        c = table.packed[seat]
+        if table.last is None:
+            choice = self._lead(table, seat, c, sh, partners, hints, moves)
+        else:
+            choice = self._follow(table, seat, c, sh, partners, hints, moves, rng)
+            if choice is None and must:
+                choice = self._any_beating(table, seat, moves)
+        if choice is not None and hints.get("high_single") and len(choice) == 1:
+            singles = [m for m in moves if len(m[0]) == 1]
+            if singles:
+                choice = max(singles, key=lambda m: m[1][0].key)[0]
+        return choice
+
+    # ------------------------------------------------------------------ leads
+
+    def _lead(self, table, seat, c, sh, partners, hints, moves) -> list[int] | None:
+        hand = table.packed[seat]
+        ct = table.table
+        whole = ct.readings.get(hand)
+        if whole:  # the whole hand in one play
+            ids = self._checked(table, seat, hand)
+            if ids is not None:
+                return ids
+        if self.strong and table.plain_lookup:
+            return self._best_of(table, seat, c, sh, list(moves), partners, lead=True)
+        units = self._units(c, sh)
+        n = table.n
+        opp = [s for s in range(n) if s != seat and s not in partners and table.active[s]]
+        nxt = table.next_active(seat)
+        mates = [s for s in partners if table.active[s]]
+        # feed a partner about to go out
+        for mate in mates:
+            if table.left[mate] <= 2 and not any(table.left[o] <= 1 for o in opp):
+                want = table.left[mate]
+                small = [u for u in units if u[1] == want and u[2] == 1 and not u[3]]
+                if small:
+                    ids = self._checked(table, seat, min(small, key=lambda u: u[0])[4])
+                    if ids is not None:
+                        return ids
+        danger_single = any(table.left[o] == 1 for o in opp)
+        ordinary = [u for u in units if not u[3]]
+        bombs = [u for u in units if u[3]]
+        if len(ordinary) + len(bombs) == 2 and bombs:
+            ids = self._checked(table, seat, bombs[0][4])  # the bomb first, then the rest goes out
+            if ids is not None:
+                return ids
+        if len(ordinary) == 2:  # lead the unit that likely holds first: the higher one
+            hi = max(ordinary, key=lambda u: u[0])
+            if hi[0] >= 11 or hi[1] >= 5:
+                ids = self._checked(table, seat, hi[4])
+                if ids is not None:
+                    return ids
+        pool = ordinary or bombs
+        if danger_single:
+            multi = [u for u in pool if u[1] > 1]
+            pool = multi or sorted(pool, key=lambda u: -u[0])[:1]
+        # the lowest unit, longer shapes first at the same rank
+        for u in sorted(pool, key=lambda u: (u[0], -u[1])):
+            ids = self._checked(table, seat, u[4])
+            if ids is not None:
+                return ids
+        return None if moves is None else self._fallback_lead(moves)
+
+    def _units(self, c: int, sh: Shapes) -> list[tuple[int, int, int, bool, int]]:
+        """The plan's units as (low rank, cards, count of that shape, bomb?, packed play)."""
+        chains, _ = plan(c, sh)
+        units = []
+        for p in chains:
+            cs = counts(p)
+            low = next(r for r in range(15) if cs[r])
+            units.append((low, sum(cs), 1, False, p))
+        rest_packed, _, bombs = _strip(c - sum(chains), sh)
+        for p in bombs:
+            low = next(r for r in range(15) if (p >> _SHIFT[r]) & 31)
+            units.append((low, sum(counts(p)), 1, True, p))
+        rest = counts(rest_packed)
+        singles = [r for r in range(15) if rest[r] == 1]
+        pairs = [r for r in range(15) if rest[r] == 2]
+        triples = [r for r in range(15) if rest[r] == 3]
+        for r in triples:
+            packed = 3 << _SHIFT[r]
+            if sh.kicker_single and singles and singles[0] < 11:
+                k = singles.pop(0)
+                packed += 1 << _SHIFT[k]
+            elif sh.kicker_pair and pairs and pairs[0] < 11:
+                k = pairs.pop(0)
+                packed += 2 << _SHIFT[k]
+            elif not sh.triple_ok:
+                if pairs:
+                    packed += 2 << _SHIFT[pairs.pop(0)]
+                elif singles:
+                    packed += 1 << _SHIFT[singles.pop(0)]
+            units.append((r, sum(counts(packed)), 1, False, packed))
+        for r in pairs:
+            units.append((r, 2, 1, False, 2 << _SHIFT[r]))
+        for r in singles:
+            units.append((r, 1, 1, False, 1 << _SHIFT[r]))
+        return units
+
+    def _checked(self, table, seat: int, packed: int) -> list[int] | None:
+        """The cards of *packed* if the engine accepts them as a play now, else None."""
+        ct = table.table
+        if table.plain_lookup and not ct.readings.get(packed):
+            return None
+        try:
+            ids = table.cards_for(seat, packed)
+        except AssertionError:
+            return None
+        if not table.allows(seat, packed):
+            return None
+        v = table.verify_play(len(table.record["actions"]), seat, [CARD_NAMES[x] for x in ids])[0]
+        return ids if v is None else None
+
+    @staticmethod
+    def _fallback_lead(moves) -> list[int] | None:
+        if not moves:
+            return None
+        return min(moves, key=lambda m: (m[1][0].tier, m[1][0].key, -len(m[0])))[0]
+
+    # ------------------------------------------------------------------ follows
+
+    def _candidates(self, table, seat, moves, wild: bool = False) -> list[tuple[int, Any, list[int] | None]]:
+        """(packed, reading, cards or None) of the plays that beat the table: from rank
+        counts (natural readings, checked by the engine before playing in games with wild
+        cards), or with *wild* from the engine's legal moves."""
+        if not wild:
+            ct = table.table
+            return [(p, ct.readings[p][0], None) for p in ct.iter_beating(table.packed[seat], table.last)
+                    if table.allows(seat, p)]
+        from ..cards import pack
+
+        return [(pack(ids), readings[0], ids) for ids, readings in moves]
+
+    def _follow(self, table, seat, c, sh, partners, hints, moves, rng) -> list[int] | None:
+        plain = table.plain_lookup
+        cands = self._candidates(table, seat, moves)
+        left = table.left[seat]
+        for p, r, ids in cands:
+            if sum(counts(p)) == left:
+                ids = self._cards(table, seat, p, ids, plain)
+                if ids is not None:
+                    return ids
+        if table.last_seat in partners:
+            return None
+        for _ in range(4):  # wild-card games: a natural play the engine reads otherwise is dropped
+            if not cands:
+                break
+            choice = self._best_follow(table, seat, c, sh, partners, cands, hints, rng)
+            if choice is None:
+                break
+            ids = self._cards(table, seat, choice[0], choice[2], plain)
+            if ids is not None:
+                return ids
+            cands = [x for x in cands if x[0] != choice[0]]
+        if not plain and self._urgent(table, seat, partners):
+            # the plays only wild cards make (bombs with a wild heart or joker) when it matters
+            cands = self._candidates(table, seat, moves, wild=True)
+            if cands:
+                choice = self._best_follow(table, seat, c, sh, partners, cands, hints, rng)
+                if choice is not None:
+                    return choice[2]
+        return None
+
+    @staticmethod
+    def _urgent(table, seat, partners) -> bool:
+        opp = [s for s in range(table.n) if s != seat and s not in partners and table.active[s]]
+        return min((table.left[o] for o in opp), default=99) <= 2 or (
+            table.last_seat in opp and table.left[table.last_seat] <= 3)
+
+    def _best_follow(self, table, seat, c, sh, partners, cands, hints, rng):
+        """The candidate to play (packed, reading, cards or None), or None to pass."""
+        urgent = self._urgent(table, seat, partners)
+        now = cost_of(c, sh)
+        ordinary, bombs = [], []
+        for x in sorted(cands, key=lambda x: (x[1].tier, x[1].key)):
+            p, r = x[0], x[1]
+            if r.tier:
+                bombs.append((cost_of(c - p, sh) - now, r.tier, r.key, x))
+                continue
+            if ordinary and ordinary[-1][0] <= -1:
+                continue  # the lowest play that is a whole unit of the plan: nothing does better
+            ordinary.append((cost_of(c - p, sh) - now, r.tier, r.key, x))
+        strong = hints.get("strong", 12)
+        if ordinary:
+            best = min(ordinary, key=lambda x: (x[0], x[2]))
+            delta, key = best[0], best[2]
+            ok = delta <= -1 or urgent or (delta <= 0 and key < strong) or (delta <= 1 and key < strong - 3)
+            if ok and key >= strong and not urgent and table.left[seat] > 7 and delta >= 0:
+                ok = rng.random() < 0.3  # hold the top cards while the hand is long
+            if ok:
+                return best[3]
+        if bombs:
+            best = min(bombs, key=lambda x: (x[1], x[2], x[0]))
+            after = now + best[0]
+            big = table.last[0].size >= 5 or table.last[0].tier
+            if urgent or after <= 2 or (big and after <= 4):
+                return best[3]
+        return None
+
+    def _any_beating(self, table, seat, moves) -> list[int] | None:
+        cands = self._candidates(table, seat, moves, wild=not table.plain_lookup)
+        if not cands:
+            return None
+        p, r, ids = min(cands, key=lambda x: (x[1].tier, x[1].key))
+        return self._cards(table, seat, p, ids, True)
+
+    def _cards(self, table, seat, packed, ids, trusted: bool) -> list[int] | None:
+        """The cards of a candidate; untrusted (a natural reading in a wild-card game): checked."""
+        if ids is not None or trusted:
+            return ids if ids is not None else table.cards_for(seat, packed)
+        return self._checked(table, seat, packed)
+
+    # ------------------------------------------------------------------ strong leads
+
+    def _best_of(self, table, seat, c, sh, moves: list[Move], partners, lead: bool) -> list[int] | None:
+        if not moves:
+            return None
+        from ..cards import pack
+
+        def score(m: Move):
+            r = m[1][0]
+            return (cost_of(c - pack(m[0]), sh), r.tier, r.key, -len(m[0]))
+
+        return min(moves, key=score)[0]
+
+
+FAST = Planner()
+STRONG = Planner(strong=True, name="strong")

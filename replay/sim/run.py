@@ -1,0 +1,159 @@
+"""``paipu simulate`` to a file: blocks of hands in worker processes, written in order,
+through a temporary file renamed at the end, so that Ctrl-C or ``kill`` leaves a valid
+file of complete hands (a ``.gz`` closed properly) and a crash leaves the old file.
+
+The hands do not depend on the number of workers: a block is :data:`~replay.sim.BLOCK`
+hands (a new match starts at each block), and blocks are written in order.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO
+
+from . import BLOCK, simulate
+from .bots import BOTS
+from .core import Seat
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker plays: hands ``start..start+hands`` of one setting."""
+
+    game: str
+    variant: str | None
+    seed: int
+    start: int
+    hands: int
+    params: dict | None = None
+    prefix: str | None = None
+    escape_rate: float = 0.0
+    bot: str = "fast"
+    text: bool = False
+
+
+def jobs(game: str, variant: str | None, hands: int, seed: int, settings: list[dict | None],
+         compare: bool = False, **kw) -> list[Job]:
+    """The blocks of a run, in file order: each block of deals under every setting in turn."""
+    from ..games import find_rules
+
+    rules = find_rules(game, variant)
+    out = []
+    for start in range(0, hands, BLOCK):
+        for j, params in enumerate(settings):
+            prefix = f"{rules.game}-{rules.variant}-s{seed}" + (f"-c{j}" if compare else "")
+            out.append(Job(rules.game, rules.variant, seed, start, min(BLOCK, hands - start), params or None,
+                           prefix, **kw))
+    return out
+
+
+def records(job: Job) -> Iterator[dict]:
+    from ..games import find_rules
+
+    policy = BOTS[job.bot]
+    players = find_rules(job.game, job.variant).with_params(job.params).players
+    seats_for = None if policy is BOTS["fast"] else (lambda k: [Seat(None, policy) for _ in range(players)])
+    return simulate(job.game, job.variant, job.hands, job.seed, job.escape_rate, job.params, job.prefix,
+                    seats_for=seats_for, start=job.start)
+
+
+def encode(record: dict, text: bool) -> bytes:
+    from ..io.jsonl import record_to_json
+    from ..io.text import record_to_text
+
+    return ("\n" + record_to_text(record)).encode() if text else record_to_json(record) + b"\n"
+
+
+def run_job(job: Job) -> list[bytes]:
+    """A worker's block, encoded (the text format's records each start with a blank line)."""
+    return [encode(r, job.text) for r in records(job)]
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class Stop:
+    """Set by SIGINT/SIGTERM: the run stops after the hand being written."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.old: dict[int, object] = {}
+
+    def __enter__(self) -> "Stop":
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self.old[sig] = signal.signal(sig, self._ask)
+            except ValueError:  # not the main thread: no handlers, the run is not interruptible
+                pass
+        return self
+
+    def _ask(self, signum, frame) -> None:
+        self.asked = True
+
+    def __exit__(self, *exc) -> None:
+        for sig, old in self.old.items():
+            signal.signal(sig, old)
+
+
+def produce(job_list: list[Job], workers: int, stop: Stop) -> Iterator[list[bytes]]:
+    """Blocks of encoded hands in order; one hand at a time in-process (workers ≤ 1)."""
+    if workers <= 1 or len(job_list) <= 1:
+        for job in job_list:
+            for record in records(job):
+                yield [encode(record, job.text)]
+                if stop.asked:
+                    return
+        return
+    import multiprocessing
+
+    pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
+        workers, initializer=_quiet_worker)
+    try:
+        for block in pool.imap(run_job, job_list):
+            yield block
+            if stop.asked:
+                return
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def write(output: str, job_list: list[Job], workers: int = 1,
+          on_hands: Callable[[int], None] | None = None) -> tuple[int, bool]:
+    """Play *job_list* into *output* ("-": stdout); (hands written, interrupted?)."""
+    n, text = 0, bool(job_list and job_list[0].text)
+    temp = None
+    f: IO[bytes]
+    if output == "-":
+        f = sys.stdout.buffer
+    else:
+        folder, name = os.path.split(os.path.abspath(output))
+        temp = os.path.join(folder, f".{name}.part-{os.getpid()}")
+        f = gzip.open(temp, "wb") if output.endswith(".gz") else open(temp, "wb")
+    done = False
+    try:
+        with Stop() as stop:
+            for block in produce(job_list, workers, stop):
+                for chunk in block:
+                    f.write(chunk[1:] if text and n == 0 else chunk)
+                    n += 1
+                if on_hands:
+                    on_hands(len(block))
+            interrupted = stop.asked
+        f.flush()
+        if temp is not None:
+            f.close()
+            os.replace(temp, output)
+        done = True
+    finally:
+        if not done and temp is not None:  # a crash: the old file stays as it was
+            f.close()
+            os.unlink(temp)
+    return n, interrupted
