@@ -762,6 +762,39 @@ def hands(
 
 
 @app.command()
+def compare(
+    dataset: Annotated[str, typer.Argument(help="an audited dataset with duplicate deals (paipu simulate --compare)")],
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
+    variant: Annotated[Optional[str], typer.Option("--variant", "-v", help="only this variant")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
+) -> None:
+    """Rule settings compared on shared deals: paired differences with 95% intervals, and
+    which are significant (Holm-corrected over every difference tested)."""
+    import json
+
+    from analysis.compare import compare as run, sentences
+    from analysis.queries import DatasetError
+    from replay.games import UnknownGame, game_name
+
+    try:
+        game = game_name(game) if game else None
+        result = run(dataset, game, variant)
+    except (UnknownGame, DatasetError) as e:
+        fail(str(e))
+    if as_json:
+        sys.stdout.write(json.dumps({"differences": result.to_dicts(), "summary": sentences(result)},
+                                    ensure_ascii=False, indent=1) + "\n")
+        return
+    if result.height == 0:
+        out.print("no deal was played under two settings of one variant (make some with paipu simulate --compare)",
+                  markup=False)
+        return
+    _print_frame(result.drop("testable"), "paired differences (setting - base)")
+    for line in sentences(result):
+        out.print(line, markup=False)
+
+
+@app.command()
 def sql(
     dataset: Annotated[str, typer.Argument(help="a dataset folder")],
     query: Annotated[str, typer.Argument(help="SQL over the views hands, actions, rejects, verdicts, plays, outcomes, seats")],

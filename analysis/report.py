@@ -788,7 +788,11 @@ def write_report(root: str, out: str, game: str | None = None, lang: str = "en",
                         f"<figcaption>{html.escape(c.caption)}</figcaption>"
                         f"<details><summary>{t['table']}</summary>{page.table(c.table)}</details></figure>")
         body.append("</section>")
-    extra = _people_sections(root, stats, game, page)
+    # --- rule settings compared on duplicate deals: analysis/compare.py (nothing without them)
+    from .compare import report_section
+
+    extra = report_section(root, game, page.table) + _people_sections(root, stats, game, page)
+    # ---
     for key, title, text in extra:
         toc.append(f"<li><a href='#{key}'>{html.escape(title)}</a></li>")
         body.append(text)

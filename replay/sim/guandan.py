@@ -64,7 +64,7 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
                 act({"seat": g, "act": "tribute", "card": card_name(c), "to": r})
             for g, r, _ in pairs:
                 low = min((c for c in range(54) if table.hands[r][c] and RANK[c] != level
-                           and (RANK[c] <= 7 or RANK[c] == RANK_2)), key=lambda c: (value(RANK[c], level), c))
+                           and (RANK[c] <= 7 or RANK[c] == RANK_2)), key=lambda c: return_order(table.hands[r], c, level))
                 act({"seat": r, "act": "return", "card": card_name(low), "to": g})
     if table.turn < 0:
         table.turn = record.get("leader", 0)
@@ -86,6 +86,13 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
         state["order"] = outcome["order"]
         state["outcome"] = outcome
     return record
+
+
+def return_order(hand, card: int, level: int) -> tuple[int, int, int]:
+    """How readily a card is given back: a lone card before one that breaks a pair or more,
+    then the lowest."""
+    held = sum(hand[c] for c in range(54) if RANK[c] == RANK[card])
+    return (held > 1, value(RANK[card], level), card)
 
 
 def simulate_match_hands(rng_for: Callable[[int], random.Random], rules: GuandanRules, prefix: str, hands: int,

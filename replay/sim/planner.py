@@ -167,9 +167,10 @@ class Planner:
         cost = cost_of(table.packed[seat], sh)
         # a hand worth the bottom: strong cards, or few plays to empty it
         score = power - 0.6 * max(0, cost - 6)
+        # thresholds: about one deal in ten has no hand worth calling (a redeal), as at real tables
         if stage == "grab":
-            return score >= 6.5
-        return score >= 4.5
+            return score >= 5
+        return score >= 2.3
 
     # ------------------------------------------------------------------ play
 
