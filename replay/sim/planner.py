@@ -67,12 +67,18 @@ class Shapes:
                 continue
             self.chains.append((u, f, n, sum(1 << r for r in range(f, f + n)), packed))
         self.chains.sort(key=lambda x: (-x[2] * x[0], x[1]))
-        self.chains = [x[4] for x in self.chains]  # packed, longest first
+        #: chains by (unit, first rank) as packed plays, shortest first (a longer one fits
+        #: only if the shorter one does)
+        self.by_start: dict[tuple[int, int], list[int]] = {}
+        for u, f, n, _, packed in sorted(self.chains, key=lambda x: (x[0], x[1], x[2])):
+            self.by_start.setdefault((u, f), []).append(packed)
         self.base: dict[int, int] = {}
-        self.costs: dict[int, int] = {}
+        self.plans: dict[int, tuple[list[int], int]] = {}
         self.bomb_min = next((k for k in (4, 5, 6, 3) if any(c.tier for c in table.classify(k << _SHIFT[5]))), 99)
         self.kicker_single = any(c.kind != "triple" for c in table.classify((3 << _SHIFT[5]) + (1 << _SHIFT[8])))
         self.kicker_pair = any(c.kind != "triple" for c in table.classify((3 << _SHIFT[5]) + (2 << _SHIFT[8])))
+        self.kicker_two = not self.kicker_single and any(
+            c.kind != "triple" for c in table.classify((3 << _SHIFT[5]) + (1 << _SHIFT[8]) + (1 << _SHIFT[9])))
         self.triple_ok = bool(table.classify(3 << _SHIFT[5]))
         self.joker_units = [p for p in ((1 << 65) + (1 << 70), (2 << 65) + (2 << 70), (2 << 65) + (1 << 70),
                                         (1 << 65) + (2 << 70)) if any(c.tier for c in table.classify(p))]
@@ -96,7 +102,12 @@ def base_cost(h: int, sh: Shapes) -> int:
             t += 1  # a triple, or a bomb kept whole
     kick = 0
     if t:
-        kick = min(t, (s if sh.kicker_single else 0) + (p if sh.kicker_pair else 0))
+        if sh.kicker_two:  # 三带二 of any two cards: two singles, else a pair
+            a = min(t, s // 2)
+            b = min(t - a, p) if sh.kicker_pair else 0
+            kick = 2 * a + b
+        else:
+            kick = min(t, (s if sh.kicker_single else 0) + (p if sh.kicker_pair else 0))
     if len(sh.base) > 500_000:
         sh.base.clear()
     cost = sh.base[h] = t + p + s - kick
@@ -121,35 +132,45 @@ def _strip(h: int, sh: Shapes) -> tuple[int, int, list[int]]:
 
 def plan(h: int, sh: Shapes) -> tuple[list[int], int]:
     """(chains taken as packed plays, cost of the whole hand) for packed counts *h*."""
+    found = sh.plans.get(h)
+    if found is not None:
+        return found
+    h0 = h
     h, cost, _ = _strip(h, sh)
     chains = []
     now = base_cost(h, sh)
-    windows = sh.chains
+    base = sh.base
+    starts = sh.by_start.values()
+    guard = GUARD
     while now > 1:
         best, best_cost = 0, now
-        hg = h | GUARD
-        for packed in windows:
-            if (hg - packed) & GUARD == GUARD:
-                after = base_cost(h - packed, sh) + 1
-                if after < best_cost:
-                    best, best_cost = packed, after
+        hg = h | guard
+        for lst in starts:
+            for packed in lst:  # shortest first: stop at the first that does not fit
+                if (hg - packed) & guard != guard:
+                    break
+                rest = h - packed
+                after = base.get(rest)
+                if after is None:
+                    after = base_cost(rest, sh)
+                if after + 1 < best_cost:
+                    best, best_cost = packed, after + 1
         if not best:
             break
         h -= best
         chains.append(best)
         cost += 1
         now = best_cost - 1
-    return chains, cost + now
+    if len(sh.plans) > 200_000:
+        sh.plans.clear()
+    found = sh.plans[h0] = (chains, cost + now)
+    return found
 
 
 def cost_of(h: int, sh: Shapes) -> int:
     """How many plays the packed hand *h* needs by its plan (cached per table)."""
-    found = sh.costs.get(h)
-    if found is None:
-        if len(sh.costs) > 200_000:
-            sh.costs.clear()
-        found = sh.costs[h] = plan(h, sh)[1]
-    return found
+    found = sh.plans.get(h)
+    return found[1] if found is not None else plan(h, sh)[1]
 
 
 @dataclass(frozen=True)
@@ -187,9 +208,12 @@ class Planner:
             if choice is None and must:
                 choice = self._any_beating(table, seat, moves)
         if choice is not None and hints.get("high_single") and len(choice) == 1:
-            singles = [m for m in moves if len(m[0]) == 1]
-            if singles:
-                choice = max(singles, key=lambda m: m[1][0].key)[0]
+            # 报单: a single is the highest card held (the engine's let-go rule, and good play)
+            top = max((r for r in range(15) if (c >> _SHIFT[r]) & 31), key=lambda r: sh.table.readings.get(
+                1 << _SHIFT[r], (None,))[0].key if sh.table.readings.get(1 << _SHIFT[r]) else -1)
+            ids = self._checked(table, seat, 1 << _SHIFT[top])
+            if ids is not None:
+                choice = ids
         return choice
 
     # ------------------------------------------------------------------ leads
@@ -333,7 +357,7 @@ class Planner:
             if ids is not None:
                 return ids
             cands = [x for x in cands if x[0] != choice[0]]
-        if not plain and self._urgent(table, seat, partners):
+        if not plain and self._urgent(table, seat, partners) and _holds_wild(table, seat):
             # the plays only wild cards make (bombs with a wild heart or joker) when it matters
             cands = self._candidates(table, seat, moves, wild=True)
             if cands:
@@ -403,6 +427,15 @@ class Planner:
             return (cost_of(c - pack(m[0]), sh), r.tier, r.key, -len(m[0]))
 
         return min(moves, key=score)[0]
+
+
+def _holds_wild(table, seat: int) -> bool:
+    """Whether the seat holds a wild card: the table's ``wild`` card (Guandan's heart of the
+    level), else a joker (games without a plain lookup read jokers as wild)."""
+    wild = getattr(table, "wild", None)
+    if wild is not None:
+        return table.hands[seat][wild] > 0
+    return (table.packed[seat] >> 65) > 0
 
 
 FAST = Planner()
