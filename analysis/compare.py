@@ -80,6 +80,8 @@ def paired(df: pl.DataFrame) -> pl.DataFrame:
             b = part.filter(pl.col("setting") == other)
             joined = a.join(b, on="deal_key", suffix="_b")
             for fig in FIGURES:
+                if fig not in joined.columns:
+                    continue
                 pair = joined.select(pl.col(fig).alias("x"), pl.col(f"{fig}_b").alias("y")).drop_nulls()
                 n = pair.height
                 if n == 0 or (pair["x"].n_unique() == 1 and pair["y"].n_unique() == 1

@@ -209,8 +209,7 @@ class Planner:
                 choice = self._any_beating(table, seat, moves)
         if choice is not None and hints.get("high_single") and len(choice) == 1:
             # 报单: a single is the highest card held (the engine's let-go rule, and good play)
-            top = max((r for r in range(15) if (c >> _SHIFT[r]) & 31), key=lambda r: sh.table.readings.get(
-                1 << _SHIFT[r], (None,))[0].key if sh.table.readings.get(1 << _SHIFT[r]) else -1)
+            top = max((r for r in range(15) if (c >> _SHIFT[r]) & 31), key=lambda r: _key(sh, 1 << _SHIFT[r]))
             ids = self._checked(table, seat, 1 << _SHIFT[top])
             if ids is not None:
                 choice = ids
@@ -233,15 +232,17 @@ class Planner:
         opp = [s for s in range(n) if s != seat and s not in partners and table.active[s]]
         nxt = table.next_active(seat)
         mates = [s for s in partners if table.active[s]]
-        # feed a partner about to go out
-        for mate in mates:
-            if table.left[mate] <= 2 and not any(table.left[o] <= 1 for o in opp):
+        # feed a partner about to go out: its count of cards as low as it comes (a single
+        # from the lowest rank held, a pair from the lowest pair), unless an opponent is out next
+        if not any(table.left[o] <= 1 for o in opp):
+            for mate in mates:
                 want = table.left[mate]
-                small = [u for u in units if u[1] == want and u[2] == 1 and not u[3]]
-                if small:
-                    ids = self._checked(table, seat, min(small, key=lambda u: u[0])[4])
-                    if ids is not None:
-                        return ids
+                if want <= 2:
+                    ranks = [r for r in range(15) if (c >> _SHIFT[r]) & 31 >= want]
+                    for r in sorted(ranks, key=lambda r: _key(sh, want << _SHIFT[r])):
+                        ids = self._checked(table, seat, want << _SHIFT[r])
+                        if ids is not None:
+                            return ids
         danger_single = any(table.left[o] == 1 for o in opp)
         ordinary = [u for u in units if not u[3]]
         bombs = [u for u in units if u[3]]
@@ -427,6 +428,12 @@ class Planner:
             return (cost_of(c - pack(m[0]), sh), r.tier, r.key, -len(m[0]))
 
         return min(moves, key=score)[0]
+
+
+def _key(sh: Shapes, packed: int) -> int:
+    """The key of a plain play's first reading (how high it is), -1 if it is none."""
+    readings = sh.table.readings.get(packed)
+    return readings[0].key if readings else -1
 
 
 def _holds_wild(table, seat: int) -> bool:

@@ -116,9 +116,9 @@ def load_toml(rules: Rules, path: str, params: dict[str, Any] | None = None) -> 
         op = {"+": "+=", "-": "-="}.get(key[-1:], "=")
         name = key.rstrip("+-").replace("-", "_")
         if isinstance(value, dict):
-            raise SettingError(f"{where}: {key}: tables are not rules; write name = value")
-        params[name] = json_value(rules, name, op, value, params, f"{where}: {key}")
-        check(rules, {name: params[name]}, f"{where}: {key}")
+            raise SettingError(f"{where}: [{key}] is a table, not a rule; write name = value")
+        params[name] = json_value(rules, name, op, value, params, where)
+        check(rules, {name: params[name]}, where)
     check(rules, params, path)
     return params
 

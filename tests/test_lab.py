@@ -1,0 +1,305 @@
+"""The designers' lab: rule changes from the command line, duplicate deals and their
+comparison, interrupted and parallel runs, and how the default bot plays."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from analysis.compare import paired, sentences
+from cli import app
+from replay.cards import CARD_OF, RANK, pack
+from replay.games import find_rules
+from replay.replayer import Matches, replay
+from replay.sim import BLOCK, simulate, simulate_settings
+from replay.sim.run import Job, jobs, write
+from replay.sim.settings import SettingError, changes, load_toml, setting, settings_of
+from tests.helpers import BID_0, code_at, ddz, stepping
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+# ----------------------------------------------------------------- rule changes
+
+def test_a_removed_kind_is_illegal_in_records_of_that_setting():
+    rules = find_rules("ddz")
+    params = changes(rules, ["kinds-=four_two_single"])
+    assert set(rules.kinds) - set(params["kinds"]) == {"four_two_single"}
+    assert rules.with_params(params).kinds == rules.kinds - {"four_two_single"}
+    four_two = BID_0 + "0 play 2s 2h 2d 2c 3h 3d\n"
+    assert code_at(ddz(four_two)) is None or code_at(ddz(four_two))[0] == "incomplete"
+    assert code_at(ddz(four_two, params=params)) == ("invalid_combo", 3)
+
+
+def test_rule_values_of_every_type():
+    pdk = find_rules("pdk", "classic")
+    p = changes(pdk, ["must-play=yes", "deck=52", "opening_card=3d", "scoring=huopin", "kinds+=triple_two"])
+    r = pdk.with_params(p)
+    assert (r.must_play, len(r.deck), r.opening_card, r.scoring) == (True, 52, CARD_OF["3d"], "huopin")
+    assert "triple_two" in r.kinds
+    ddz_rules = find_rules("ddz")
+    assert ddz_rules.with_params(changes(ddz_rules, ["escape_landlord=30,5"])).escape_landlord == (30, 5)
+
+
+@pytest.mark.parametrize("change,message", [
+    ("colour=red", "--rule colour=red: no rule 'colour' in doudizhu/huopin (known: players, deck, bottom, kinds, "
+                   "max_play, straight_min, pair_chain_min, triple_chain_min, peek_limit, escape_threshold, "
+                   "escape_landlord, escape_farmer)"),
+    ("straight_min=six", "--rule straight_min=six: straight_min expects an integer (now 5)"),
+    ("kinds-=bogus", "--rule kinds-=bogus: 'bogus' is not in kinds (has: airplane_pair, airplane_single, bomb, "
+                     "four_two_pair, four_two_single, pair, pair_chain, rocket, single, straight, triple, "
+                     "triple_chain, triple_pair, triple_single)"),
+    ("kinds+=plate", "--rule kinds+=plate: kinds: 'plate' is not one of single, pair, triple, triple_single, "
+                     "triple_pair, straight, pair_chain, triple_chain, airplane_single, airplane_pair, "
+                     "four_two_single, four_two_pair, bomb, rocket"),
+    ("escape_landlord=1", "--rule escape_landlord=1: escape_landlord: expected a list like [20, 4], got [1]"),
+    ("straight_min 6", "--rule straight_min 6: expected NAME=VALUE, NAME+=A,B or NAME-=A,B (rules: players, deck, "
+                       "bottom, kinds, max_play, straight_min, pair_chain_min, triple_chain_min, peek_limit, "
+                       "escape_threshold, escape_landlord, escape_farmer)"),
+])
+def test_bad_rule_changes_are_one_line_errors(change, message):
+    with pytest.raises(SettingError) as e:
+        changes(find_rules("ddz"), [change])
+    assert str(e.value) == message
+    r = invoke("simulate", "--game", "ddz", "-n", "2", "--rule", change)
+    assert r.exit_code == 2 and r.stderr.strip() == "error: " + message
+
+
+def test_rules_file(tmp_path):
+    good = tmp_path / "no42.toml"
+    good.write_text('# what if four-with-two were not allowed?\nkinds- = ["four_two_single", "four_two_pair"]\n'
+                    "straight_min = 6\n", encoding="utf-8")
+    params = load_toml(find_rules("ddz"), str(good))
+    assert params["straight_min"] == 6 and "four_two_pair" not in params["kinds"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text("straight_min = 6\npeek_limit = \"two\"\n", encoding="utf-8")
+    with pytest.raises(SettingError) as e:
+        load_toml(find_rules("ddz"), str(bad))
+    assert str(e.value) == f"{bad}:2: peek_limit expects an integer (now 2)"
+    r = invoke("simulate", "--game", "ddz", "-n", "3", "--rules", str(good), "--out", str(tmp_path / "o.jsonl"))
+    assert r.exit_code == 0
+    records = [json.loads(x) for x in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert all(x["params"] == params for x in records)
+
+
+def test_settings_of_compare():
+    assert setting(find_rules("ddz"), "base") == {}
+    both = setting(find_rules("ddz"), "kinds-=bomb straight_min=6")
+    assert both["straight_min"] == 6 and "bomb" not in both["kinds"]
+    assert settings_of("ddz", None, ["peek_limit=0"], None, ["base", "straight_min=6"]) == [
+        {"peek_limit": 0}, {"peek_limit": 0, "straight_min": 6}]
+    with pytest.raises(SettingError, match="the same setting as 'base'"):
+        settings_of("ddz", None, [], None, ["base", "default"])
+
+
+# ----------------------------------------------------------------- every setting audits clean
+
+SETTINGS = [
+    ("doudizhu", None, 40, ["kinds-=bomb,rocket", "straight_min=6", "kinds-=four_two_single,four_two_pair"]),
+    ("paodekuai", "huopin", 40, ["must_play=false", "let_go=false xiqian=false", "kinds-=four_three"]),
+    ("paodekuai", "classic", 40, ["deck=52", "must_play=true let_go=true", "ace_low=false"]),
+    ("guandan", "standard", 14, ["tribute=false", "kinds-=plate,pair_chain", "double_bomb_size=6"]),
+    ("shuangkou", "huopin", 14, ["straight_min=6", "max_bomb=8", "kinds-=bomb_chain"]),
+]
+
+
+@pytest.mark.parametrize("game,variant,hands,specs", SETTINGS)
+def test_every_hand_of_every_setting_audits_clean(game, variant, hands, specs):
+    params = settings_of(game, variant, [], None, ["base"] + specs)
+    matches = Matches()
+    records = list(simulate_settings(game, variant, hands, 3, params))
+    assert len(records) == hands * len(params)
+    for r in records:
+        result = matches.replay(r)
+        assert result.ok, (r["id"], result.violation)
+    # duplicate deals: deal k is the same cards under every setting (unless the deck changed)
+    by_deal: dict[str, set] = {}
+    for r in records:
+        if "deck" not in r.get("params", {}):
+            by_deal.setdefault(r["id"].rsplit("-", 1)[1], set()).add(json.dumps(r["deal"]))
+    assert all(len(v) == 1 for v in by_deal.values())
+    assert len({r["id"] for r in records}) == len(records)
+
+
+# ----------------------------------------------------------------- comparison statistics
+
+def frame(base: list[int], other: list[int], figure: str = "bombs") -> pl.DataFrame:
+    rows = []
+    for k, (a, b) in enumerate(zip(base, other)):
+        for setting_, x in (("", a), ('{"straight_min": 6}', b)):
+            rows.append({"game": "doudizhu", "variant": "huopin", "setting": setting_, "deal_key": f"d{k}",
+                         "hand_id": f"{setting_}{k}", figure: float(x)})
+    return pl.DataFrame(rows)
+
+
+def test_paired_difference_exact_and_too_few_pairs_never_significant():
+    out = paired(frame([1, 0, 1, 1], [0, 0, 1, 0]))
+    row = out.row(0, named=True)
+    assert (row["setting"], row["pairs"], row["base_mean"], row["setting_mean"], row["diff"]) == \
+        ("straight_min=6", 4, 0.75, 0.25, -0.5)
+    se = (1 / 3) ** 0.5 / 2
+    assert row["lo"] == pytest.approx(-0.5 - 1.959964 * se) and row["hi"] == pytest.approx(-0.5 + 1.959964 * se)
+    assert row["testable"] is False and row["significant"] is False
+
+
+def test_a_clear_difference_is_named_and_no_difference_is_not():
+    base = [k % 3 for k in range(60)]
+    out = paired(frame(base, [x + 1 for x in base[:30]] + [x + 2 for x in base[30:]]))
+    assert out["significant"].to_list() == [True]
+    said = sentences(out)
+    assert said == ["doudizhu/huopin: straight_min=6 against base on 60 shared deals: bombs a hand 1.000 → 2.500, "
+                    "+1.500 (95% interval +1.372 to +1.628; Holm p = 0) — significant."]
+    same = paired(frame(base, base))
+    assert same.height == 0 or not same["significant"].any()
+
+
+def test_same_setting_compared_with_itself_gives_no_difference(tmp_path):
+    out = tmp_path / "same.jsonl"
+    r = invoke("simulate", "--game", "ddz", "-n", "60", "--seed", "2", "--out", str(out),
+               "--compare", "base", "straight_min=5")
+    assert r.exit_code == 0, r.stderr
+    ds = tmp_path / "ds"
+    assert invoke("ingest", str(out), "--out", str(ds)).exit_code == 0
+    assert invoke("audit", str(ds)).exit_code == 0
+    r = invoke("compare", str(ds), "--json")
+    data = json.loads(r.stdout)
+    # the same rules: the same hands, every difference exactly nothing
+    assert data["differences"] and all(d["diff"] == 0 and not d["significant"] for d in data["differences"])
+    assert data["summary"] == [f"doudizhu/huopin: straight_min=5 against base on 60 shared deals: no significant "
+                               f"difference (Holm-corrected 5% over {len(data['differences'])} tests)."]
+
+
+def test_a_what_if_names_its_significant_differences(tmp_path):
+    out = tmp_path / "what-if.jsonl"
+    r = invoke("simulate", "--game", "ddz", "-n", "150", "--seed", "4", "--out", str(out),
+               "--compare", "base", "kinds-=bomb,rocket")
+    assert r.exit_code == 0, r.stderr
+    ds = tmp_path / "ds"
+    invoke("ingest", str(out), "--out", str(ds))
+    assert invoke("audit", str(ds)).exit_code == 0
+    data = json.loads(invoke("compare", str(ds), "--json").stdout)
+    bombs = next(d for d in data["differences"] if d["figure"] == "bombs")
+    assert bombs["setting"] == "kinds-=bomb,rocket" and bombs["setting_mean"] == 0.0 and bombs["significant"]
+    assert any(s.startswith("doudizhu/huopin: kinds-=bomb,rocket against base on 150 shared deals: bombs a hand")
+               for s in data["summary"])
+    report = tmp_path / "r.html"
+    assert invoke("report", str(ds), "--out", str(report)).exit_code == 0
+    assert "Rule settings compared on the same deals" in report.read_text(encoding="utf-8")
+
+
+# ----------------------------------------------------------------- runs: workers, interrupts, crashes
+
+def test_any_number_of_workers_gives_the_same_file(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    job_list = jobs("gd", None, BLOCK + 30, 5, [{}], escape_rate=0.05)
+    assert write(str(a), job_list, workers=1) == (BLOCK + 30, False)
+    assert write(str(b), job_list, workers=2) == (BLOCK + 30, False)
+    assert a.read_bytes() == b.read_bytes()
+    # a block starts a new match: hands from BLOCK on are the same played alone
+    tail = list(simulate("gd", None, 30, 5, escape_rate=0.05, start=BLOCK))
+    assert [json.loads(x) for x in a.read_text().splitlines()[BLOCK:]] == json.loads(json.dumps(tail))
+
+
+def test_an_interrupted_run_leaves_a_valid_gzip_of_complete_hands(tmp_path):
+    out = tmp_path / "cut.jsonl.gz"
+    seen = []
+
+    def interrupt(k):
+        seen.append(k)
+        if len(seen) == 5:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    n, interrupted = write(str(out), jobs("ddz", None, 1000, 1, [{}]), workers=1, on_hands=interrupt)
+    assert (n, interrupted) == (5, True)
+    lines = gzip.decompress(out.read_bytes()).decode().splitlines()
+    assert len(lines) == 5 and all(replay(json.loads(x)).ok for x in lines)
+    assert os.listdir(tmp_path) == ["cut.jsonl.gz"]  # no temporary file left behind
+
+
+def test_a_crash_leaves_the_old_file(tmp_path):
+    out = tmp_path / "keep.jsonl"
+    out.write_text("old\n")
+    with pytest.raises(ValueError):
+        write(str(out), [Job("doudizhu", "huopin", 1, 0, 3, params={"colour": 1})])
+    assert out.read_text() == "old\n" and os.listdir(tmp_path) == ["keep.jsonl"]
+
+
+# ----------------------------------------------------------------- how the default bot plays
+
+def positions(game: str, hands: int, variant: str | None = None):
+    """(table before the action, action) of every play or pass of simulated hands."""
+    for record in simulate(game, variant, hands, 11):
+        for _, action, table in stepping(record):
+            if action["act"] in ("play", "pass") and table.phase == "play":
+                yield table, action
+
+
+def partners_of(table, seat: int) -> set[int]:
+    landlord = getattr(table, "landlord", None)
+    if landlord is not None and table.n == 3:
+        return set() if seat == landlord else {s for s in range(3) if s not in (seat, landlord)}
+    return {(seat + 2) % 4} if table.n == 4 else set()
+
+
+@pytest.mark.parametrize("game,hands", [("doudizhu", 120), ("guandan", 12), ("shuangkou", 12)])
+def test_partners_never_beat_each_other_unless_going_out(game, hands):
+    checked = 0
+    for table, action in positions(game, hands):
+        seat = action["seat"]
+        if table.last is not None and table.last_seat in partners_of(table, seat):
+            checked += 1
+            if action["act"] == "play":
+                assert len(action["cards"]) == table.left[seat], action
+    assert checked > 20
+
+
+def test_a_partner_about_to_go_out_is_fed_the_lowest_single():
+    fed = 0
+    for table, action in positions("doudizhu", 300):
+        seat = action["seat"]
+        mates = partners_of(table, seat)
+        opponents = set(range(3)) - mates - {seat}
+        if table.last is None and any(table.left[m] == 1 for m in mates) and \
+                all(table.left[o] > 1 for o in opponents) and table.table.readings.get(table.packed[seat]) is None:
+            fed += 1
+            lowest = min(RANK[c] for c in range(54) if table.hands[seat][c])
+            assert [RANK[CARD_OF[t]] for t in action["cards"]] == [lowest], action
+    assert fed > 5
+
+
+def test_bao_dan_a_single_led_against_one_card_is_the_highest():
+    checked = 0
+    for table, action in positions("doudizhu", 300):
+        seat = action["seat"]
+        opponents = set(range(3)) - partners_of(table, seat) - {seat}
+        if table.last is None and action["act"] == "play" and len(action["cards"]) == 1 and \
+                any(table.left[o] == 1 for o in opponents) and table.left[seat] > 1:
+            checked += 1
+            held = [RANK[c] for c in range(54) if table.hands[seat][c]]
+            rocket = 13 in held and 14 in held
+            top = max(r for r in held if held.count(r) < 4 and not (rocket and r >= 13))  # bombs kept whole
+            assert RANK[CARD_OF[action["cards"][0]]] == top, action
+    assert checked > 3
+
+
+def test_bombs_are_led_only_to_finish():
+    led = 0
+    for table, action in positions("doudizhu", 300):
+        if table.last is None and action["act"] == "play":
+            played = pack(CARD_OF[t] for t in action["cards"])
+            if table.table.readings[played][0].tier:
+                led += 1
+                rest = table.packed[action["seat"]] - played
+                assert rest == 0 or table.table.readings.get(rest) or all(
+                    (rest >> (5 * r)) & 31 in (0, 4) for r in range(13)) and rest >> 65 in (0, 1 + (1 << 5)), action
+    assert led > 0
