@@ -303,3 +303,10 @@ def test_bombs_are_led_only_to_finish():
                 assert rest == 0 or table.table.readings.get(rest) or all(
                     (rest >> (5 * r)) & 31 in (0, 4) for r in range(13)) and rest >> 65 in (0, 1 + (1 << 5)), action
     assert led > 0
+
+
+def test_bad_params_in_a_record_are_bad_record_naming_the_field():
+    assert replay(ddz("", params={"kinds": ["plate"]})).violation.message.startswith(
+        "params.kinds: 'plate' is not one of single, pair,")
+    assert code_at(ddz("", params={"kinds": "single"})) == ("bad_record", None)
+    assert code_at(ddz("", params={"scoring": "huopin"})) == ("bad_record", None)
