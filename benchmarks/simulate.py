@@ -12,7 +12,8 @@ Dizhu and both Paodekuai variants ≥ 500 hands/s, Guandan and Shuangkou ≥ 100
 Strength: each deal is played four times — the landlord's seat by paipu's default bot or
 by RLCard's ``DouDizhuRuleAgentV1``, the farmers likewise — with the same bidding (the
 default bot's), so the same landlord. Win rates have 95% Wilson intervals; a role's
-difference is paired by deal with a 95% normal interval.
+difference is paired by deal with a 95% normal interval. The same for ``--bot strong``
+against the default.
 """
 
 from __future__ import annotations
@@ -117,6 +118,29 @@ def anchor(deals: int) -> None:
           + ("paipu wins more in both roles" if lw[0] > lw[1] and fw[0] > fw[1] else "TARGET MISSED"))
 
 
+def levels(deals: int) -> None:
+    """--bot strong against the default on the same deals, in each role."""
+    from replay.sim.planner import FAST, STRONG
+    from replay.sim.rlcard_agent import ByRole
+
+    pairings = {"fast landlord, fast farmers": ByRole(FAST, FAST), "strong landlord, fast farmers": ByRole(STRONG, FAST),
+                "fast landlord, strong farmers": ByRole(FAST, STRONG)}
+    wins = {}
+    print(f"\nDou Dizhu, strong against fast: {deals} duplicate deals, each played 3 times")
+    for name, policy in pairings.items():
+        won = {}
+        for k, r in enumerate(simulate("doudizhu", None, deals, 8, seats_for=seats_of(policy, 3))):
+            res = r["result"]
+            if res.get("landlord") is not None and res.get("order"):
+                won[k] = int(res["order"][0] == res["landlord"])
+        wins[name] = won
+        print(f"  {name:34s} landlord wins {rate(sum(won.values()), len(won))}")
+    ff, sf, fs = wins.values()
+    common = sorted(set(ff) & set(sf) & set(fs))
+    print("  strong as landlord (its win rate − fast's): " + paired([sf[k] - ff[k] for k in common]))
+    print("  strong as farmers (their win rate − fast's): " + paired([ff[k] - fs[k] for k in common]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=float, default=1.0, help="scale of the hands timed per game (1: 1,000 / 240)")
@@ -133,6 +157,7 @@ def main() -> None:
             print(f"  {r['bot']:7s} {rate(*landlord_rate(r['records']))}")
     if args.deals:
         anchor(args.deals)
+        levels(args.deals)
 
 
 if __name__ == "__main__":

@@ -175,8 +175,8 @@ def cost_of(h: int, sh: Shapes) -> int:
 
 @dataclass(frozen=True)
 class Planner:
-    """The default policy (``--bot fast``); ``strong=True`` (``--bot strong``) also weighs
-    every legal lead by the plan it leaves, at the cost of generating them."""
+    """The default policy (``--bot fast``); ``strong=True`` (``--bot strong``) also counts
+    cards: near the end it leads, or takes the lead with, plays nobody else can beat."""
 
     strong: bool = False
     name: str = "fast"
@@ -225,8 +225,6 @@ class Planner:
             ids = self._checked(table, seat, hand)
             if ids is not None:
                 return ids
-        if self.strong and table.plain_lookup:
-            return self._best_of(table, seat, c, sh, list(moves), partners, lead=True)
         units = self._units(c, sh)
         n = table.n
         opp = [s for s in range(n) if s != seat and s not in partners and table.active[s]]
@@ -250,6 +248,16 @@ class Planner:
             ids = self._checked(table, seat, bombs[0][4])  # the bomb first, then the rest goes out
             if ids is not None:
                 return ids
+        if self.strong and len(ordinary) + len(bombs) <= 4:
+            # counting cards: lead what nobody else can beat while at most one other play is left
+            outside = sum(table.packed[s] for s in range(n) if s != seat)
+            boss = [u for u in ordinary if _boss(sh, u[4], outside)]
+            rest = [u for u in ordinary if u not in boss]
+            if boss and len(rest) <= 1:
+                for u in sorted(boss, key=lambda u: -u[1]):
+                    ids = self._checked(table, seat, u[4])
+                    if ids is not None:
+                        return ids
         if len(ordinary) == 2:  # lead the unit that likely holds first: the higher one
             hi = max(ordinary, key=lambda u: u[0])
             if hi[0] >= 11 or hi[1] >= 5:
@@ -348,6 +356,13 @@ class Planner:
                     return ids
         if table.last_seat in partners:
             return None
+        if self.strong and plain:
+            # counting cards: take the lead with a play nobody can beat when what is left then
+            # goes out in one more play
+            outside = sum(table.packed[s] for s in range(table.n) if s != seat)
+            for p, r, ids in sorted(cands, key=lambda x: (x[1].tier, x[1].key)):
+                if cost_of(c - p, sh) <= 1 and _boss(sh, p, outside):
+                    return self._cards(table, seat, p, ids, plain)
         for _ in range(4):  # wild-card games: a natural play the engine reads otherwise is dropped
             if not cands:
                 break
@@ -416,18 +431,14 @@ class Planner:
             return ids if ids is not None else table.cards_for(seat, packed)
         return self._checked(table, seat, packed)
 
-    # ------------------------------------------------------------------ strong leads
 
-    def _best_of(self, table, seat, c, sh, moves: list[Move], partners, lead: bool) -> list[int] | None:
-        if not moves:
-            return None
-        from ..cards import pack
-
-        def score(m: Move):
-            r = m[1][0]
-            return (cost_of(c - pack(m[0]), sh), r.tier, r.key, -len(m[0]))
-
-        return min(moves, key=score)[0]
+def _boss(sh: Shapes, packed: int, outside: int) -> bool:
+    """Whether no play the other seats could make from the cards they hold together beats
+    *packed* (what counting the cards played tells a player)."""
+    readings = sh.table.readings.get(packed)
+    if not readings:
+        return False
+    return not sh.table.has_beating(outside, readings[:1])
 
 
 def _key(sh: Shapes, packed: int) -> int:
