@@ -63,10 +63,10 @@ class Rules:
         return [f.name for f in fields(self) if f.name not in ("game", "variant")]
 
     def kind_names(self) -> tuple[str, ...]:
-        """Every combination kind the game knows (its module's ``KINDS``)."""
-        from importlib import import_module
+        """Every combination kind the game knows (its declaration's ``kinds``)."""
+        from .game import Game
 
-        return tuple(getattr(import_module(f"replay.games.{self.game}"), "KINDS", ()))
+        return tuple(Game.of(self).kinds)
 
     def param_value(self, key: str, value: Any) -> Any:
         """A JSON value of rule *key* as the rules hold it; ValueError naming what was expected."""
@@ -99,9 +99,9 @@ class Rules:
                 raise ValueError(f"params.{key}: expected a list like {list(default)!r}, got {value!r}")
             return tuple(value)
         if isinstance(default, str):
-            from .games import GAMES, find_rules
+            from .game import Game
 
-            known = sorted({getattr(find_rules(self.game, v), key) for v in GAMES[self.game][1]})
+            known = sorted({getattr(v, key) for v in Game.of(self).variants.values()})
             if value not in known:
                 raise ValueError(f"params.{key}: expected one of {', '.join(known)}, got {value!r}")
             return value
