@@ -467,6 +467,9 @@ def simulate(
         with progress:
             task = progress.add_task("simulate", total=total)
             n, interrupted = write(output, job_list, workers, on_hands=lambda k: progress.advance(task, k))
+    except BrokenPipeError:  # the reader of stdout is gone (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(0)
     except OSError as e:
         os_fail(e, output)
     if output != "-":

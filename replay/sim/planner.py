@@ -228,7 +228,6 @@ class Planner:
         units = self._units(c, sh)
         n = table.n
         opp = [s for s in range(n) if s != seat and s not in partners and table.active[s]]
-        nxt = table.next_active(seat)
         mates = [s for s in partners if table.active[s]]
         # feed a partner about to go out: its count of cards as low as it comes (a single
         # from the lowest rank held, a pair from the lowest pair), unless an opponent is out next
@@ -293,7 +292,9 @@ class Planner:
         triples = [r for r in range(15) if rest[r] == 3]
         for r in triples:
             packed = 3 << _SHIFT[r]
-            if sh.kicker_single and singles and singles[0] < 11:
+            if sh.kicker_two and len(singles) >= 2 and singles[1] < 11:
+                packed += (1 << _SHIFT[singles.pop(0)]) + (1 << _SHIFT[singles.pop(0)])
+            elif sh.kicker_single and singles and singles[0] < 11:
                 k = singles.pop(0)
                 packed += 1 << _SHIFT[k]
             elif sh.kicker_pair and pairs and pairs[0] < 11:
