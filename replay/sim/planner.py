@@ -89,17 +89,11 @@ def base_cost(h: int, sh: Shapes) -> int:
     found = sh.base.get(h)
     if found is not None:
         return found
-    t = p = s = 0
-    x = h
-    while x:
-        n = x & 31
-        x >>= 5
-        if n == 1:
-            s += 1
-        elif n == 2:
-            p += 1
-        elif n:
-            t += 1  # a triple, or a bomb kept whole
+    x, acc = h, 0
+    while x:  # three ranks at a time
+        acc += _SPT[x & 0x7FFF]
+        x >>= 15
+    s, p, t = acc & 1023, (acc >> 10) & 1023, acc >> 20
     kick = 0
     if t:
         if sh.kicker_two:  # 三带二 of any two cards: two singles, else a pair
@@ -114,9 +108,25 @@ def base_cost(h: int, sh: Shapes) -> int:
     return cost
 
 
+def _spt(chunk: int) -> int:
+    """Singles, pairs and triples-or-more among three 5-bit rank counts, packed 10 bits each."""
+    out = 0
+    for k in range(3):
+        n = (chunk >> (5 * k)) & 31
+        out += 1 if n == 1 else (1 << 10) if n == 2 else (1 << 20) if n else 0
+    return out
+
+
+_SPT = [_spt(x) for x in range(1 << 15)]
+#: the bits of a rank count of four or more (a bomb-sized count; counts stay under 16)
+_FOUR_UP = sum(0b01100 << (5 * r) for r in range(15))
+
+
 def _strip(h: int, sh: Shapes) -> tuple[int, int, list[int]]:
     """(counts without bombs and joker bombs, how many were taken, the bombs as packed plays)."""
     bombs = []
+    if sh.bomb_min == 4 and not h & _FOUR_UP and not (sh.joker_units and (h >> 65) & 31 and (h >> 70) & 31):
+        return h, 0, bombs  # nothing to take: the usual case
     for r in range(15):
         n = (h >> _SHIFT[r]) & 31
         if n >= sh.bomb_min:
@@ -351,7 +361,7 @@ class Planner:
         cands = self._candidates(table, seat, moves)
         left = table.left[seat]
         for p, r, ids in cands:
-            if sum(counts(p)) == left:
+            if r.size == left:
                 ids = self._cards(table, seat, p, ids, plain)
                 if ids is not None:
                     return ids
