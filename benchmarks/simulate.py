@@ -144,7 +144,7 @@ def levels(deals: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=float, default=1.0, help="scale of the hands timed per game (1: 1,000 / 240)")
-    ap.add_argument("--deals", type=int, default=2000, help="duplicate deals against RLCard (0: skip)")
+    ap.add_argument("--deals", type=int, default=2300, help="duplicate deals against RLCard (0: skip); about 9 in 10 get a landlord")
     args = ap.parse_args()
     print("Hands per second, one core (CPU time), whole hands; ratio: against the simple bot in this run")
     rows = speed(args.hands)

@@ -25,9 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import CARD_NAMES, GUARD, counts
+from ..cards import CARD_NAMES, CARD_OF, GUARD, counts, pack
 from ..combos import ComboTable
-from .core import Move
 
 #: rank offsets of the packed counts
 _SHIFT = [5 * r for r in range(15)]
@@ -366,6 +365,8 @@ class Planner:
                 if ids is not None:
                     return ids
         if table.last_seat in partners:
+            if self.strong and plain:
+                return self._block(table, seat, c, sh, partners, cands)
             return None
         if self.strong and plain:
             # counting cards: take the lead with a play nobody can beat when what is left then
@@ -413,6 +414,13 @@ class Planner:
                 continue  # the lowest play that is a whole unit of the plan: nothing does better
             ordinary.append((cost_of(c - p, sh) - now, r.tier, r.key, x))
         strong = hints.get("strong", 12)
+        if ordinary and urgent and self.strong and table.plain_lookup:
+            # an opponent is nearly out: the play it cannot top, if one costs the plan little
+            outside = sum(table.packed[s] for s in range(table.n) if s != seat)
+            tops = [x for x in sorted(cands, key=lambda x: x[1].key) if not x[1].tier and _boss(sh, x[0], outside)]
+            for x in tops:
+                if cost_of(c - x[0], sh) - now <= 1:
+                    return x
         if ordinary:
             best = min(ordinary, key=lambda x: (x[0], x[2]))
             delta, key = best[0], best[2]
@@ -428,6 +436,28 @@ class Planner:
             if urgent or after <= 2 or (big and after <= 4):
                 return best[3]
         return None
+
+    def _block(self, table, seat, c, sh, partners, cands) -> list[int] | None:
+        """A partner's play that the next opponent, about to go out, may top: top it first
+        with a play nobody can beat (counting cards), else leave it."""
+        nxt = table.next_active(seat)
+        if nxt in partners or table.left[nxt] > 2 or table.last[0].size > table.left[nxt]:
+            return None
+        outside = sum(table.packed[s] for s in range(table.n) if s != seat)
+        if _boss(sh, self._last_packed(table), outside):
+            return None  # the partner's play holds
+        for p, r, ids in sorted(cands, key=lambda x: (x[1].tier, x[1].key)):
+            if not r.tier and _boss(sh, p, outside):
+                return self._cards(table, seat, p, ids, True)
+        return None
+
+    @staticmethod
+    def _last_packed(table) -> int:
+        """The packed cards of the play on the table (from the record's last play)."""
+        for a in reversed(table.record["actions"]):
+            if a["act"] == "play":
+                return pack(CARD_OF[t] for t in a["cards"])
+        return 0
 
     def _any_beating(self, table, seat, moves) -> list[int] | None:
         cands = self._candidates(table, seat, moves, wild=not table.plain_lookup)
