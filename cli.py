@@ -446,7 +446,8 @@ def simulate(
         fail("--workers must be 0 or more (0: every core)")
     try:
         params = settings_of(game, variant, rule or [], rules_file, settings if compare else None)
-        for spec, p in zip(settings or ["--rule"], params):
+        plain = " ".join([f"--rules {rules_file}"] * bool(rules_file) + [f"--rule {r}" for r in rule or []])
+        for spec, p in zip(settings if compare else [plain or "the rules"], params):
             trial(game, variant, p, spec)
     except (UnknownGame, SettingError) as e:
         fail(str(e))

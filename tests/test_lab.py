@@ -310,3 +310,14 @@ def test_bad_params_in_a_record_are_bad_record_naming_the_field():
         "params.kinds: 'plate' is not one of single, pair,")
     assert code_at(ddz("", params={"kinds": "single"})) == ("bad_record", None)
     assert code_at(ddz("", params={"scoring": "huopin"})) == ("bad_record", None)
+
+
+def test_a_setting_that_cannot_be_played_is_a_one_line_error_before_any_file(tmp_path):
+    out = tmp_path / "x.jsonl"
+    r = invoke("simulate", "--game", "gd", "-n", "2", "--compare", "base", "players=2", "--out", str(out))
+    assert r.exit_code == 2
+    assert r.stderr.strip() == "error: players=2: this setting cannot be played: 4 seats dealt; guandan/standard has 2"
+    r = invoke("simulate", "--game", "pdk", "-n", "2", "--rule", "kinds-=single", "--out", str(out))
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert r.stderr.startswith("error: --rule kinds-=single: this setting cannot be played: ")
+    assert not out.exists()

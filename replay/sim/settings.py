@@ -168,5 +168,8 @@ def trial(game: str, variant: str | None, params: dict[str, Any], label: str) ->
             pass
     except SettingError:
         raise
+    except AssertionError as e:  # the recorder caught an illegal simulated action
+        v = e.args[0][0] if e.args and isinstance(e.args[0], tuple) and e.args[0] else e.args[0] if e.args else e
+        raise SettingError(f"{label}: this setting cannot be played: {getattr(v, 'message', v)}") from None
     except Exception as e:  # noqa: BLE001 - any failure means the setting cannot be simulated
         raise SettingError(f"{label}: this setting cannot be played ({type(e).__name__}: {e})") from None
