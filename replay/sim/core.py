@@ -25,8 +25,9 @@ class Policy(Protocol):
     the heuristic (partners, must-play, 报单); the players at the table are
     ``table.spec.players``."""
 
-    def play(self, table: Any, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
-        """The cards to play from *moves* (the legal plays of ``table.turn``), or None to pass."""
+    def play(self, table: Any, rng: random.Random, moves: Sequence[Move], hints: dict[str, Any]) -> list[int] | None:
+        """The cards to play from *moves* (the legal plays of ``table.turn``, a sequence made
+        on first use: :class:`LegalMoves`), or None to pass."""
         ...
 
     def bid(self, table: Any, rng: random.Random, seat: int, power: float, stage: str) -> bool:
