@@ -321,3 +321,24 @@ def test_a_setting_that_cannot_be_played_is_a_one_line_error_before_any_file(tmp
     assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1
     assert r.stderr.startswith("error: --rule kinds-=single: this setting cannot be played: ")
     assert not out.exists()
+
+
+def test_rlcard_rule_agent_plays_legal_hands_inside_paipu():
+    pytest.importorskip("rlcard")
+    from replay.sim import Seat
+    from replay.sim.planner import FAST
+    from replay.sim.rlcard_agent import ByRole, RLCardRule, rank_string, trace_of
+
+    assert rank_string(pack(CARD_OF[t] for t in ["4h", "3s", "3h", "3d"])) == "3334"
+    assert rank_string(pack([CARD_OF["BJ"], CARD_OF["SJ"]])) == "BR"  # RLCard: B small, R big
+    record = ddz(BID_0 + "0 play 3h\n1 play 4h\n2 pass\n")
+    assert trace_of(record) == [(0, "3"), (1, "4"), (2, "pass")]
+    rl = RLCardRule()
+    for policy in (ByRole(rl, FAST), ByRole(FAST, rl)):
+        records = list(simulate("ddz", None, 15, 4, seats_for=lambda k, p=policy: [Seat(None, p) for _ in range(3)]))
+        assert all(replay(r).ok for r in records)
+    # the same deals and bidding: the same landlord whoever plays the cards
+    a = [r["result"].get("landlord") for r in simulate("ddz", None, 15, 4)]
+    b = [r["result"].get("landlord") for r in simulate("ddz", None, 15, 4,
+                                                        seats_for=lambda k: [Seat(None, ByRole(rl, rl))] * 3)]
+    assert a == b
