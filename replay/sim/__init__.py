@@ -67,15 +67,10 @@ def simulate(game: str, variant: str | None = None, hands: int = 100, seed: int 
 
 
 def simulate_settings(game: str, variant: str | None, hands: int, seed: int, settings: list[dict | None],
-                      start: int = 0, **kw) -> Iterator[dict]:
-    """Duplicate deals: hands *start*.. of each setting (rule params) in turn, block by
-    block, so that deal k is played under every setting (ids ``…-c<setting>-<k>``)."""
-    end = start + hands
-    k = start
-    while k < end:
-        block_end = min(end, (k // BLOCK + 1) * BLOCK)
-        for j, params in enumerate(settings):
-            rules = find_rules(game, variant)
-            yield from simulate(game, variant, block_end - k, seed, params=params or None, start=k,
-                                prefix=f"{rules.game}-{rules.variant}-s{seed}-c{j}", **kw)
-        k = block_end
+                      **kw) -> Iterator[dict]:
+    """Duplicate deals: deals 0..*hands* under each setting (rule params) in turn, block by
+    block, as ``paipu simulate --compare`` writes them (ids ``…-c<setting>-<k>``)."""
+    from .run import jobs, records
+
+    for job in jobs(game, variant, hands, seed, settings, compare=True, **kw):
+        yield from records(job)
