@@ -277,17 +277,21 @@ def test_a_partner_about_to_go_out_is_fed_the_lowest_single():
     assert fed > 5
 
 
-def test_bao_dan_a_single_led_against_one_card_is_the_highest():
+def test_bao_dan_a_single_against_one_card_is_the_highest():
     checked = 0
     for table, action in positions("doudizhu", 300):
         seat = action["seat"]
         opponents = set(range(3)) - partners_of(table, seat) - {seat}
-        if table.last is None and action["act"] == "play" and len(action["cards"]) == 1 and \
-                any(table.left[o] == 1 for o in opponents) and table.left[seat] > 1:
-            checked += 1
+        nxt = table.next_active(seat)
+        threat = any(table.left[o] == 1 for o in opponents) if table.last is None else \
+            nxt in opponents and table.left[nxt] == 1  # leading: any opponent; following: the next seat
+        if action["act"] == "play" and len(action["cards"]) == 1 and threat and table.left[seat] > 1:
             held = [RANK[c] for c in range(54) if table.hands[seat][c]]
             rocket = 13 in held and 14 in held
             top = max(r for r in held if held.count(r) < 4 and not (rocket and r >= 13))  # bombs kept whole
+            if table.last is not None and top <= table.last[0].key:
+                continue  # following, the highest loose card does not beat the play
+            checked += 1
             assert RANK[CARD_OF[action["cards"][0]]] == top, action
     assert checked > 3
 

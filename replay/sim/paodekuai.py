@@ -40,7 +40,8 @@ def simulate_hand(rng: random.Random, rules: PaodekuaiRules, hand_id: str, escap
         seat = table.turn
         nxt = table.next_active(seat)
         hints = {"must_play": rules.must_play,
-                 "high_single": rules.let_go and table.left[nxt] == 1 and rng.random() < 0.9}
+                 # 报单: the highest single; under 放走包赔 nine times in ten (some let-goes for the data)
+                 "high_single": table.left[nxt] == 1 and (not rules.let_go or rng.random() < 0.9)}
         play_turn(table, rng, act, policies[seat], hints)
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "scores", "coins") if k in outcome}

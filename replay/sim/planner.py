@@ -216,9 +216,14 @@ class Planner:
             choice = self._follow(table, seat, c, sh, partners, hints, moves, rng)
             if choice is None and must:
                 choice = self._any_beating(table, seat, moves)
-        if choice is not None and hints.get("high_single") and len(choice) == 1:
+        high = hints.get("high_single")
+        if high is None:  # no advice from the driver: 报单 when the next seat is an opponent on one card
+            nxt = table.next_active(seat)
+            high = nxt not in partners and table.left[nxt] == 1
+        if choice is not None and high and len(choice) == 1:
             # 报单: a single is the highest card held (the engine's let-go rule, and good play)
-            top = max((r for r in range(15) if (c >> _SHIFT[r]) & 31), key=lambda r: _key(sh, 1 << _SHIFT[r]))
+            loose = _strip(c, sh)[0] or c  # bombs kept whole while other cards are left
+            top = max((r for r in range(15) if (loose >> _SHIFT[r]) & 31), key=lambda r: _key(sh, 1 << _SHIFT[r]))
             ids = self._checked(table, seat, 1 << _SHIFT[top])
             if ids is not None:
                 choice = ids
