@@ -101,7 +101,7 @@ def base_cost(h: int, sh: Shapes) -> int:
             kick = 2 * a + b
         else:
             kick = min(t, (s if sh.kicker_single else 0) + (p if sh.kicker_pair else 0))
-    if len(sh.base) > 500_000:
+    if len(sh.base) > 100_000:
         sh.base.clear()
     cost = sh.base[h] = t + p + s - kick
     return cost
@@ -170,7 +170,7 @@ def plan(h: int, sh: Shapes) -> tuple[list[int], int]:
         chains.append(best)
         cost += 1
         now = best_cost - 1
-    if len(sh.plans) > 200_000:
+    if len(sh.plans) > 50_000:
         sh.plans.clear()
     found = sh.plans[h0] = (chains, cost + now)
     return found
