@@ -331,7 +331,7 @@ def test_unreadable_subfolder_and_file(tmp_path, monkeypatch):
 def test_a_value_no_audit_column_holds_costs_only_its_hand(tmp_path):
     """Coins beyond what a double holds exactly (a room's numbers multiply): the audit
     gives that hand a bad_record verdict naming the column and keeps the others."""
-    huge = spoil(lambda r: [r.pop("stacks", None), r.pop("result"), r.update(room={"coef": 2 ** 52, "base": 2 ** 52})],
+    huge = spoil(lambda r: [r.pop("stacks", None), r.pop("result"), r.update(room={"coef": 2 ** 52, "base": 4})],
                  GOOD[1])
     src = tmp_path / "h.jsonl"
     src.write_bytes(jsonl_lines(GOOD + [huge]))
