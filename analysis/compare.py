@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import json
 import math
-from statistics import NormalDist
-
 import polars as pl
 
+from .inference import _normal_p, holm, mean_interval
 from .queries import connect, sql_text
 
 #: the per-hand figures of compare.sql, with how to say them
@@ -29,7 +28,6 @@ FIGURES = {
 RATES = {"landlord_wins", "first_leader_wins", "spring", "double_down"}
 MIN_PAIRS = 30
 ALPHA = 0.05
-Z95 = NormalDist().inv_cdf(0.975)
 
 
 def hands(root: str, game: str | None = None, variant: str | None = None) -> pl.DataFrame:
@@ -90,43 +88,40 @@ def paired(df: pl.DataFrame) -> pl.DataFrame:
                 x, y = pair["x"].cast(pl.Float64), pair["y"].cast(pl.Float64)
                 d = y - x
                 mean = float(d.mean())
-                sd = float(d.std()) if n > 1 else 0.0
-                se = sd / math.sqrt(n) if n > 1 else float("nan")
-                if n < 2 or math.isnan(se):
+                sd = float(d.std()) if n > 1 else math.nan
+                lo, hi = mean_interval(mean, sd, n)
+                if n < 2:
                     p = None
-                elif se == 0:
+                elif sd == 0:
                     p = 1.0 if mean == 0 else 0.0
                 else:
-                    p = 2 * (1 - NormalDist().cdf(abs(mean) / se))
+                    p = _normal_p(mean / (sd / math.sqrt(n)))
                 rows.append({
                     "game": game, "variant": variant, "base": setting_label(game, variant, base),
                     "setting": setting_label(game, variant, other), "figure": fig, "pairs": n,
                     "base_mean": float(x.mean()), "setting_mean": float(y.mean()), "diff": mean,
-                    "lo": mean - Z95 * se if n > 1 else None, "hi": mean + Z95 * se if n > 1 else None,
+                    "lo": None if math.isnan(lo) else lo, "hi": None if math.isnan(hi) else hi,
                     "p": p, "testable": n >= MIN_PAIRS and p is not None,
                 })
     out = pl.DataFrame(rows, schema={
         "game": pl.String, "variant": pl.String, "base": pl.String, "setting": pl.String, "figure": pl.String,
         "pairs": pl.Int64, "base_mean": pl.Float64, "setting_mean": pl.Float64, "diff": pl.Float64,
         "lo": pl.Float64, "hi": pl.Float64, "p": pl.Float64, "testable": pl.Boolean})
-    return out.with_columns(p_holm=pl.Series(holm([r["p"] if r["testable"] else None for r in rows]),
+    return out.with_columns(p_holm=pl.Series(holm_tested([r["p"] if r["testable"] else None for r in rows]),
                                              dtype=pl.Float64)) \
         .with_columns(significant=pl.col("p_holm").fill_null(1.0) < ALPHA)
 
 
-def holm(pvalues: list[float | None]) -> list[float | None]:
-    """Holm–Bonferroni adjusted p-values (None stays None: not tested).
+def holm_tested(pvalues: list[float | None]) -> list[float | None]:
+    """:func:`analysis.inference.holm` over the p-values tested (None: not tested, stays None).
 
-    >>> holm([0.01, 0.04, None, 0.03])
+    >>> holm_tested([0.01, 0.04, None, 0.03])
     [0.03, 0.06, None, 0.06]
     """
-    tested = sorted((p, k) for k, p in enumerate(pvalues) if p is not None)
-    m = len(tested)
+    tested = [k for k, p in enumerate(pvalues) if p is not None]
     out: list[float | None] = [None] * len(pvalues)
-    running = 0.0
-    for rank, (p, k) in enumerate(tested):
-        running = max(running, min(1.0, (m - rank) * p))
-        out[k] = round(running, 12)
+    for k, adjusted in zip(tested, holm([pvalues[k] for k in tested])):
+        out[k] = adjusted
     return out
 
 
