@@ -336,7 +336,7 @@ def test_rlcard_rule_agent_plays_legal_hands_inside_paipu():
     assert rank_string(pack(CARD_OF[t] for t in ["4h", "3s", "3h", "3d"])) == "3334"
     assert rank_string(pack([CARD_OF["BJ"], CARD_OF["SJ"]])) == "BR"  # RLCard: B small, R big
     record = ddz(BID_0 + "0 play 3h\n1 play 4h\n2 pass\n")
-    assert trace_of(record) == [(0, "3"), (1, "4"), (2, "pass")]
+    assert trace_of(record["actions"]) == [(0, "3"), (1, "4"), (2, "pass")]
     rl = RLCardRule()
     for policy in (ByRole(rl, FAST), ByRole(FAST, rl)):
         records = list(simulate("ddz", None, 15, 4, seats_for=lambda k, p=policy: [Seat(None, p) for _ in range(3)]))
@@ -346,3 +346,14 @@ def test_rlcard_rule_agent_plays_legal_hands_inside_paipu():
     b = [r["result"].get("landlord") for r in simulate("ddz", None, 15, 4,
                                                         seats_for=lambda k: [Seat(None, ByRole(rl, rl))] * 3)]
     assert a == b
+
+
+@pytest.mark.parametrize("bot", ["fast", "strong", "simple"])
+def test_every_bot_level_plays_legal_hands_of_every_game(bot, tmp_path):
+    from replay.sim.run import records
+
+    matches = Matches()
+    for game, variant, hands in (("doudizhu", "huopin", 6), ("paodekuai", "huopin", 6), ("paodekuai", "classic", 6),
+                                 ("guandan", "standard", 3), ("shuangkou", "huopin", 3)):
+        for r in records(Job(game, variant, 2, 0, hands, bot=bot, escape_rate=0.1)):
+            assert matches.replay(r).ok, (bot, r["id"])

@@ -92,7 +92,7 @@ class Heuristic:
     bids. It looks at every legal play and plans nothing."""
 
     def play(self, table: Table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
-        return choose_play(table, rng, moves=moves, **hints)
+        return choose_play(table, rng, moves=moves, **{k: v for k, v in hints.items() if k != "actions"})
 
     def bid(self, table: Table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
         if stage == "grab":

@@ -22,8 +22,8 @@ Move = tuple[list[int], tuple[Any, ...]]
 
 class Policy(Protocol):
     """How a seat decides. Drivers call only these; ``hints`` are the game's advice to
-    the heuristic (partners, must-play, 报单); the players at the table are
-    ``table.spec.players``."""
+    the heuristic (partners, must-play, 报单) and ``actions``, the hand's actions so far as
+    recorded; the players at the table are ``table.spec.players``."""
 
     def play(self, table: Any, rng: random.Random, moves: Sequence[Move], hints: dict[str, Any]) -> list[int] | None:
         """The cards to play from *moves* (the legal plays of ``table.turn``, a sequence made
@@ -117,6 +117,7 @@ def play_turn(table, rng: random.Random, act: "Recorder", policy: Policy, hints:
     from ..cards import card_name
 
     seat = table.turn
+    hints["actions"] = act.record["actions"]  # the hand so far, as recorded (the engine keeps no record)
     moves = LegalMoves(table, seat)
     cards = policy.play(table, rng, moves, hints)
     # how many options the seat had matters only to clocks that ask (``wants_options``)

@@ -337,7 +337,7 @@ class Planner:
             return None
         if not table.allows(seat, packed):
             return None
-        v = table.verify_play(len(table.record["actions"]), seat, [CARD_NAMES[x] for x in ids])[0]
+        v = table.verify_play(0, seat, [CARD_NAMES[x] for x in ids])[0]  # (the index names a violation only)
         return ids if v is None else None
 
     @staticmethod
@@ -371,7 +371,7 @@ class Planner:
                     return ids
         if table.last_seat in partners:
             if self.strong and plain:
-                return self._block(table, seat, c, sh, partners, cands)
+                return self._block(table, seat, c, sh, partners, cands, hints)
             return None
         if self.strong and plain:
             # counting cards: take the lead with a play nobody can beat when what is left then
@@ -442,14 +442,14 @@ class Planner:
                 return best[3]
         return None
 
-    def _block(self, table, seat, c, sh, partners, cands) -> list[int] | None:
+    def _block(self, table, seat, c, sh, partners, cands, hints) -> list[int] | None:
         """A partner's play that the next opponent, about to go out, may top: top it first
         with a play nobody can beat (counting cards), else leave it."""
         nxt = table.next_active(seat)
         if nxt in partners or table.left[nxt] > 2 or table.last[0].size > table.left[nxt]:
             return None
         outside = sum(table.packed[s] for s in range(table.n) if s != seat)
-        if _boss(sh, self._last_packed(table), outside):
+        if _boss(sh, self._last_packed(hints.get("actions", ())), outside):
             return None  # the partner's play holds
         for p, r, ids in sorted(cands, key=lambda x: (x[1].tier, x[1].key)):
             if not r.tier and _boss(sh, p, outside):
@@ -457,9 +457,9 @@ class Planner:
         return None
 
     @staticmethod
-    def _last_packed(table) -> int:
-        """The packed cards of the play on the table (from the record's last play)."""
-        for a in reversed(table.record["actions"]):
+    def _last_packed(actions: list[dict]) -> int:
+        """The packed cards of the play on the table (the last play of the hand's *actions*)."""
+        for a in reversed(actions):
             if a["act"] == "play":
                 return pack(CARD_OF[t] for t in a["cards"])
         return 0

@@ -32,10 +32,10 @@ def packed_of(text: str) -> int:
     return sum(1 << (5 * ORDER.index(ch)) for ch in text)
 
 
-def trace_of(record: dict) -> list[tuple[int, str]]:
-    """The plays and passes so far as RLCard's trace."""
+def trace_of(actions: list[dict]) -> list[tuple[int, str]]:
+    """The plays and passes so far (the hand's *actions*) as RLCard's trace."""
     out = []
-    for a in record["actions"]:
+    for a in actions:
         if a["act"] == "play":
             out.append((a["seat"], rank_string(sum(1 << (5 * RANK[CARD_OF[t]]) for t in a["cards"]))))
         elif a["act"] == "pass":
@@ -65,7 +65,7 @@ class RLCardRule:
         legal: dict[str, list[int]] = {}
         if table.last is not None:  # the agent reads the legal actions only when following
             legal = {rank_string(pack(ids)): ids for ids, _ in moves}
-        obs = {"trace": trace_of(table.record), "current_hand": rank_string(table.packed[seat]),
+        obs = {"trace": trace_of(hints["actions"]), "current_hand": rank_string(table.packed[seat]),
                "actions": list(legal) + (["pass"] if table.last is not None else []),
                "landlord": table.landlord, "self": seat}
         np.random.seed(rng.randrange(2 ** 32))
