@@ -10,12 +10,42 @@ import sys
 from typing import Annotated, Optional
 
 import typer
+import typer.core
 from rich.console import Console
 
 from analysis import stat_files
 from analysis import fmt as human  # numbers for people (small, no heavy imports)
 
+
+class _Group(typer.core.TyperGroup):
+    """The command group; ``--ray`` may come without its address (click cannot say that)."""
+
+    def main(self, args=None, *rest, **kw):
+        return super().main(ray_flag_args(list(sys.argv[1:] if args is None else args)), *rest, **kw)
+
+
+def ray_flag_args(args: list[str]) -> list[str]:
+    """``--ray`` not followed by an address gets the address ``local``.
+
+    >>> ray_flag_args(["audit", "ds", "--ray"]), ray_flag_args(["audit", "--ray", "ds"])
+    (['audit', 'ds', '--ray', 'local'], ['audit', '--ray', 'local', 'ds'])
+    >>> ray_flag_args(["audit", "--ray", "ray://head:10001", "ds"])[2:]
+    ['ray://head:10001', 'ds']
+    """
+    import re
+
+    out: list[str] = []
+    for k, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--ray":
+            nxt = args[k + 1] if k + 1 < len(args) else ""
+            if not (nxt in ("auto", "local") or nxt.startswith("ray://") or re.fullmatch(r"[\w.-]+:\d+", nxt)):
+                out.append("local")
+    return out
+
+
 app = typer.Typer(
+    cls=_Group,
     name="paipu",
     help="Replay, audit and analyse hands of Chinese climbing card games ('paipu games' lists them).",
     no_args_is_help=True,
@@ -329,6 +359,9 @@ def audit(
     fmt: Annotated[str, FORMAT_OPT] = "auto",
     force: Annotated[bool, typer.Option("--force", help="re-audit a dataset's hands that were audited already")] = False,
     workers: Annotated[Optional[int], typer.Option(help="processes for a dataset (default: all cores)")] = None,
+    ray: Annotated[Optional[str], typer.Option(
+        "--ray", metavar="[ADDRESS]",
+        help="audit datasets on a Ray cluster: auto, ray://HOST:PORT, or alone for a local one")] = None,
 ) -> None:
     """Re-validate every move of every hand; exit 1 if any hand breaks a rule.
 
@@ -338,6 +371,7 @@ def audit(
     import json
 
     from replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts
+    from replay.distributed import ClusterError
     from replay.io.commit import DatasetLocked, DatasetWriteError
     from replay.io.sources import InputError
 
@@ -373,8 +407,8 @@ def audit(
         with progress:
             task = progress.add_task("audit", total=in_ds)
             try:
-                audit_dataset(ds, force=force, workers=workers, on_part=on_part)
-            except (DatasetLocked, DatasetWriteError) as e:
+                audit_dataset(ds, force=force, workers=workers, on_part=on_part, ray_address=ray)
+            except (DatasetLocked, DatasetWriteError, ClusterError) as e:
                 fail(str(e))
         err.print(f"{ds}: audited {audited:,} of {human.count(in_ds, 'hand')} ({in_ds - audited:,} "
                   f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)

@@ -140,30 +140,11 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
         gc.enable()
 
 
-def _audit_job(args: tuple) -> list[PartSummary]:
-    return audit_parts(*args)
-
-
-def audit_dataset(root: str, force: bool = False, workers: int | None = None, on_part=None) -> int:
-    """Audit every hands part of the dataset not audited yet (all with *force*), on all
-    cores; returns the number of parts audited. *on_part(summary)* follows progress.
-
-    A match (games whose hands chain) may span part files, so that game's parts are one
-    job, in the order they were written, and are audited again together when any is new.
-
-    The dataset is locked meanwhile; each part's four tables appear together or not at
-    all (a kill or a full disk leaves no part half audited).
-    """
-    from .io.commit import writing
-
-    with writing(root):
-        return _audit_dataset(root, force, workers, on_part)
-
-
-def _audit_dataset(root: str, force: bool, workers: int | None, on_part) -> int:
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
-
+def audit_jobs(root: str, force: bool = False) -> list[tuple]:
+    """The arguments of every :func:`audit_parts` call that audits the dataset: one job per
+    hands part file, except that a match (games whose hands chain) may span part files, so
+    that game's parts are one job, in the order they were written (audited again together
+    when any is new)."""
     from .io.dataset import iter_hand_files
 
     jobs: list[tuple] = []
@@ -175,24 +156,33 @@ def _audit_dataset(root: str, force: bool, workers: int | None, on_part) -> int:
             jobs.append((root, game, [(hands, actions)], force))
     for game, parts in chained.items():
         parts.sort(key=lambda p: (os.path.getmtime(p[0]), p[0]))
-        jobs.append((root, game, parts, force))
-    workers = workers or os.cpu_count() or 1
+        jobs.insert(0, (root, game, parts, force))  # the longest job starts first
+    return jobs
+
+
+def audit_dataset(root: str, force: bool = False, workers: int | None = None, on_part=None,
+                  ray_address: str | None = None) -> int:
+    """Audit every hands part of the dataset not audited yet (all with *force*), on all
+    cores or, with *ray_address*, on a Ray cluster (:mod:`replay.distributed`); returns
+    the number of parts audited. *on_part(summary)* follows progress as jobs finish.
+
+    The dataset is locked meanwhile; each part's four tables appear together or not at
+    all (a kill or a full disk leaves no part half audited).
+    """
+    from .distributed import run_parts
+    from .io.commit import writing
+
     done = 0
 
-    def count(summaries: list[PartSummary]) -> None:
+    def count(_: int, summaries: list[PartSummary]) -> None:
         nonlocal done
         for s in summaries:
             done += not s.skipped
             if on_part:
                 on_part(s)
 
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            count(audit_parts(*job))
-        return done
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-        for summaries in pool.map(_audit_job, jobs):
-            count(summaries)
+    with writing(root):
+        run_parts(audit_parts, audit_jobs(root, force), ray_address, workers, count)
     return done
 
 

@@ -1,0 +1,188 @@
+"""The dataset audit on a two-node Ray cluster: the same rows as the local pool, every hand
+exactly once after a worker is killed mid-part, and per-part work of other callers.
+
+One cluster (two nodes of one CPU each) serves the whole module. Deselect these with
+``-m "not ray"``; they run by default (CI too).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections import Counter
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from helpers import BID_0, ddz
+from replay.io.jsonl import record_to_json
+from replay.audit import audit_dataset, audit_jobs, audit_parts
+from replay.derive import AUDIT_TABLES
+from replay.distributed import run_parts
+from replay.io.dataset import iter_hand_files
+
+ray = pytest.importorskip("ray")
+pytestmark = pytest.mark.ray
+SAMPLES = os.path.join(os.path.dirname(__file__), "..", "sample_logs")
+PARTS = 30
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from ray.cluster_utils import Cluster
+
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    c.add_node(num_cpus=1)
+    ray.init(address=c.address, logging_level="ERROR", log_to_driver=False)
+    # the test module's helpers travel by value: the workers cannot import tests/
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    yield c.address
+    ray.shutdown()
+    c.shutdown()
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory):
+    """Every game of sample_logs (205 hands, Guandan matches among them) and one broken
+    Dou Dizhu hand, 8 hands a part file: 30 parts."""
+    tmp = tmp_path_factory.mktemp("ray")
+    broken = ddz(BID_0 + "0 play 3h\n1 play 4h\n2 play 3c\n")
+    broken["id"] = "broken"
+    (tmp / "broken.jsonl").write_bytes(record_to_json(broken) + b"\n")
+    ds = str(tmp / "ingested")
+    r = CliRunner().invoke(app, ["ingest", SAMPLES, str(tmp / "broken.jsonl"), "--out", ds, "--batch", "8", "-q"],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert len(list(iter_hand_files(ds))) == PARTS
+    return ds
+
+
+@pytest.fixture(scope="module")
+def local(ingested, tmp_path_factory):
+    """The ingested dataset audited by the local pool (two processes)."""
+    ds = str(tmp_path_factory.mktemp("ray") / "local")
+    shutil.copytree(ingested, ds)
+    assert audit_dataset(ds, workers=2) == PARTS
+    return ds
+
+
+def copy_of(ingested: str, tmp_path) -> str:
+    ds = str(tmp_path / "ds")
+    shutil.copytree(ingested, ds)
+    return ds
+
+
+def audit_files(root: str) -> dict[str, object]:
+    """Every audit part file of the dataset, by path under the root, read as a table."""
+    out = {}
+    for table in AUDIT_TABLES:
+        for dirpath, _, files in os.walk(os.path.join(root, table)):
+            for f in files:
+                path = os.path.join(dirpath, f)
+                out[os.path.relpath(path, root)] = pq.read_table(path)
+    return out
+
+
+def column(root: str, table: str, name: str) -> list:
+    return [x for t in (pq.read_table(p) for p in audit_paths(root, table)) for x in t.column(name).to_pylist()]
+
+
+def audit_paths(root: str, table: str) -> list[str]:
+    return sorted(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(root, table)) for f in fs)
+
+
+def hand_ids(root: str) -> list[str]:
+    return [x for _, h, _ in iter_hand_files(root) for x in pq.read_table(h, columns=["id"]).column("id").to_pylist()]
+
+
+def test_the_cli_on_two_nodes_writes_the_local_pools_rows(cluster, ingested, local, tmp_path):
+    ds = copy_of(ingested, tmp_path)
+    r = CliRunner().invoke(app, ["audit", ds, "--ray", cluster], catch_exceptions=False)
+    assert r.exit_code == 1, r.output
+    assert "206 hands: 205 ok, 1 with violations (does_not_beat 1)" in r.stdout
+    assert f"audited {PARTS} of {PARTS} part files" in r.stderr
+    mine, theirs = audit_files(ds), audit_files(local)
+    assert sorted(mine) == sorted(theirs) and len(mine) == 4 * PARTS
+    for path, table in mine.items():
+        assert table.equals(theirs[path]), path  # same rows, same order, same values
+    # run again: every part is audited already and nothing is written
+    before = {p: os.stat(os.path.join(ds, p)).st_mtime_ns for p in mine}
+    r = CliRunner().invoke(app, ["audit", ds, "--ray", cluster], catch_exceptions=False)
+    assert f"audited 0 of {PARTS} part files ({PARTS} were audited already)" in r.stderr
+    assert {p: os.stat(os.path.join(ds, p)).st_mtime_ns for p in mine} == before
+
+
+def node_of(job_index: int) -> tuple[int, str]:
+    import time
+
+    time.sleep(0.3)  # long enough that one node's single CPU cannot take every task
+    return job_index, ray.get_runtime_context().get_node_id()
+
+
+def test_tasks_spread_over_both_nodes_and_results_keep_job_order(cluster):
+    seen = []
+    results = run_parts(node_of, [(k,) for k in range(8)], cluster, on_result=lambda i, r: seen.append(i))
+    assert [k for k, _ in results] == list(range(8))
+    assert sorted(seen) == list(range(8))
+    assert len({node for _, node in results}) == 2
+
+
+def die_once(marker: str, *job):
+    """audit_parts, except that the first call anywhere kills its worker process after the
+    part's first table file is written (a part half audited), as a kill -9 would."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return audit_parts(*job)
+    os.write(fd, str(os.getpid()).encode())
+    os.close(fd)
+    writes = 0
+    real = pq.write_table
+
+    def write_then_die(*args, **kw):
+        nonlocal writes
+        writes += 1
+        if writes == 2:
+            os._exit(137)
+        return real(*args, **kw)
+
+    pq.write_table = write_then_die
+    return audit_parts(*job)
+
+
+def test_a_worker_killed_mid_part_is_retried_and_every_hand_is_audited_once(cluster, ingested, local, tmp_path):
+    ds = copy_of(ingested, tmp_path)
+    marker = str(tmp_path / "killed")
+    jobs = audit_jobs(ds)
+    guandan = [k for k, job in enumerate(jobs) if len(job[2]) > 1]
+    assert len(guandan) == 1 and len(jobs) == PARTS - len(jobs[guandan[0]][2]) + 1
+    summaries = run_parts(die_once, [(marker, *job) for job in jobs], cluster)
+    with open(marker) as f:
+        pid = int(f.read())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # the worker that took the first job is gone
+    assert sum(s.hands for ss in summaries for s in ss) == 206
+    ids = hand_ids(ds)
+    for table in ("verdicts", "outcomes"):
+        counts = Counter(column(ds, table, "hand_id"))
+        assert sorted(counts) == sorted(ids) and set(counts.values()) == {1}, table
+    mine, theirs = audit_files(ds), audit_files(local)
+    assert sorted(mine) == sorted(theirs)
+    assert all(table.equals(theirs[path]) for path, table in mine.items())
+
+
+def test_an_interrupted_run_resumes_with_the_parts_left(cluster, ingested, local, tmp_path):
+    ds = copy_of(ingested, tmp_path)
+    jobs = audit_jobs(ds)
+    run_parts(audit_parts, jobs[:5], cluster)  # the run stopped after five jobs
+    progress = []
+    done = audit_dataset(ds, ray_address=cluster, on_part=progress.append)
+    first_five = sum(len(job[2]) for job in jobs[:5])
+    assert done == PARTS - first_five
+    assert len(progress) == PARTS and sum(s.skipped for s in progress) == first_five
+    mine, theirs = audit_files(ds), audit_files(local)
+    assert sorted(mine) == sorted(theirs)
+    assert all(table.equals(theirs[path]) for path, table in mine.items())
