@@ -142,9 +142,9 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
 
 def audit_jobs(root: str, force: bool = False) -> list[tuple]:
     """The arguments of every :func:`audit_parts` call that audits the dataset: one job per
-    hands part file, except that a match (games whose hands chain) may span part files, so
-    that game's parts are one job, in the order they were written (audited again together
-    when any is new)."""
+    hands part file, except that a match (games whose hands chain) may span part files:
+    parts that share a match are one job, in the order they were written (audited again
+    together when any of them is new). The longest jobs come first."""
     from .io.dataset import iter_hand_files
 
     jobs: list[tuple] = []
@@ -156,8 +156,33 @@ def audit_jobs(root: str, force: bool = False) -> list[tuple]:
             jobs.append((root, game, [(hands, actions)], force))
     for game, parts in chained.items():
         parts.sort(key=lambda p: (os.path.getmtime(p[0]), p[0]))
-        jobs.insert(0, (root, game, parts, force))  # the longest job starts first
+        jobs += [(root, game, group, force) for group in _sharing_matches(parts)]
+    jobs.sort(key=lambda job: -len(job[2]))  # stable: parts stay in dataset order
     return jobs
+
+
+def _sharing_matches(parts: list[tuple[str, str | None]]) -> list[list[tuple[str, str | None]]]:
+    """*parts* grouped so that the hands of a match are in one group (each group in the
+    order of *parts*): the connected parts of the graph "these two parts share a match"."""
+    import pyarrow.parquet as pq
+
+    group_of: list[int] = list(range(len(parts)))
+
+    def find(k: int) -> int:
+        while group_of[k] != k:
+            group_of[k] = group_of[group_of[k]]
+            k = group_of[k]
+        return k
+
+    first_part: dict[str, int] = {}
+    for k, (hands, _) in enumerate(parts):
+        for match in set(pq.read_table(hands, columns=["match_id"]).column("match_id").drop_null().to_pylist()):
+            j = first_part.setdefault(match, k)
+            group_of[find(k)] = find(j)
+    groups: dict[int, list[tuple[str, str | None]]] = {}
+    for k, part in enumerate(parts):
+        groups.setdefault(find(k), []).append(part)
+    return list(groups.values())
 
 
 def audit_dataset(root: str, force: bool = False, workers: int | None = None, on_part=None,

@@ -101,6 +101,9 @@ def connect(address: str):
     options: dict = {"logging_level": "ERROR", "log_to_driver": False, "configure_logging": True}
     try:
         if address == "local":
+            if "RAY_TMPDIR" not in os.environ and len(os.environ.get("TMPDIR", "")) > 30:
+                # Ray's socket names under TMPDIR/ray/session_.../sockets/ must stay short
+                os.environ["RAY_TMPDIR"] = "/tmp"
             ray.init(include_dashboard=False, **options)
         else:
             ray.init(address=address, **options)

@@ -34,6 +34,13 @@ PARTS = 30
 def cluster():
     from ray.cluster_utils import Cluster
 
+    import tempfile
+
+    # Ray's socket names must stay short whatever TMPDIR is, and its address file apart
+    # from any other Ray on this machine
+    temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
+    was = os.environ.get("RAY_TMPDIR")
+    os.environ["RAY_TMPDIR"] = temp
     c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
     c.add_node(num_cpus=1)
     ray.init(address=c.address, logging_level="ERROR", log_to_driver=False)
@@ -42,6 +49,11 @@ def cluster():
     yield c.address
     ray.shutdown()
     c.shutdown()
+    shutil.rmtree(temp, ignore_errors=True)
+    if was is None:
+        del os.environ["RAY_TMPDIR"]
+    else:
+        os.environ["RAY_TMPDIR"] = was
 
 
 @pytest.fixture(scope="module")
