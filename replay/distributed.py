@@ -73,7 +73,9 @@ def _call(fn, job):
 def _run_ray(fn, jobs, address: str, on_result, retries: int) -> list:
     ray, started = connect(address)
     try:
-        task = ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=False)(_call)
+        # SPREAD: long CPU-bound tasks go round the nodes rather than fill the driver's first
+        task = ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=False,
+                          scheduling_strategy="SPREAD")(_call)
         fn_ref = ray.put(fn)
         pending = {task.remote(fn_ref, job): i for i, job in enumerate(jobs)}
         results: list = [None] * len(jobs)

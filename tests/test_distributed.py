@@ -66,8 +66,13 @@ def test_local_pool_results_in_job_order_and_each_reported_once(workers):
 
 
 def test_no_ray_address_reachable_is_one_clear_error(monkeypatch):
+    import tempfile
+
     ray = pytest.importorskip("ray")
     if ray.is_initialized():
         pytest.skip("this process is connected to a cluster already")
-    with pytest.raises(ClusterError, match="cannot reach the Ray cluster at 'auto'"):
-        connect("auto")  # no `ray start` ran on this machine
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    with tempfile.TemporaryDirectory(dir="/tmp") as empty:
+        monkeypatch.setenv("RAY_TMPDIR", empty)  # where `ray start` would have noted its address
+        with pytest.raises(ClusterError, match="^cannot reach the Ray cluster at 'auto': "):
+            connect("auto")

@@ -130,7 +130,7 @@ def test_the_cli_on_two_nodes_writes_the_local_pools_rows(cluster, ingested, loc
 def node_of(job_index: int) -> tuple[int, str]:
     import time
 
-    time.sleep(0.3)  # long enough that one node's single CPU cannot take every task
+    time.sleep(0.5)
     return job_index, ray.get_runtime_context().get_node_id()
 
 
@@ -184,6 +184,11 @@ def test_a_worker_killed_mid_part_is_retried_and_every_hand_is_audited_once(clus
     mine, theirs = audit_files(ds), audit_files(local)
     assert sorted(mine) == sorted(theirs)
     assert all(table.equals(theirs[path]) for path, table in mine.items())
+    # the dead worker's half-staged part is out of sight, and the next writer removes it
+    staging = os.path.join(ds, "_staging")
+    assert [os.path.exists(os.path.join(staging, b, "COMMIT")) for b in os.listdir(staging)] == [False]
+    assert audit_dataset(ds, workers=1) == 0
+    assert not os.path.exists(staging) or os.listdir(staging) == []
 
 
 def test_an_interrupted_run_resumes_with_the_parts_left(cluster, ingested, local, tmp_path):
