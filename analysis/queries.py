@@ -45,16 +45,32 @@ def connect(root: str, need_audit: bool = True, safe: bool = False) -> duckdb.Du
 
     *safe*: the tables are scanned through Arrow, and DuckDB itself may then touch no file
     at all (no ``read_csv``, ``copy ... to``, ``attach``, extensions); see :func:`lock_down`.
-    """
-    if not os.path.isdir(os.path.join(root, "hands")) and not os.path.isdir(os.path.join(root, "rejects")):
-        raise DatasetError(f"{root}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
-    if need_audit and not os.path.isdir(os.path.join(root, "outcomes")):
-        raise DatasetError(f"{root}: not audited yet (no outcomes/ folder); run 'paipu audit {root}' first")
-    from replay.io.commit import settle
 
+    A dataset on object storage (a URI) is read through pyarrow's filesystems, each table
+    registered as an Arrow dataset that DuckDB scans: DuckDB's own S3 reader (the httpfs
+    extension) is downloaded at first use, which machines without internet cannot do.
+    """
+    from replay.io import store
+    from replay.io.commit import part_files, settle
+
+    def has(table: str) -> bool:
+        return store.isdir(store.join(root, table))
+
+    try:
+        if not has("hands") and not has("rejects"):
+            raise DatasetError(f"{root}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
+        if need_audit and not has("outcomes"):
+            raise DatasetError(f"{root}: not audited yet (no outcomes/ folder); run 'paipu audit {root}' first")
+    except OSError as e:
+        raise DatasetError(f"{root}: cannot read it ({str(e).splitlines()[0]})") from None
     settle(root)  # a batch a crashed writer committed is completed first (never half seen)
     con = duckdb.connect()
     for table in TABLES + OPTIONAL_TABLES:
+        if store.is_uri(root):
+            files = part_files(root, table)
+            if files:  # through Arrow, safe or not: DuckDB's own S3 reader is not available
+                con.register(table, store.dataset(files, store.join(root, table)))
+            continue
         files = parquet_files(os.path.join(root, table))
         if files and safe:
             con.register(table, arrow_dataset(os.path.join(root, table), files))
@@ -65,7 +81,7 @@ def connect(root: str, need_audit: bool = True, safe: bool = False) -> duckdb.Du
             con.execute(f"create view {table} as select * from read_parquet([{listing}], hive_partitioning = true, "
                         f"union_by_name = true)")
     con.execute(sql_text("_setup"))
-    if os.path.isdir(os.path.join(root, "outcomes")):
+    if has("outcomes"):
         con.execute(sql_text("_legal"))
     if safe:
         lock_down(con)

@@ -38,6 +38,14 @@ class Verdict:
 
 
 def is_dataset(path: str) -> bool:
+    """A folder or object storage URI with a ``hands`` table."""
+    from .io import store
+
+    if store.is_uri(path):
+        try:
+            return store.isdir(store.join(path, "hands"))
+        except OSError:
+            return False
     return os.path.isdir(path) and os.path.isdir(os.path.join(path, "hands"))
 
 
@@ -84,12 +92,16 @@ class PartSummary:
 def _targets(root: str, game: str, hands_path: str) -> dict[str, str]:
     from .derive import AUDIT_TABLES
 
-    name = os.path.basename(hands_path)
-    return {t: os.path.join(root, t, f"game={game}", name) for t in AUDIT_TABLES}
+    from .io import store
+
+    name = store.basename(hands_path)
+    return {t: store.join(root, t, f"game={game}", name) for t in AUDIT_TABLES}
 
 
 def _audited(root: str, game: str, hands_path: str) -> bool:
-    return all(os.path.exists(p) for p in _targets(root, game, hands_path).values())
+    from .io import store
+
+    return all(store.exists(p) for p in _targets(root, game, hands_path).values())
 
 
 def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force: bool = False) -> list[PartSummary]:
@@ -98,6 +110,7 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
     import gc
 
     from .derive import AuditRows
+    from .io import store
     from .io.commit import StagedBatch
     from .io.dataset import records_of_part
     from .replayer import Matches
@@ -122,7 +135,7 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
                 else:
                     code = str(r.violation.code)
                     summary.by_code[code] = summary.by_code.get(code, 0) + 1
-            name = os.path.basename(hands_path)
+            name = store.basename(hands_path)
             staged = StagedBatch(root)  # the four tables of a part appear together
             tables, unfit = rows.tables()
             for _, code in unfit:  # a value no column can hold: that hand's verdict says so
@@ -145,6 +158,7 @@ def audit_jobs(root: str, force: bool = False) -> list[tuple]:
     hands part file, except that a match (games whose hands chain) may span part files:
     parts that share a match are one job, in the order they were written (audited again
     together when any of them is new). The longest jobs come first."""
+    from .io import store
     from .io.dataset import iter_hand_files
 
     jobs: list[tuple] = []
@@ -155,7 +169,7 @@ def audit_jobs(root: str, force: bool = False) -> list[tuple]:
         else:
             jobs.append((root, game, [(hands, actions)], force))
     for game, parts in chained.items():
-        parts.sort(key=lambda p: (os.path.getmtime(p[0]), p[0]))
+        parts.sort(key=lambda p: (store.getmtime(p[0]), p[0]))
         jobs += [(root, game, group, force) for group in _sharing_matches(parts)]
     jobs.sort(key=lambda job: -len(job[2]))  # stable: parts stay in dataset order
     return jobs
@@ -164,7 +178,7 @@ def audit_jobs(root: str, force: bool = False) -> list[tuple]:
 def _sharing_matches(parts: list[tuple[str, str | None]]) -> list[list[tuple[str, str | None]]]:
     """*parts* grouped so that the hands of a match are in one group (each group in the
     order of *parts*): the connected parts of the graph "these two parts share a match"."""
-    import pyarrow.parquet as pq
+    from .io import store
 
     group_of: list[int] = list(range(len(parts)))
 
@@ -176,7 +190,7 @@ def _sharing_matches(parts: list[tuple[str, str | None]]) -> list[list[tuple[str
 
     first_part: dict[str, int] = {}
     for k, (hands, _) in enumerate(parts):
-        for match in set(pq.read_table(hands, columns=["match_id"]).column("match_id").drop_null().to_pylist()):
+        for match in set(store.read_parquet(hands, columns=["match_id"]).column("match_id").drop_null().to_pylist()):
             j = first_part.setdefault(match, k)
             group_of[find(k)] = find(j)
     groups: dict[int, list[tuple[str, str | None]]] = {}

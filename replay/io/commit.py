@@ -13,6 +13,12 @@ staging folder starts with ``_`` (pyarrow, DuckDB and polars globs of ``DS/TABLE
 never reach it).  A reader that runs between a crash and the next writer repairs a
 committed batch itself when no writer holds the lock (:func:`settle`).
 
+On object storage (a dataset URI, :mod:`replay.io.store`) the same steps run with
+objects: each object appears whole when its upload completes, the COMMIT marker is one
+object, and moving a file into place is a copy then a delete (rolled forward again after
+a crash, as locally).  There is no lock there: run one writer at a time on a dataset
+(the scheduler's job), and readers leave staged batches to the next writer.
+
 ``PAIPU_CRASH_AT=N`` (tests, ``benchmarks/killtest.py``) ends the process with
 ``os._exit(137)`` at the Nth write step, as ``kill -9`` would.
 """
@@ -30,6 +36,8 @@ import uuid
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from . import store
 
 STAGING = "_staging"
 COMMIT = "COMMIT"
@@ -70,6 +78,8 @@ class Lock:
         self.fd: int | None = None
 
     def acquire(self) -> "Lock":
+        if store.is_uri(self.root):
+            return self  # no lock on object storage (see the module doc)
         try:
             os.makedirs(self.root, exist_ok=True)
             fd = os.open(os.path.join(self.root, LOCK), os.O_RDWR | os.O_CREAT, 0o644)
@@ -137,6 +147,8 @@ class writing:
 
 
 def _fsync_dir(path: str) -> None:
+    if store.is_uri(path):
+        return  # an uploaded object is durable when its upload completes
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -146,6 +158,9 @@ def _fsync_dir(path: str) -> None:
 
 def write_parquet(data: pa.Table, path: str) -> None:
     """One Parquet file, synced to disk (the only place a part file is written)."""
+    if store.is_uri(path):
+        store.write_parquet(data, path)
+        return
     with open(path, "wb") as f:
         pq.write_table(data, f, compression="zstd")
         f.flush()
@@ -157,14 +172,14 @@ class StagedBatch:
 
     def __init__(self, root: str):
         self.root = root
-        self.folder = os.path.join(root, STAGING, uuid.uuid4().hex)
+        self.folder = store.join(root, STAGING, uuid.uuid4().hex)
         self.files: list[str] = []  # paths relative to the dataset root
 
     def write(self, relpath: str, data: pa.Table) -> None:
         """Stage *data* to become ``DS/relpath``; an OSError aborts the batch."""
-        target = os.path.join(self.folder, relpath)
+        target = store.join(self.folder, relpath)
         try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            store.makedirs(store.dirname(target))
             step()
             write_parquet(data, target)
         except OSError as e:
@@ -180,14 +195,17 @@ class StagedBatch:
         try:
             for d in {os.path.dirname(os.path.join(self.folder, f)) for f in self.files}:
                 _fsync_dir(d)
-            marker = os.path.join(self.folder, COMMIT)
+            marker = store.join(self.folder, COMMIT)
             step()
-            with open(marker + ".tmp", "wb") as f:
-                f.write("\n".join(self.files).encode())
-                f.flush()
-                os.fsync(f.fileno())
-            step()
-            os.replace(marker + ".tmp", marker)
+            if store.is_uri(marker):  # one object: whole or absent
+                store.write_bytes(marker, "\n".join(self.files).encode())
+            else:
+                with open(marker + ".tmp", "wb") as f:
+                    f.write("\n".join(self.files).encode())
+                    f.flush()
+                    os.fsync(f.fileno())
+                step()
+                os.replace(marker + ".tmp", marker)
             _fsync_dir(self.folder)
         except OSError as e:
             self.abort()
@@ -199,7 +217,7 @@ class StagedBatch:
                                     f"({_reason(e)}); the next paipu run on it completes it") from None
 
     def abort(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+        store.rmtree(self.folder)
 
 
 def _reason(e: OSError) -> str:
@@ -213,18 +231,20 @@ def _failure(root: str, e: OSError) -> str:
 
 def roll_forward(root: str, folder: str) -> None:
     """Move a committed batch's files into place (idempotent), then drop its folder."""
-    with open(os.path.join(folder, COMMIT), "rb") as f:
-        files = [x for x in f.read().decode().split("\n") if x]
+    files = [x for x in store.read_bytes(store.join(folder, COMMIT)).decode().split("\n") if x]
     for rel in files:
-        src, dst = os.path.join(folder, rel), os.path.join(root, rel)
-        if os.path.exists(src):
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
+        src, dst = store.join(folder, rel), store.join(root, rel)
+        if store.exists(src):
+            store.makedirs(store.dirname(dst))
             step()
-            os.replace(src, dst)
-    for d in {os.path.dirname(os.path.join(root, rel)) for rel in files}:
+            store.replace(src, dst)
+    for d in {store.dirname(store.join(root, rel)) for rel in files}:
         _fsync_dir(d)
     step()
-    shutil.rmtree(folder)
+    if store.is_uri(folder):
+        store.rmtree(folder)
+    else:
+        shutil.rmtree(folder)
 
 
 def recover(root: str) -> tuple[int, int]:
@@ -232,16 +252,17 @@ def recover(root: str) -> tuple[int, int]:
     rolled forward, uncommitted ones and stray ``*.parquet.tmp`` files deleted.
     Returns (batches rolled forward, batches discarded)."""
     forward = dropped = 0
-    staging = os.path.join(root, STAGING)
-    if os.path.isdir(staging):
-        for name in sorted(os.listdir(staging)):
-            folder = os.path.join(staging, name)
-            if os.path.exists(os.path.join(folder, COMMIT)):
-                roll_forward(root, folder)
-                forward += 1
-            else:
-                shutil.rmtree(folder, ignore_errors=True) if os.path.isdir(folder) else os.remove(folder)
-                dropped += 1
+    staging = store.join(root, STAGING)
+    for name in store.listdir(staging):
+        folder = store.join(staging, name)
+        if store.exists(store.join(folder, COMMIT)):
+            roll_forward(root, folder)
+            forward += 1
+        else:
+            store.rmtree(folder) if store.isdir(folder) else store.remove(folder)
+            dropped += 1
+    if store.is_uri(root):
+        return forward, dropped  # nothing is written under a temporary name there
     for dirpath, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not d.startswith((".", "_"))]
         for f in files:
@@ -252,6 +273,8 @@ def recover(root: str) -> tuple[int, int]:
 
 def settle(root: str) -> None:
     """For readers: finish a committed batch a crashed writer left, if no writer is busy."""
+    if store.is_uri(root):
+        return  # no lock there to tell a crashed writer from a busy one: the next writer repairs
     staging = os.path.join(root, STAGING)
     try:
         if not os.path.isdir(staging) or not os.listdir(staging):
@@ -268,6 +291,10 @@ def settle(root: str) -> None:
 def part_files(root: str, table: str) -> list[str]:
     """The ``.parquet`` files of a table, sorted; folders and files starting with ``.``
     or ``_`` are not part of it (as pyarrow and Spark treat them)."""
+    if store.is_uri(root):
+        base = store.join(root, table)
+        return [f for f in store.files_under(base) if f.endswith(".parquet")
+                and not any(x.startswith((".", "_")) for x in f[len(base) + 1:].split("/"))]
     out = []
     for dirpath, dirs, files in os.walk(os.path.join(root, table)):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
@@ -277,11 +304,7 @@ def part_files(root: str, table: str) -> list[str]:
 
 def read_table(root: str, table: str, columns: list[str] | None = None) -> pa.Table | None:
     """A whole table (``game`` from the folder names), or None when it has no part file."""
-    import pyarrow.dataset as pads
-
     files = part_files(root, table)
     if not files:
         return None
-    ds = pads.dataset(files, format="parquet", partitioning=pads.partitioning(flavor="hive"),
-                      partition_base_dir=os.path.join(root, table))
-    return ds.to_table(columns=columns)
+    return store.dataset(files, store.join(root, table)).to_table(columns=columns)

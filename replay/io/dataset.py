@@ -23,9 +23,9 @@ import numpy as np
 import orjson
 import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
-import pyarrow.parquet as pq
 
 from ..record import FIELDS
+from . import store
 from .commit import StagedBatch, read_table, settle
 
 HANDS = pa.schema([
@@ -258,7 +258,7 @@ class DatasetWriter:
         self.run = run or uuid.uuid4().hex[:12]
         self.batch = 0
         self.staged: StagedBatch | None = None
-        os.makedirs(root, exist_ok=True)
+        store.makedirs(root)
 
     def next_batch(self) -> None:
         self.batch += 1
@@ -272,7 +272,7 @@ class DatasetWriter:
         folder = os.path.join(table, f"game={game}") if game else table
         path = os.path.join(folder, f"part-{self.run}-{self.batch:05d}.parquet")
         self.staged.write(path, data)  # type: ignore[union-attr]
-        return os.path.join(self.root, path)
+        return store.join(self.root, path)
 
     def commit(self) -> None:
         if self.staged is not None:
@@ -287,17 +287,16 @@ class DatasetWriter:
 
 def iter_hand_files(root: str) -> Iterator[tuple[str, str, str | None]]:
     """(game, hands part file, matching actions part file or None), in a stable order."""
-    hands_root = os.path.join(root, "hands")
-    if not os.path.isdir(hands_root):
-        return
-    for part in sorted(os.listdir(hands_root)):
+    hands_root = store.join(root, "hands")
+    for part in store.listdir(hands_root):
         if not part.startswith("game="):
             continue
         game = part[len("game="):]
-        for name in sorted(os.listdir(os.path.join(hands_root, part))):
+        with_actions = set(store.listdir(store.join(root, "actions", part)))
+        for name in store.listdir(store.join(hands_root, part)):
             if name.endswith(".parquet") and not name.startswith((".", "_")):
-                actions = os.path.join(root, "actions", part, name)
-                yield game, os.path.join(hands_root, part, name), actions if os.path.exists(actions) else None
+                actions = store.join(root, "actions", part, name) if name in with_actions else None
+                yield game, store.join(hands_root, part, name), actions
 
 
 def read_records(root: str, ids: Iterable[str] | None = None) -> Iterator[dict]:
@@ -310,14 +309,14 @@ def read_records(root: str, ids: Iterable[str] | None = None) -> Iterator[dict]:
 
 def records_of_part(game: str, hands_path: str, actions_path: str | None, wanted: set[str] | None = None) -> Iterator[dict]:
     """The records of one hands part file and its actions part file."""
-    hands = pq.read_table(hands_path)
+    hands = store.read_parquet(hands_path)
     if wanted is not None:
         hands = hands.filter(pa.compute.is_in(hands.column("id"), pa.array(sorted(wanted), pa.string())))
         if hands.num_rows == 0:
             return
     by_hand: dict[str, list[tuple[int, dict]]] = {}
     if actions_path is not None:
-        actions = pq.read_table(actions_path)
+        actions = store.read_parquet(actions_path)
         if wanted is not None:
             actions = actions.filter(pa.compute.is_in(actions.column("hand_id"), hands.column("id")))
         for hand_id, idx, action in _iter_actions(actions):
