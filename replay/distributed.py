@@ -19,6 +19,9 @@ retried up to *retries* times when its worker process or node dies.  Ray keeps a
 process alive between the tasks of a run, so whatever a job builds once per process (the
 combination tables of :meth:`replay.table.Table.combo_table`) is built once per worker,
 not once per part.  Workers must import ``fn``'s module: paipu is installed on every node.
+A dataset they work on must be where every node reaches it: object storage
+(:mod:`replay.io.store`; the driver's ``AWS_ENDPOINT_URL`` goes with the tasks), or a
+folder shared by every node under the same path.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ from typing import Any
 
 #: how often a Ray task is run again after its worker or node died
 RETRIES = 3
+#: environment variables of the driver that Ray tasks get too: where object storage is
+#: (credentials are each node's own, never sent through the cluster)
+FORWARDED = ("AWS_ENDPOINT_URL", "AWS_DEFAULT_REGION", "AWS_REGION")
 
 
 class ClusterError(RuntimeError):
@@ -74,8 +80,12 @@ def _run_ray(fn, jobs, address: str, on_result, retries: int) -> list:
     ray, started = connect(address)
     try:
         # SPREAD: long CPU-bound tasks go round the nodes rather than fill the driver's first
-        task = ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=False,
-                          scheduling_strategy="SPREAD")(_call)
+        options: dict = {"num_cpus": 1, "max_retries": retries, "retry_exceptions": False,
+                         "scheduling_strategy": "SPREAD"}
+        forwarded = {k: os.environ[k] for k in FORWARDED if k in os.environ}
+        if forwarded:
+            options["runtime_env"] = {"env_vars": forwarded}
+        task = ray.remote(**options)(_call)
         fn_ref = ray.put(fn)
         pending = {task.remote(fn_ref, job): i for i, job in enumerate(jobs)}
         results: list = [None] * len(jobs)

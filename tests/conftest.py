@@ -1,4 +1,45 @@
 import os
 import sys
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(__file__))
+
+#: credentials a local S3 server accepts (no real account is ever used by the tests)
+AWS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
+
+
+@pytest.fixture(scope="module")
+def aws_env():
+    """The test credentials in the environment (Ray nodes started meanwhile inherit them)."""
+    saved = {k: os.environ.get(k) for k in [*AWS, "AWS_ENDPOINT_URL"]}
+    os.environ.update(AWS)
+    os.environ.pop("AWS_ENDPOINT_URL", None)
+    yield
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def s3(aws_env):
+    """The endpoint URL of a fresh S3 server holding the empty bucket ``paipu``."""
+    import logging
+
+    server_mod = pytest.importorskip("moto.server")
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no request log on stderr
+    server = server_mod.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    url = f"http://127.0.0.1:{server._server.server_port}"
+    from replay.io import store
+
+    store.set_endpoint(url)
+    import pyarrow.fs as pafs
+
+    pafs.S3FileSystem(endpoint_override=url, region="us-east-1", allow_bucket_creation=True).create_dir("paipu")
+    yield url
+    server.stop()
+    os.environ.pop("AWS_ENDPOINT_URL", None)
+    store._filesystem.cache_clear()

@@ -31,7 +31,7 @@ PARTS = 30
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(aws_env):
     from ray.cluster_utils import Cluster
 
     import tempfile
@@ -203,3 +203,25 @@ def test_an_interrupted_run_resumes_with_the_parts_left(cluster, ingested, local
     mine, theirs = audit_files(ds), audit_files(local)
     assert sorted(mine) == sorted(theirs)
     assert all(table.equals(theirs[path]) for path, table in mine.items())
+
+
+def test_a_dataset_on_s3_is_audited_on_the_cluster_as_by_the_local_pool(cluster, s3, tmp_path):
+    """The nodes reach the dataset on object storage: the endpoint goes with the tasks."""
+    from replay.io import store
+    from replay.io.commit import read_table
+
+    inputs = [os.path.join(SAMPLES, f) for f in ("guandan_standard_simulated.jsonl", "doudizhu_simulated.paipu")]
+    remote, local = "s3://paipu/on-ray", str(tmp_path / "ds")
+    for ds in (remote, local):
+        r = CliRunner().invoke(app, ["ingest", *inputs, "--out", ds, "--batch", "5", "-q"], catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+    assert audit_dataset(local, workers=1) == 5
+    r = CliRunner().invoke(app, ["audit", remote, "--ray", cluster], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "audited 5 of 5 part files" in r.stderr
+    assert not [f for f in store.files_under(remote) if "/_staging/" in f]
+    for table in AUDIT_TABLES:
+        keys = [("hand_id", "ascending")] + ([("seat", "ascending")] if table == "seats" else [])
+        if table == "plays":
+            keys.append(("idx", "ascending"))
+        assert read_table(remote, table).sort_by(keys).equals(read_table(local, table).sort_by(keys)), table

@@ -5,11 +5,9 @@ on a local folder."""
 from __future__ import annotations
 
 import json
-import logging
 import os
 
 import pyarrow as pa
-import pytest
 from typer.testing import CliRunner
 
 from cli import app
@@ -17,32 +15,6 @@ from replay.io import store
 from replay.io.commit import read_table
 
 SAMPLES = os.path.join(os.path.dirname(__file__), "..", "sample_logs")
-AWS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
-
-
-@pytest.fixture(scope="module")
-def s3():
-    """The endpoint URL of a fresh S3 server holding the empty bucket ``paipu``."""
-    server_mod = pytest.importorskip("moto.server")
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no request log on stderr
-    server = server_mod.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    url = f"http://127.0.0.1:{server._server.server_port}"
-    saved = {k: os.environ.get(k) for k in [*AWS, "AWS_ENDPOINT_URL"]}
-    os.environ.update(AWS)
-    os.environ.pop("AWS_ENDPOINT_URL", None)
-    store.set_endpoint(url)
-    import pyarrow.fs as pafs
-
-    pafs.S3FileSystem(endpoint_override=url, region="us-east-1", allow_bucket_creation=True).create_dir("paipu")
-    yield url
-    server.stop()
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-    store._filesystem.cache_clear()
 
 
 def paipu(*args: str):
