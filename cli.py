@@ -383,7 +383,7 @@ def audit(
     """
     import json
 
-    from replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts
+    from replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
     from replay.distributed import ClusterError
     from replay.io.commit import DatasetLocked, DatasetWriteError
     from replay.io.sources import InputError
@@ -403,11 +403,10 @@ def audit(
     for ds in datasets:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
-        import pyarrow.parquet as pq
-
         from replay.io.dataset import iter_hand_files
+        from replay.io.store import parquet_rows
 
-        in_ds = sum(pq.ParquetFile(h).metadata.num_rows for _, h, _ in iter_hand_files(ds))
+        in_ds = sum(parquet_rows(h) for _, h, _ in iter_hand_files(ds))
         progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                             console=err, disable=not err.is_terminal, transient=True)
         audited = 0
@@ -425,12 +424,18 @@ def audit(
                 fail(str(e))
         err.print(f"{ds}: audited {audited:,} of {human.count(in_ds, 'hand')} ({in_ds - audited:,} "
                   f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)
+        if not jsonl:  # counted as the files are scanned: a billion hands fit
+            for code, n in verdict_counts(ds).items():
+                total += n
+                if code is not None:
+                    bad += n
+                    by_code[code] = by_code.get(code, 0) + n
+            continue
         for row in dataset_verdicts(ds):
             count(row["ok"], row["code"])
-            if jsonl:
-                v = [] if row["ok"] else [{"code": row["code"], "action": row["action"], "message": row["message"]}]
-                sys.stdout.write(json.dumps({"id": row["hand_id"], "ok": row["ok"], "violations": v,
-                                             "source": f"{row['source']}:{row['line']}"}, ensure_ascii=False) + "\n")
+            v = [] if row["ok"] else [{"code": row["code"], "action": row["action"], "message": row["message"]}]
+            sys.stdout.write(json.dumps({"id": row["hand_id"], "ok": row["ok"], "violations": v,
+                                         "source": f"{row['source']}:{row['line']}"}, ensure_ascii=False) + "\n")
     try:
         for v in iter_verdicts(files, fmt) if files else ():
             unreadable += v.unreadable

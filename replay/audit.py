@@ -225,6 +225,27 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
     return done
 
 
+def verdict_counts(root: str) -> dict[str | None, int]:
+    """Hands by violation code (None: legal) over the dataset's verdicts, counted by DuckDB
+    as it scans the part files (memory does not grow with the number of hands)."""
+    import duckdb
+
+    from .io import store
+    from .io.commit import part_files, settle
+
+    settle(root)
+    files = part_files(root, "verdicts")
+    if not files:
+        return {}
+    con = duckdb.connect()
+    try:
+        con.register("verdicts", store.dataset(files, store.join(root, "verdicts")))
+        rows = con.execute("select case when ok then null else code end, count(*) from verdicts group by all").fetchall()
+    finally:
+        con.close()
+    return dict(rows)
+
+
 def dataset_verdicts(root: str):
     """Every verdict row of a dataset (after :func:`audit_dataset`), as dicts, each with
     the ``source`` file and ``line`` its hand was ingested from."""

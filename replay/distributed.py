@@ -32,9 +32,9 @@ from typing import Any
 
 #: how often a Ray task is run again after its worker or node died
 RETRIES = 3
-#: environment variables of the driver that Ray tasks get too: where object storage is
-#: (credentials are each node's own, never sent through the cluster)
-FORWARDED = ("AWS_ENDPOINT_URL", "AWS_DEFAULT_REGION", "AWS_REGION")
+#: environment variables of the driver that Ray tasks get too: where object storage is,
+#: which extra games are registered (credentials are each node's own, never sent)
+FORWARDED = ("AWS_ENDPOINT_URL", "AWS_DEFAULT_REGION", "AWS_REGION", "PAIPU_GAMES")
 
 
 class ClusterError(RuntimeError):

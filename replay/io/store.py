@@ -175,6 +175,15 @@ def read_parquet(path: str, columns: list[str] | None = None) -> pa.Table:
     return pq.read_table(p, columns=columns, filesystem=fs)
 
 
+def parquet_rows(path: str) -> int:
+    """The number of rows of a Parquet file, from its footer."""
+    if not is_uri(path):
+        return pq.ParquetFile(path).metadata.num_rows
+    fs, p = split(path)
+    with fs.open_input_file(p) as f:
+        return pq.ParquetFile(f).metadata.num_rows
+
+
 def write_parquet(data: pa.Table, path: str) -> None:
     """One Parquet file; on object storage the object appears when the upload completes."""
     if not is_uri(path):
