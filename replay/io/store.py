@@ -61,7 +61,9 @@ class StoreError(OSError):
 
 
 def join(path: str, *parts: str) -> str:
-    """>>> join("s3://b/ds", "hands", "game=x")
+    """*path* and *parts* joined: with ``/`` in a URI, as :func:`os.path.join` locally.
+
+    >>> join("s3://b/ds", "hands", "game=x")
     's3://b/ds/hands/game=x'
     """
     return posixpath.join(path, *parts) if is_uri(path) else os.path.join(path, *parts)
