@@ -19,7 +19,8 @@ SAMPLES = os.path.join(os.path.dirname(__file__), "..", "sample_logs")
 
 @pytest.fixture(scope="module")
 def guandan(tmp_path_factory):
-    """Three Guandan matches (6, 12 and 6 hands, one file each), 8 hands a part file."""
+    """Four Guandan matches: 6 hands; 9 then 3 in one file; 6. 8 hands a part file, so the
+    9-hand match spans two parts, the second of which also holds the 3-hand match."""
     ds = str(tmp_path_factory.mktemp("jobs") / "ds")
     files = sorted(glob.glob(os.path.join(SAMPLES, "guandan_*.jsonl")))
     r = CliRunner().invoke(app, ["ingest", *files, "--out", ds, "--batch", "8", "-q"], catch_exceptions=False)
@@ -46,10 +47,11 @@ def test_parts_sharing_a_match_are_one_job_and_other_parts_their_own(guandan):
             for m, n in matches_of(hands).items():
                 counts[m] = counts.get(m, 0) + n
         per_job.append(counts)
-    assert per_job == [{"guandan-standard-s2026-000000": 12}, {"guandan-standard-s11-000000": 6},
-                       {"guandan-no_tribute-s2026-000000": 6}]
+    assert per_job == [{"guandan-standard-s2026-000000": 9, "guandan-standard-s2026-000009": 3},
+                       {"guandan-standard-s11-000000": 6}, {"guandan-no_tribute-s2026-000000": 6}]
     first, second = (p for p, _ in jobs[0][2])
-    assert os.path.getmtime(first) <= os.path.getmtime(second)  # hands 1-8 before 9-12
+    assert os.path.getmtime(first) <= os.path.getmtime(second)  # hands 1-8 before 9
+    assert matches_of(first) == {"guandan-standard-s2026-000000": 8}
 
 
 def square_plus(x: int, y: int) -> int:
