@@ -1,5 +1,6 @@
 """The dataset audit on a two-node Ray cluster: the same rows as the local pool, every hand
-exactly once after a worker is killed mid-part, and per-part work of other callers.
+exactly once after a worker is killed mid-part or a node is removed mid-run, resuming,
+and a dataset on object storage.
 
 One cluster (two nodes of one CPU each) serves the whole module. Deselect these with
 ``-m "not ray"``; they run by default (CI too).
@@ -31,7 +32,8 @@ PARTS = 30
 
 
 @pytest.fixture(scope="module")
-def cluster(aws_env):
+def ray_cluster(aws_env):
+    """The two-node cluster (a ``ray.cluster_utils.Cluster``), this process its driver."""
     from ray.cluster_utils import Cluster
 
     import tempfile
@@ -46,7 +48,7 @@ def cluster(aws_env):
     ray.init(address=c.address, logging_level="ERROR", log_to_driver=False)
     # the test module's helpers travel by value: the workers cannot import tests/
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    yield c.address
+    yield c
     ray.shutdown()
     c.shutdown()
     shutil.rmtree(temp, ignore_errors=True)
@@ -54,6 +56,12 @@ def cluster(aws_env):
         del os.environ["RAY_TMPDIR"]
     else:
         os.environ["RAY_TMPDIR"] = was
+
+
+@pytest.fixture(scope="module")
+def cluster(ray_cluster):
+    """The cluster's address."""
+    return ray_cluster.address
 
 
 @pytest.fixture(scope="module")
@@ -225,3 +233,44 @@ def test_a_dataset_on_s3_is_audited_on_the_cluster_as_by_the_local_pool(cluster,
         if table == "plays":
             keys.append(("idx", "ascending"))
         assert read_table(remote, table).sort_by(keys).equals(read_table(local, table).sort_by(keys)), table
+
+
+def audit_slowly(started: str, *job):
+    """audit_parts, after noting which node runs it and waiting a little (so that a node can
+    be removed while parts are running on it)."""
+    import time
+
+    node = ray.get_runtime_context().get_node_id()
+    with open(os.path.join(started, f"{node}-{os.getpid()}-{time.monotonic_ns()}"), "w"):
+        pass
+    time.sleep(1.0)
+    return audit_parts(*job)
+
+
+def test_a_node_removed_mid_run_is_survived_with_every_hand_once(ray_cluster, ingested, local, tmp_path):
+    import threading
+    import time
+
+    doomed = ray_cluster.add_node(num_cpus=1)
+    ray_cluster.wait_for_nodes()
+    ds, started = copy_of(ingested, tmp_path), tmp_path / "started"
+    started.mkdir()
+    jobs = audit_jobs(ds)
+    result: list = []
+    run = threading.Thread(target=lambda: result.append(run_parts(audit_slowly, [(str(started), *j) for j in jobs],
+                                                                  ray_cluster.address)))
+    run.start()
+    deadline = time.monotonic() + 120
+    while not any(f.startswith(doomed.node_id) for f in os.listdir(started)):
+        assert time.monotonic() < deadline, "no part ever started on the third node"
+        time.sleep(0.1)
+    ray_cluster.remove_node(doomed, allow_graceful=False)  # the node dies with parts running on it
+    run.join()
+    assert len(os.listdir(started)) > len(jobs)  # the part that ran on the lost node ran again
+    assert sum(s.hands for ss in result[0] for s in ss) == 206
+    mine, theirs = audit_files(ds), audit_files(local)
+    assert sorted(mine) == sorted(theirs)
+    assert all(table.equals(theirs[path]) for path, table in mine.items())
+    for table in ("verdicts", "outcomes"):
+        counts = Counter(column(ds, table, "hand_id"))
+        assert sorted(counts) == sorted(hand_ids(ds)) and set(counts.values()) == {1}, table
