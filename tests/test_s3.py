@@ -68,10 +68,20 @@ def test_ingest_audit_stats_report_on_s3_match_a_local_folder(s3, tmp_path):
 
     r = paipu("sql", remote, "select count(*) as n from hands where game = 'guandan'", "--csv")
     assert r.stdout == "n\n24\n"
+    r = paipu("replay", remote, "--hand", "ddz-handmade-1")
+    assert r.exit_code == 0 and r.stdout == paipu("replay", local, "--hand", "ddz-handmade-1").stdout
 
 
 def test_a_missing_s3_dataset_is_one_line_error(s3):
     r = paipu("stats", "s3://paipu/nothing-here")
     assert r.exit_code == 2
     assert "s3://paipu/nothing-here: not a paipu dataset (no hands/ folder)" in r.stderr
+    assert r.stderr.count("\n") == 1
+
+
+def test_ingest_into_a_bucket_that_does_not_exist_is_one_line_error(s3):
+    r = paipu("ingest", os.path.join(SAMPLES, "doudizhu_handmade.paipu"), "--out", "s3://no-such-bucket/ds", "-q")
+    assert r.exit_code == 2
+    assert r.stderr.startswith("error: s3://no-such-bucket/ds: cannot write the dataset (")
+    assert "NO_SUCH_BUCKET" in r.stderr and r.stderr.endswith("it is as it was before this batch\n")
     assert r.stderr.count("\n") == 1

@@ -135,11 +135,11 @@ def rmtree(path: str) -> None:
 
         shutil.rmtree(path, ignore_errors=True)
         return
-    fs, p = split(path)
     try:
+        fs, p = split(path)
         fs.delete_dir(p)
-    except FileNotFoundError:
-        pass
+    except OSError:
+        pass  # as shutil.rmtree(ignore_errors=True): gone, or never made (no bucket)
 
 
 def replace(src: str, dst: str) -> None:
