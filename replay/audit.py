@@ -91,7 +91,6 @@ class PartSummary:
 
 def _targets(root: str, game: str, hands_path: str) -> dict[str, str]:
     from .derive import AUDIT_TABLES
-
     from .io import store
 
     name = store.basename(hands_path)
