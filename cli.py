@@ -75,19 +75,6 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)  # logs and pipes ne
 out = Console(highlight=False, soft_wrap=True)
 
 
-@app.callback()
-def _options(
-    s3_endpoint: Annotated[Optional[str], typer.Option(
-        "--s3-endpoint", metavar="URL",
-        help="the S3-compatible server of s3:// dataset paths (default: AWS_ENDPOINT_URL, else AWS)")] = None,
-) -> None:
-    """Options for every command (before the command's name)."""
-    if s3_endpoint:
-        from replay.io.store import set_endpoint
-
-        set_endpoint(s3_endpoint)
-
-
 def fail(message: str, code: int = 2) -> None:
     err.print("[bold red]error:[/] ", markup=True, end="")
     err.print(message, markup=False, soft_wrap=True)
@@ -123,8 +110,15 @@ def _version(value: bool) -> None:
 def main_options(
     show_version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                                help="print the version and exit")] = False,
+    s3_endpoint: Annotated[Optional[str], typer.Option(
+        "--s3-endpoint", metavar="URL",
+        help="the S3-compatible server of s3:// dataset paths (default: AWS_ENDPOINT_URL, else AWS)")] = None,
 ) -> None:
     """Replay, audit and analyse hands of Dou Dizhu, Paodekuai, Guandan and Shuangkou."""
+    if s3_endpoint:
+        from replay.io.store import set_endpoint
+
+        set_endpoint(s3_endpoint)
 
 
 def writable_file(path: str, what: str) -> None:

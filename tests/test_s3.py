@@ -44,14 +44,14 @@ def test_ingest_audit_stats_report_on_s3_match_a_local_folder(s3, tmp_path):
         r = paipu("audit", ds, "--workers", workers)
         assert r.exit_code == 0, r.output
         assert "205 hands: 205 ok, 0 with violations" in r.stdout
-        assert "audited 10 of 10 part files" in r.stderr
+        assert "audited 205 of 205 hands (0 were audited already)" in r.stderr
     for table in ("hands", "actions", "verdicts", "plays", "outcomes", "seats"):
         mine, theirs = by_hand(remote, table), by_hand(local, table)
         if table == "hands":
             mine, theirs = mine.drop_columns(["source"]), theirs.drop_columns(["source"])
         assert mine.equals(theirs), table
     r = paipu("audit", remote)
-    assert "audited 0 of 10 part files (10 were audited already)" in r.stderr
+    assert "audited 0 of 205 hands (205 were audited already)" in r.stderr
 
     stats = []
     for ds in (remote, local):
