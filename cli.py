@@ -329,6 +329,7 @@ def audit(
     fmt: Annotated[str, FORMAT_OPT] = "auto",
     force: Annotated[bool, typer.Option("--force", help="re-audit a dataset's hands that were audited already")] = False,
     workers: Annotated[Optional[int], typer.Option(help="processes for a dataset (default: all cores)")] = None,
+    decisions: Annotated[bool, typer.Option("--decisions", help="also write a dataset's decisions table (for paipu fraud)")] = False,
 ) -> None:
     """Re-validate every move of every hand; exit 1 if any hand breaks a rule.
 
@@ -373,7 +374,7 @@ def audit(
         with progress:
             task = progress.add_task("audit", total=in_ds)
             try:
-                audit_dataset(ds, force=force, workers=workers, on_part=on_part)
+                audit_dataset(ds, force=force, workers=workers, on_part=on_part, decisions=decisions)
             except (DatasetLocked, DatasetWriteError) as e:
                 fail(str(e))
         err.print(f"{ds}: audited {audited:,} of {human.count(in_ds, 'hand')} ({in_ds - audited:,} "
@@ -425,9 +426,14 @@ def simulate(
         "--compare", help="duplicate deals: play the same deals under each SETTING given as arguments")] = False,
     bot: Annotated[str, typer.Option("--bot", help="fast (default), strong or simple")] = "fast",
     workers: Annotated[Optional[int], typer.Option(help="processes (default: every core)")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="population mode: draw the seats from N players with their own hours and think times")] = None,
+    cheat: Annotated[Optional[str], typer.Option("--cheat", help="plant cheaters among --players: collude=PAIRS,dump=PAIRS,bot=N")] = None,
+    labels: Annotated[Optional[str], typer.Option("--labels", help="write who is who (player,kind,mate) to this CSV file")] = None,
 ) -> None:
     """Play complete hands with bots and write their records; with --compare, the same deals
-    under several rule settings (each record's params name its setting)."""
+    under several rule settings (each record's params name its setting). With --players, a
+    population: players with schedules and human think times, cheaters planted on request
+    (docs/fraud.md)."""
     from replay.games import UnknownGame
     from replay.sim import BLOCK
     from replay.sim.bots import BOTS
@@ -456,6 +462,11 @@ def simulate(
     text = output.endswith((".paipu", ".paipu.gz", ".txt"))
     if output != "-":
         writable_file(output, "--out")
+    if (cheat or labels) and players is None:
+        fail("--cheat and --labels need --players N (population mode)")
+    if players is not None:
+        _simulate_population(game, variant, hands, seed, players, cheat, labels, output, text, escape_rate)
+        return
     job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text)
     total = hands * len(params)
     if workers in (None, 0):
@@ -478,6 +489,37 @@ def simulate(
                   markup=False)
     if interrupted:
         raise typer.Exit(130)
+
+
+def _simulate_population(game: str, variant: str | None, hands: int, seed: int, players: int, cheat: str | None,
+                         labels: str | None, output: str, text: bool, escape_rate: float) -> None:
+    """``paipu simulate --players``: one process, hands in time order (the seating of a
+    hand depends on who played before)."""
+    import gzip
+
+    from replay.games import UnknownGame
+    from replay.io.jsonl import record_to_json
+    from replay.io.text import record_to_text
+    from replay.sim.population import parse_cheats, simulate_population, write_labels
+
+    try:
+        pop, records = simulate_population(game, variant, hands, seed, players, parse_cheats(cheat),
+                                           escape_rate=escape_rate)
+        if labels:
+            write_labels(labels, pop)
+        f = sys.stdout.buffer if output == "-" else (gzip.open if output.endswith(".gz") else open)(output, "wb")
+        n = 0
+        for record in records:
+            f.write((("\n" if n else "") + record_to_text(record)).encode() if text else record_to_json(record) + b"\n")
+            n += 1
+        f.flush()
+        if output != "-":
+            f.close()
+            err.print(f"wrote {human.count(n, 'hand')} to {output}", markup=False)
+    except (UnknownGame, ValueError) as e:
+        fail(str(e))
+    except OSError as e:
+        os_fail(e, labels if labels and not os.path.exists(labels) else output)
 
 
 @app.command("replay")

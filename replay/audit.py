@@ -81,20 +81,23 @@ class PartSummary:
     skipped: bool = False
 
 
-def _targets(root: str, game: str, hands_path: str) -> dict[str, str]:
+def _targets(root: str, game: str, hands_path: str, decisions: bool = False) -> dict[str, str]:
     from .derive import AUDIT_TABLES
 
     name = os.path.basename(hands_path)
-    return {t: os.path.join(root, t, f"game={game}", name) for t in AUDIT_TABLES}
+    tables = list(AUDIT_TABLES) + (["decisions"] if decisions else [])
+    return {t: os.path.join(root, t, f"game={game}", name) for t in tables}
 
 
-def _audited(root: str, game: str, hands_path: str) -> bool:
-    return all(os.path.exists(p) for p in _targets(root, game, hands_path).values())
+def _audited(root: str, game: str, hands_path: str, decisions: bool = False) -> bool:
+    return all(os.path.exists(p) for p in _targets(root, game, hands_path, decisions).values())
 
 
-def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force: bool = False) -> list[PartSummary]:
+def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force: bool = False,
+                decisions: bool = False) -> list[PartSummary]:
     """Audit hands part files in order, one :class:`Matches` across them (a match may span
-    parts); write each part's verdicts, plays, outcomes and seats beside it."""
+    parts); write each part's verdicts, plays, outcomes and seats beside it (and its
+    ``decisions`` with *decisions*)."""
     import gc
 
     from .derive import AuditRows
@@ -102,18 +105,23 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
     from .io.dataset import records_of_part
     from .replayer import Matches
 
-    if not force and all(_audited(root, game, h) for h, _ in parts):
+    if not force and all(_audited(root, game, h, decisions) for h, _ in parts):
         import pyarrow.parquet as pq
 
         return [PartSummary(hands=pq.ParquetFile(h).metadata.num_rows, skipped=True) for h, _ in parts]
+    if decisions:
+        from .decisions import DecisionRows
     gc.disable()
     try:
         matches = Matches()
         out = []
         for hands_path, actions_path in parts:
             rows = AuditRows()
+            turns = DecisionRows() if decisions else None
             summary = PartSummary(by_code={})
             for record in records_of_part(game, hands_path, actions_path):
+                if turns is not None:
+                    turns.add(record, matches.previous(record))
                 r = matches.replay(record, detail=True)
                 rows.add(record, r)
                 summary.hands += 1
@@ -125,6 +133,8 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
             name = os.path.basename(hands_path)
             staged = StagedBatch(root)  # the four tables of a part appear together
             tables, unfit = rows.tables()
+            if turns is not None:
+                tables["decisions"] = turns.table()
             for _, code in unfit:  # a value no column can hold: that hand's verdict says so
                 if code is None:
                     summary.ok -= 1
@@ -144,7 +154,8 @@ def _audit_job(args: tuple) -> list[PartSummary]:
     return audit_parts(*args)
 
 
-def audit_dataset(root: str, force: bool = False, workers: int | None = None, on_part=None) -> int:
+def audit_dataset(root: str, force: bool = False, workers: int | None = None, on_part=None,
+                  decisions: bool = False) -> int:
     """Audit every hands part of the dataset not audited yet (all with *force*), on all
     cores; returns the number of parts audited. *on_part(summary)* follows progress.
 
@@ -157,10 +168,10 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
     from .io.commit import writing
 
     with writing(root):
-        return _audit_dataset(root, force, workers, on_part)
+        return _audit_dataset(root, force, workers, on_part, decisions)
 
 
-def _audit_dataset(root: str, force: bool, workers: int | None, on_part) -> int:
+def _audit_dataset(root: str, force: bool, workers: int | None, on_part, decisions: bool = False) -> int:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
@@ -172,10 +183,10 @@ def _audit_dataset(root: str, force: bool, workers: int | None, on_part) -> int:
         if plays_matches(game):
             chained.setdefault(game, []).append((hands, actions))
         else:
-            jobs.append((root, game, [(hands, actions)], force))
+            jobs.append((root, game, [(hands, actions)], force, decisions))
     for game, parts in chained.items():
         parts.sort(key=lambda p: (os.path.getmtime(p[0]), p[0]))
-        jobs.append((root, game, parts, force))
+        jobs.append((root, game, parts, force, decisions))
     workers = workers or os.cpu_count() or 1
     done = 0
 

@@ -528,6 +528,17 @@ class Table:
         seat = self.turn if seat is None else seat
         return [(self.cards_for(seat, p), self.table.classify(p)) for p in self.legal_plays(seat)]
 
+    def can_beat(self, seat: int | None = None) -> bool:
+        """Could the seat to act beat the play on the table? (False when it leads.)"""
+        if self.last is None:
+            return False
+        return bool(self.legal_moves(seat))
+
+    def partners(self, seat: int) -> frozenset[int]:
+        """The seats playing on *seat*'s side in this hand (the game's hook: farmers,
+        fixed teams); empty when each plays for himself."""
+        return frozenset()
+
     def cards_for(self, seat: int, packed: int) -> list[int]:
         """Card ids from the seat's hand that make up the packed play (lowest suit first)."""
         assert contains(self.packed[seat], packed)
