@@ -894,6 +894,64 @@ def flat_columns(df):
 
 
 @app.command()
+def fraud(
+    dataset: Annotated[str, typer.Argument(help="a dataset (paipu ingest); audited with decisions when needed")],
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
+    min_hands: Annotated[int, typer.Option("--min-hands", help="screen only players with at least this many hands")] = 100,
+    alpha: Annotated[float, typer.Option("--fdr", help="false discovery rate: flag suspects with q at most this")] = 0.05,
+    top: Annotated[int, typer.Option("--top", help="also list this many of the best-ranked suspects not flagged")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
+) -> None:
+    """Rank suspects of collusion, chip dumping and bot play (docs/fraud.md).
+
+    Writes the players (profiles) and suspects tables beside the others."""
+    import json
+
+    from analysis.fraud import screen, write_tables
+    from analysis.queries import DatasetError
+    from replay.audit import audit_dataset, is_dataset
+    from replay.games import UnknownGame, game_name
+
+    try:
+        game = game_name(game) if game else None
+    except UnknownGame as e:
+        fail(str(e))
+    if not is_dataset(dataset):
+        fail(f"{dataset}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
+    if min_hands < 1:
+        fail("--min-hands must be 1 or more")
+    if not 0 < alpha < 1:
+        fail("--fdr must be between 0 and 1")
+    done = audit_dataset(dataset, decisions=True)
+    if done:
+        err.print(f"{dataset}: audited {done} part files with decisions", markup=False)
+    try:
+        result = screen(dataset, game, min_hands=min_hands, alpha=alpha)
+    except DatasetError as e:
+        fail(str(e))
+    write_tables(dataset, result, game)
+    flagged = result.flagged
+    shown = result.tests[:len(flagged) + top]
+    if as_json:
+        rows = result.suspects().head(len(shown)).to_dicts()
+        for row in rows:
+            row["evidence"] = json.loads(row["evidence"])
+        sys.stdout.write(json.dumps({"suspects": rows, "flagged": len(flagged), "tests": len(result.tests),
+                                     "players": result.players.height, "fdr": alpha}, ensure_ascii=False, indent=1) + "\n")
+        return
+    out.print(f"{len(flagged)} suspects flagged among {len(result.tests)} tests of {result.players.height} "
+              f"player profiles (false discovery rate {alpha:g})", markup=False)
+    for k, t in enumerate(shown, 1):
+        who = t.player + (f" & {t.other}" if t.other else "")
+        mark = "FLAG" if t.q <= alpha else "    "
+        out.print(f"{k:3d} {mark} {t.kind:<10} {t.game}/{t.variant} {who}  q={t.q:.2g} p={t.p:.2g} "
+                  f"effect={t.effect:.3g} n={t.n}", markup=False, soft_wrap=True)
+        out.print("      " + json.dumps(t.evidence, ensure_ascii=False, sort_keys=True), markup=False, soft_wrap=True)
+        if t.hands:
+            out.print("      hands: " + " ".join(t.hands), markup=False, soft_wrap=True)
+
+
+@app.command()
 def report(
     dataset: Annotated[str, typer.Argument(help="an audited dataset")],
     output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write")] = "report.html",
