@@ -898,7 +898,7 @@ def fraud(
     dataset: Annotated[str, typer.Argument(help="a dataset (paipu ingest); audited with decisions when needed")],
     game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
     min_hands: Annotated[int, typer.Option("--min-hands", help="screen only players with at least this many hands")] = 100,
-    alpha: Annotated[float, typer.Option("--fdr", help="false discovery rate: flag suspects with q at most this")] = 0.05,
+    alpha: Annotated[float, typer.Option("--fdr", help="false discovery rate: flag suspects with q at most this")] = 0.01,
     top: Annotated[int, typer.Option("--top", help="also list this many of the best-ranked suspects not flagged")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
 ) -> None:

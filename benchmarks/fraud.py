@@ -42,17 +42,23 @@ def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: 
     hands = per_player * players // seats
     pop, records = simulate_population(game, None, hands, seed, players, cheats)
     folder = os.path.join(workdir, f"{game}-{seed}-{sum(cheats.values())}")
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, "hands.jsonl")
-    with open(path, "wb") as f:
-        for record in records:
-            f.write(record_to_json(record) + b"\n")
     ds = os.path.join(folder, "ds")
-    ingest_files([path], ds)
-    audit_dataset(ds, decisions=True)
+    if not os.path.isdir(os.path.join(ds, "decisions")):  # else kept from an earlier run (--work)
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, "hands.jsonl")
+        with open(path, "wb") as f:
+            for record in records:
+                f.write(record_to_json(record) + b"\n")
+        ingest_files([path], ds)
+        audit_dataset(ds, decisions=True)
     result = screen(ds, game, min_hands=min(100, per_player // 3))
     score: dict[str, float] = {}
     flagged: set[str] = set()
+    labels = {row["player"]: row["kind"] for row in pop.labels()}
+    for t in result.flagged:
+        if labels.get(t.player) == "honest" or (t.other and labels.get(t.other) == "honest"):
+            print(f"    honest player flagged: {t.kind} {t.player} {t.other or ''} q={t.q:.2g} "
+                  f"({labels.get(t.player)}, {labels.get(t.other)})")
     for t in result.tests:
         for p in (t.player, t.other):
             if p is None:
@@ -60,8 +66,27 @@ def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: 
             score[p] = max(score.get(p, 0.0), -math.log10(max(t.p, 1e-300)))
             if t.q <= result.alpha:
                 flagged.add(p)
-    labels = {row["player"]: row["kind"] for row in pop.labels()}
     return labels, score, flagged, time.perf_counter() - t0
+
+
+def audit_cost(game: str, hands: int, workdir: str) -> None:
+    """CPU seconds of a plain audit against one that also writes the decisions table, in
+    process (one worker), best of three each."""
+    from replay.sim import simulate
+
+    path = os.path.join(workdir, f"cost-{game}.jsonl")
+    with open(path, "wb") as f:
+        for record in simulate(game, None, hands, 1):
+            f.write(record_to_json(record) + b"\n")
+    ds = os.path.join(workdir, f"cost-{game}")
+    ingest_files([path], ds)
+    best = {}
+    for decisions in (False, True, False, True, False, True):
+        t = time.process_time()
+        audit_dataset(ds, force=True, workers=1, decisions=decisions)
+        best[decisions] = min(best.get(decisions, math.inf), time.process_time() - t)
+    print(f"{game}: audit of {hands} hands {best[False]:.2f} s CPU; with decisions {best[True]:.2f} s "
+          f"({best[True] / best[False]:.1f}x)")
 
 
 def auc(pos: list[float], neg: list[float]) -> float | None:
@@ -82,12 +107,21 @@ def main() -> None:
     ap.add_argument("--honest-seeds", type=int, default=20, help="honest-only populations per game")
     ap.add_argument("--honest-hands-per-player", type=int, default=None,
                     help="hands per player of the honest-only runs (default: --hands-per-player)")
+    ap.add_argument("--work", help="keep the simulated datasets in this folder and reuse them (same sizes)")
+    ap.add_argument("--audit-cost", type=int, default=0, metavar="HANDS",
+                    help="only measure what the decisions add to an audit, on this many hands per game")
     args = ap.parse_args()
+    if args.audit_cost:
+        with tempfile.TemporaryDirectory() as work:
+            for game in args.games.split(","):
+                audit_cost(game, args.audit_cost, work)
+        return
     cheats = parse_cheats(args.cheat)
     honest_per = args.honest_hands_per_player or args.hands_per_player
     print(f"players {args.players}, ~{args.hands_per_player} hands per player, cheat {args.cheat}, "
           f"{args.seeds} planted seeds, {args.honest_seeds} honest seeds (~{honest_per} hands per player)")
-    with tempfile.TemporaryDirectory() as work:
+    with tempfile.TemporaryDirectory() as temp:
+        work = args.work or temp
         for game in args.games.split(","):
             rows: list[tuple[str, float, bool]] = []  # (label, score, flagged)
             spent = 0.0

@@ -535,9 +535,12 @@ class Table:
         return bool(self.legal_moves(seat))
 
     def partners(self, seat: int) -> frozenset[int]:
-        """The seats playing on *seat*'s side in this hand (the game's hook: farmers,
-        fixed teams); empty when each plays for himself."""
-        return frozenset()
+        """The seats playing on *seat*'s side in this hand: the game's fixed partners (games
+        whose sides form during the hand, like Dou Dizhu's farmers, override); empty when
+        each plays for himself."""
+        from .game import Game
+
+        return frozenset(Game.of(self.rules).partners_of(seat))
 
     def cards_for(self, seat: int, packed: int) -> list[int]:
         """Card ids from the seat's hand that make up the packed play (lowest suit first)."""

@@ -27,6 +27,11 @@ SITTING_GAP = 1800
 #: timing features of the bot screen: (profile column, +1 when a high value is bot-like)
 BOT_FEATURES = (("regularity", 1), ("long_pause_rate", -1), ("think_options_corr", -1),
                 ("hours_of_day", 1), ("longest_session_h", 1))
+#: variance-stabilising transforms of the features before their robust z (skewed counts,
+#: durations and proportions would otherwise give honest players long upper tails)
+BOT_TRANSFORMS = {"long_pause_rate": np.sqrt, "hours_of_day": np.log, "longest_session_h": np.log1p}
+#: each feature's robust z is clipped to this range before the sum
+BOT_CLIP = (-3.0, 4.0)
 #: least chances of sparing (soft play), hands as opponents (chip flow) for a pair to be tested
 MIN_SOFT, MIN_FLOW = 10, 20
 KINDS = ("co_seating", "soft_play", "chip_flow", "bot_timing")
@@ -356,8 +361,9 @@ def _round(x, k: int = 4):
 
 def bot_timing(players: pl.DataFrame, min_decisions: int, timed: bool) -> list[Test]:
     """Timing that does not look human, scored against the population itself: robust z
-    of each feature (oriented bot-wards, clipped to [-4, 6]), summed, and the sum's own
-    robust z gives a normal upper-tail p. Without hand times the hour features drop out."""
+    of each feature (transformed, oriented bot-wards, clipped to BOT_CLIP), summed, and
+    the sum's own robust z gives a normal upper-tail p. Without hand times the hour
+    features drop out."""
     tests = []
     feats = BOT_FEATURES if timed else BOT_FEATURES[:3]
     for (game, variant), part in players.group_by(["game", "variant"], maintain_order=True):
@@ -368,7 +374,8 @@ def bot_timing(players: pl.DataFrame, min_decisions: int, timed: bool) -> list[T
         zs = {}
         for name, sign in feats:
             x = part[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
-            z = np.clip(np.nan_to_num(sign * robust_z(x), nan=0.0), -4, 6)
+            x = BOT_TRANSFORMS.get(name, lambda v: v)(np.maximum(x, 0) if name in BOT_TRANSFORMS else x)
+            z = np.clip(np.nan_to_num(sign * robust_z(x), nan=0.0), *BOT_CLIP)
             zs[name] = z
             total += z
         score = robust_z(total)
@@ -388,7 +395,7 @@ def bot_timing(players: pl.DataFrame, min_decisions: int, timed: bool) -> list[T
 
 
 def screen(root: str, game: str | None = None, variant: str | None = None, min_hands: int = 100,
-           min_sittings: int = 3, alpha: float = 0.05, telling: int = 5) -> FraudResult:
+           min_sittings: int = 3, alpha: float = 0.01, telling: int = 5) -> FraudResult:
     """Profiles and every screen over the audited dataset *root* (decisions needed)."""
     con = connect(root)
     try:

@@ -629,9 +629,6 @@ class GuandanHand(Guandan):
             if winner is not None:
                 self.events.append(Event("match_won", i, out[0], {"team": winner}))
 
-    def partners(self, seat: int) -> frozenset[int]:
-        return frozenset({(seat + 2) % 4})
-
     def leader_after_out(self, seat: int) -> int:
         partner = (seat + 2) % 4
         return partner if self.active[partner] else self.next_active(seat)

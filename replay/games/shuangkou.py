@@ -331,9 +331,6 @@ class Shuangkou(Table):
     def opening_rule(self) -> str:
         return "the holder of the drawn card leads"
 
-    def partners(self, seat: int) -> frozenset[int]:
-        return frozenset({(seat + 2) % 4})
-
     def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
         return legal_moves(self, seat)  # with wild jokers, below
 

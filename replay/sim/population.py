@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from ..game import Game
 from ..games import find_rules
 from .bots import HEURISTIC
 from .core import Move, Seat
@@ -204,7 +205,7 @@ class Population:
                  seed: int = 0, days: int = 14, follow: float = 0.6):
         self.rules = find_rules(game, variant)
         self.n = self.rules.players
-        self.team_game = self.n == 4  # fixed partners across the table: a met pair sits apart
+        self.game = Game.of(self.rules)  # with fixed partners, a pair that meets sits on opposite teams
         rng = self.rng = random.Random(f"population:{seed}")
         planted = sum(len(CHEATS[k]) * c for k, c in cheats.items())
         if planted > players:
@@ -268,16 +269,15 @@ class Population:
             free = [q for q in chosen if q is not p and q.mate is None]
             if free:
                 chosen[chosen.index(rng.choice(free))] = mate
-        if self.team_game:  # a met pair sits on opposite teams (adjacent seats)
-            for p in chosen:
-                mate = self.by_name.get(p.mate) if p.mate else None
-                if mate in chosen:
-                    i, j = chosen.index(p), chosen.index(mate)
-                    if (i - j) % 2 == 0:
-                        k2 = (i + 1) % 4
-                        chosen[j], chosen[k2] = chosen[k2], chosen[j]
-        if not self.team_game:
-            rng.shuffle(chosen)
+        rng.shuffle(chosen)
+        team = self.game.team_of
+        for p in chosen:  # a met pair sits on opposite teams
+            mate = self.by_name.get(p.mate) if p.mate else None
+            if mate in chosen:
+                i, j = chosen.index(p), chosen.index(mate)
+                if team(i) is not None and team(i) == team(j):
+                    k = next(s for s in range(self.n) if team(s) != team(i))
+                    chosen[j], chosen[k] = chosen[k], chosen[j]
         return [Seat(p.name, p.policy, p.clock) for p in chosen]
 
     def stamp(self, k: int, record: dict) -> dict:
