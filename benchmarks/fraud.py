@@ -56,11 +56,14 @@ def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: 
     flagged: set[str] = set()
     labels = {row["player"]: row["kind"] for row in pop.labels()}
     for t in result.flagged:
-        if labels.get(t.player) == "honest" or (t.other and labels.get(t.other) == "honest"):
+        named = (t.player,) if t.kind == "soft_play" else (t.player, t.other)
+        if any(p and labels.get(p) == "honest" for p in named):
             print(f"    honest player flagged: {t.kind} {t.player} {t.other or ''} q={t.q:.2g} "
                   f"({labels.get(t.player)}, {labels.get(t.other)})")
     for t in result.tests:
-        for p in (t.player, t.other):
+        # the suspects a test names: soft play names the sparer (the one spared is not
+        # accused); pair screens of co-seating and chip flow name both
+        for p in (t.player,) if t.kind == "soft_play" else (t.player, t.other):
             if p is None:
                 continue
             score[p] = max(score.get(p, 0.0), -math.log10(max(t.p, 1e-300)))

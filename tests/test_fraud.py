@@ -12,8 +12,8 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from analysis.fraud import (bh, bot_timing, co_seating, fisher_greater, poisson_upper, presence_z, ratings, robust_z,
-                            soft_play, wilson)
+from analysis.fraud import (bh, bot_timing, co_seating, fisher_greater, pair_effects, poisson_upper, presence_z, ratings,
+                            robust_z, soft_play, wilson)
 from analysis.queries import run_sql
 from cli import app
 from replay.decisions import hand_decisions
@@ -157,19 +157,22 @@ def test_co_seating_expected_from_who_was_playing_then(monkeypatch):
     assert {(t.player, t.other): t.evidence["sittings_together"] for t in co_seating(again, eligible, 1)} == {("A", "B"): 1}
 
 
-def test_soft_play_fisher_each_way_combined():
+def test_soft_play_fisher_per_direction():
     rows = pl.DataFrame([
         {"game": "g", "variant": "v", "a": "A", "b": "B", "n_ab": 10, "k_ab": 8, "n_other": 40, "k_other": 4},
         {"game": "g", "variant": "v", "a": "B", "b": "A", "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
+        {"game": "g", "variant": "v", "a": "B", "b": "C", "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
     ])
-    (t,) = soft_play(rows, {("g", "v", "A"), ("g", "v", "B")})
-    from scipy.stats import combine_pvalues, fisher_exact
+    tests = {(t.player, t.other): t for t in soft_play(rows, {("g", "v", "A"), ("g", "v", "B")})}
+    assert set(tests) == {("A", "B"), ("B", "A")}  # C has too few hands
+    from scipy.stats import fisher_exact
 
-    pa = fisher_exact([[8, 2], [4, 36]], alternative="greater").pvalue
-    pb = fisher_exact([[1, 9], [4, 36]], alternative="greater").pvalue
-    assert t.p == pytest.approx(combine_pvalues([pa, pb], method="fisher").pvalue)
-    assert t.effect == pytest.approx(0.8 - 0.1) and t.n == 20
-    assert t.evidence["A spared B"]["rate"] == 0.8 and t.evidence["A spared B"]["baseline_rate"] == 0.1
+    t = tests[("A", "B")]
+    assert t.p == pytest.approx(fisher_exact([[8, 2], [4, 36]], alternative="greater").pvalue)
+    assert t.effect == pytest.approx(0.8 - 0.1) and t.n == 10
+    assert t.evidence["rate"] == 0.8 and t.evidence["baseline_rate"] == 0.1
+    assert t.evidence["ci95"] == [round(x, 4) for x in wilson(8, 10)]
+    assert tests[("B", "A")].p == pytest.approx(fisher_exact([[1, 9], [4, 36]], alternative="greater").pvalue)
 
 
 def test_presence_z_is_the_pooled_t_with_one_opponent():
@@ -178,8 +181,8 @@ def test_presence_z_is_the_pooled_t_with_one_opponent():
     with_r, without = [-1.0, -0.5, -1.0, -0.5, -1.0], [0.5, -0.5, 1.0, 0.0, 0.5]
     for k, u in enumerate(with_r + without):
         opp = "R" if k < 5 else f"X{k}"  # the others met twice each: below the minimum
-        seats += [("g", "v", f"h{k}", "D", "seat 0", u), ("g", "v", f"h{k}", opp, "seat 1", -u)]
-    frame = pl.DataFrame(seats, schema=["game", "variant", "hand_id", "player", "side", "u"], orient="row")
+        seats += [("g", "v", f"h{k}", "D", "seat 0", None, u), ("g", "v", f"h{k}", opp, "seat 1", None, -u)]
+    frame = pl.DataFrame(seats, schema=["game", "variant", "hand_id", "player", "side", "role", "u"], orient="row")
     # too few hands for 10 degrees of freedom: nothing
     assert presence_z(frame, 3) == {}
     frame = pl.concat([frame, frame.with_columns(pl.col("hand_id") + "b")])
@@ -187,6 +190,18 @@ def test_presence_z_is_the_pooled_t_with_one_opponent():
     a, b = np.array(with_r * 2), np.array(without * 2)
     pooled = ((a.var(ddof=1) * 9 + b.var(ddof=1) * 9) / 18) * (1 / 10 + 1 / 10)
     assert z[("g", "v", "D", "R")] == pytest.approx((a.mean() - b.mean()) / math.sqrt(pooled))
+    # with a role column for half of D's hands against R and half of the others, the
+    # role takes its own coefficient: R's is then the within-role difference
+    role = frame.with_columns(pl.when((pl.col("player") == "D") & pl.col("hand_id").str.ends_with("b"))
+                              .then(pl.lit("landlord")).otherwise(pl.lit("farmer")).alias("role"))
+    assert presence_z(role, 3)[("g", "v", "D", "R")] == pytest.approx(z[("g", "v", "D", "R")], rel=0.05)
+
+
+def test_pair_effects_take_out_what_everyone_feels():
+    fits = {("g", "v", "P1", "X"): (-0.3, 0.1), ("g", "v", "P2", "X"): (-0.1, 0.1), ("g", "v", "P3", "X"): (-0.2, 0.1)}
+    t = pair_effects(fits)
+    assert t[("g", "v", "P1", "X")] == pytest.approx((-0.3 - (-0.15)) / 0.1)
+    assert t[("g", "v", "P2", "X")] == pytest.approx((-0.1 - (-0.25)) / 0.1)
 
 
 def test_robust_z_and_bot_timing_against_the_population():

@@ -117,16 +117,6 @@ def fisher_greater(k1: int, n1: int, k2: int, n2: int) -> float:
     return float(fisher_exact([[k1, n1 - k1], [k2, n2 - k2]], alternative="greater").pvalue)
 
 
-def combine(ps: list[float]) -> float:
-    """Fisher's method over independent one-sided p-values (one: itself)."""
-    ps = [p for p in ps if p is not None]
-    if len(ps) == 1:
-        return ps[0]
-    from scipy.stats import combine_pvalues
-
-    return float(combine_pvalues(ps, method="fisher").pvalue)
-
-
 def normal_upper(z: float) -> float:
     return 0.5 * math.erfc(z / math.sqrt(2))
 
@@ -259,61 +249,68 @@ def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], mi
 
 
 def soft_play(rows: pl.DataFrame, eligible: set) -> list[Test]:
-    """Per pair: how often each spared the other's plays (passed while able to beat)
-    against how often it spared its other opponents; one-sided Fisher exact per
-    direction, both directions combined by Fisher's method."""
-    by_pair: dict[tuple, dict] = {}
-    for r in rows.iter_rows(named=True):
-        if (r["game"], r["variant"], r["a"]) not in eligible or (r["game"], r["variant"], r["b"]) not in eligible:
-            continue
-        key = (r["game"], r["variant"]) + tuple(sorted((r["a"], r["b"])))
-        by_pair.setdefault(key, {})[r["a"]] = r
+    """Per ordered pair: how often player A spared opponent B's plays (passed while able
+    to beat) against how often A spared its other opponents; one-sided Fisher exact.
+    The suspect is A, the sparer; B is the one spared (a dumper spares everyone at the
+    receiver's table, so B alone proves nothing; colluders show up in both directions)."""
     tests = []
-    for (game, variant, a, b), sides in by_pair.items():
-        ps, evidence, n, effect = [], {}, 0, 0.0
-        for actor, r in sorted(sides.items()):
-            p = fisher_greater(r["k_ab"], r["n_ab"], r["k_other"], r["n_other"])
-            ps.append(p)
-            rate, base = r["k_ab"] / r["n_ab"], (r["k_other"] / r["n_other"] if r["n_other"] else None)
-            lo, hi = wilson(r["k_ab"], r["n_ab"])
-            evidence[f"{actor} spared {r['b']}"] = {
-                "spared": r["k_ab"], "chances": r["n_ab"], "rate": round(rate, 4),
-                "ci95": [round(lo, 4), round(hi, 4)], "baseline_rate": None if base is None else round(base, 4),
-                "baseline_chances": r["n_other"], "p": p}
-            n += r["n_ab"]
-            effect = max(effect, rate - (base or 0.0))
-        tests.append(Test("soft_play", game, variant, a, b, combine(ps), effect, n, evidence))
+    for r in rows.iter_rows(named=True):
+        game, variant, a, b = r["game"], r["variant"], r["a"], r["b"]
+        if (game, variant, a) not in eligible or (game, variant, b) not in eligible:
+            continue
+        p = fisher_greater(r["k_ab"], r["n_ab"], r["k_other"], r["n_other"])
+        rate, base = r["k_ab"] / r["n_ab"], (r["k_other"] / r["n_other"] if r["n_other"] else None)
+        lo, hi = wilson(r["k_ab"], r["n_ab"])
+        blo, bhi = wilson(r["k_other"], r["n_other"])
+        tests.append(Test("soft_play", game, variant, a, b, p, rate - (base or 0.0), r["n_ab"], {
+            "spared": r["k_ab"], "chances": r["n_ab"], "rate": round(rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "baseline_rate": None if base is None else round(base, 4), "baseline_chances": r["n_other"],
+            "baseline_ci95": None if blo is None else [round(blo, 4), round(bhi, 4)]}))
     return tests
 
 
 def presence_z(seats: pl.DataFrame, min_pair: int) -> dict[tuple[str, str, str, str], float]:
-    """For every player P and opponent X met in at least *min_pair* hands: the t statistic
-    of X's presence in a least-squares fit of P's results on the presence of each such
-    opponent (with an intercept). Fitting all opponents at once keeps a third player who
-    merely sat beside a dumper and his receiver from looking like a receiver."""
-    out: dict[tuple[str, str, str, str], float] = {}
+    """The t statistics of :func:`presence_fit`."""
+    return {k: (b / se if se > 0 else 0.0) for k, (b, se) in presence_fit(seats, min_pair).items()}
+
+
+def presence_fit(seats: pl.DataFrame, min_pair: int) -> dict[tuple[str, str, str, str], tuple[float, float]]:
+    """For every player P and opponent X met in at least *min_pair* hands: (coefficient,
+    standard error) of X's presence in a least-squares fit of P's results on the presence
+    of each such opponent (with an intercept). Fitting all opponents at once keeps a third
+    player who merely sat beside a dumper and his receiver from looking like a receiver."""
+    out: dict[tuple[str, str, str, str], tuple[float, float]] = {}
     for (game, variant), part in seats.group_by(["game", "variant"], maintain_order=True):
-        by_hand: dict[str, list[tuple[str, str, float]]] = {}
-        for hand_id, player, side, u in zip(part["hand_id"], part["player"], part["side"], part["u"]):
-            by_hand.setdefault(hand_id, []).append((player, side, u))
-        rows: dict[str, list[tuple[float, list[str]]]] = {}
+        by_hand: dict[str, list[tuple[str, str, str, float]]] = {}
+        for hand_id, player, side, role, u in zip(part["hand_id"], part["player"], part["side"], part["role"],
+                                                   part["u"]):
+            by_hand.setdefault(hand_id, []).append((player, side, role or "", u))
+        rows: dict[str, list[tuple[float, str, list[str]]]] = {}
         for seated in by_hand.values():
-            for player, side, u in seated:
-                rows.setdefault(player, []).append((u, [x for x, s, _ in seated if s != side and x != player]))
+            for player, side, role, u in seated:
+                rows.setdefault(player, []).append((u, role, [x for x, s, _, _ in seated if s != side and x != player]))
         for player, hands in rows.items():
             met: dict[str, int] = {}
-            for _, opponents in hands:
+            played: dict[str, int] = {}
+            for _, role, opponents in hands:
+                played[role] = played.get(role, 0) + 1
                 for x in opponents:
                     met[x] = met.get(x, 0) + 1
             cols = sorted(x for x, n in met.items() if n >= min_pair and n <= len(hands) - min_pair)
             if not cols:
                 continue
-            index = {x: k + 1 for k, x in enumerate(cols)}
-            design = np.zeros((len(hands), len(cols) + 1))
+            # the player's role (landlord or farmer) moves its results: one column per role
+            # but the most played, so that meeting X mostly as landlord is not read as X's doing
+            roles = sorted(played, key=lambda r: (-played[r], r))[1:]
+            index = {x: k + 1 + len(roles) for k, x in enumerate(cols)}
+            role_col = {r: k + 1 for k, r in enumerate(roles)}
+            design = np.zeros((len(hands), len(cols) + len(roles) + 1))
             design[:, 0] = 1.0
             y = np.empty(len(hands))
-            for r, (u, opponents) in enumerate(hands):
+            for r, (u, role, opponents) in enumerate(hands):
                 y[r] = u
+                if role in role_col:
+                    design[r, role_col[role]] = 1.0
                 for x in opponents:
                     if x in index:
                         design[r, index[x]] = 1.0
@@ -325,17 +322,36 @@ def presence_z(seats: pl.DataFrame, min_pair: int) -> dict[tuple[str, str, str, 
             sigma2 = float(resid @ resid) / dof
             cov = sigma2 * np.linalg.pinv(design.T @ design)
             for x, k in index.items():
-                se = math.sqrt(cov[k, k]) if cov[k, k] > 0 else 0.0
-                out[(game, variant, player, x)] = beta[k] / se if se > 0 else 0.0
+                out[(game, variant, player, x)] = (float(beta[k]), math.sqrt(cov[k, k]) if cov[k, k] > 0 else 0.0)
+    return out
+
+
+def pair_effects(fits: dict[tuple[str, str, str, str], tuple[float, float]]) -> dict[tuple, float]:
+    """t of the pair-specific part of each coefficient: X's coefficient in P's fit minus
+    the mean of X's coefficients in everyone else's fits (X's general strength or
+    weakness, which every opponent feels), over P's standard error."""
+    total: dict[tuple[str, str, str], list[float]] = {}
+    for (g, v, _, x), (b, _) in fits.items():
+        acc = total.setdefault((g, v, x), [0.0, 0])
+        acc[0] += b
+        acc[1] += 1
+    out = {}
+    for (g, v, p, x), (b, se) in fits.items():
+        s, n = total[(g, v, x)]
+        others = (s - b) / (n - 1) if n > 1 else 0.0
+        out[(g, v, p, x)] = (b - others) / se if se > 0 else 0.0
     return out
 
 
 def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int) -> list[Test]:
     """Per ordered pair (d, r) of opponents: d did worse when r sat against it and r did
     better when d sat against it, each judged by its results with every other opponent
-    accounted for (:func:`presence_z`); results are shares of what each hand moved, so
-    rooms and multipliers do not dominate. Both must hold: p = the larger one-sided p."""
-    zs = presence_z(seats, min_pair)
+    accounted for (:func:`presence_fit`) and beyond what every player feels from the other
+    (:func:`pair_effects`: skill is not fraud); results are shares of what each hand
+    moved, so rooms and multipliers do not dominate. z = (t_receiver - t_giver) / 2: in a
+    zero-sum hand the two move together, so their mean, not their √2-scaled sum, is
+    standard normal at worst."""
+    zs = pair_effects(presence_fit(seats, min_pair))
     tests = []
     for r in rows.iter_rows(named=True):
         game, variant, d, rcv = r["game"], r["variant"], r["d"], r["r"]
@@ -344,14 +360,14 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         zd, zr = zs.get((game, variant, d, rcv)), zs.get((game, variant, rcv, d))
         if zd is None or zr is None:
             continue
-        p = max(normal_upper(-zd), normal_upper(zr))
-        tests.append(Test("chip_flow", game, variant, d, rcv, p, min(-zd, zr), r["n_with"], {
+        z = (zr - zd) / 2  # the mean: the two are correlated (a zero-sum hand), not √2
+        tests.append(Test("chip_flow", game, variant, d, rcv, normal_upper(z), z, r["n_with"], {
             "hands_as_opponents": r["n_with"], "losses_of_giver": r["d_losses"],
             "giver_result_with": round(r["d_mean_with"], 4), "giver_result_elsewhere": _round(r["d_mean_other"]),
             "receiver_result_with": round(r["r_mean_with"], 4), "receiver_result_elsewhere": _round(r["r_mean_other"]),
             "giver_hands_elsewhere": r["d_n_other"], "receiver_hands_elsewhere": r["r_n_other"],
             "share_flowed": round(r["flow"], 3), "coins_flowed": round(r["coins_flow"] or 0.0, 2),
-            "t_giver": round(zd, 3), "t_receiver": round(zr, 3)}))
+            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3)}))
     return tests
 
 
@@ -443,8 +459,4 @@ def _telling(con, t: Test, limit: int) -> list[str]:
     name = {"soft_play": "telling_soft", "chip_flow": "telling_flow", "co_seating": "telling_pair",
             "bot_timing": "telling_player"}[t.kind]
     params = {"a": t.player, "b": t.other, "g": t.game, "v": t.variant, "limit": limit}
-    hands = _frame(con, name, params)["hand_id"].to_list()
-    if t.kind == "soft_play" and len(hands) < limit:  # the other direction of the pair too
-        params.update(a=t.other, b=t.player, limit=limit - len(hands))
-        hands += _frame(con, name, params)["hand_id"].to_list()
-    return hands
+    return _frame(con, name, params)["hand_id"].to_list()
