@@ -922,14 +922,16 @@ def fraud(
         fail("--min-hands must be 1 or more")
     if not 0 < alpha < 1:
         fail("--fdr must be between 0 and 1")
-    done = audit_dataset(dataset, decisions=True)
-    if done:
-        err.print(f"{dataset}: audited {done} part files with decisions", markup=False)
+    from replay.io.commit import DatasetLocked, DatasetWriteError
+
     try:
+        done = audit_dataset(dataset, decisions=True)
+        if done:
+            err.print(f"{dataset}: audited {done} part files with decisions", markup=False)
         result = screen(dataset, game, min_hands=min_hands, alpha=alpha)
-    except DatasetError as e:
+        write_tables(dataset, result, game)
+    except (DatasetError, DatasetLocked, DatasetWriteError) as e:
         fail(str(e))
-    write_tables(dataset, result, game)
     flagged = result.flagged
     shown = result.tests[:len(flagged) + top]
     if as_json:

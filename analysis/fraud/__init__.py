@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -444,14 +445,19 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
 
 def write_tables(root: str, result: FraudResult, game: str | None = None) -> None:
     """The ``players`` and ``suspects`` tables, one part file per game, each replaced whole
-    (with *game*: only that game's)."""
-    from replay.io.dataset import replace_table
+    (with *game*: only that game's): one staged batch under the dataset's writer lock, so
+    a crash leaves the old tables or the new ones."""
+    from replay.io.commit import StagedBatch, writing
 
     suspects = result.suspects()
     games = [game] if game else sorted(set(result.players["game"].to_list()) | set(suspects["game"].to_list()))
-    for g in games:
-        for name, frame in (("players", result.players), ("suspects", suspects)):
-            replace_table(root, name, g, frame.filter(pl.col("game") == g).drop("game").to_arrow())
+    with writing(root):
+        staged = StagedBatch(root)
+        for g in games:
+            for name, frame in (("players", result.players), ("suspects", suspects)):
+                staged.write(os.path.join(name, f"game={g}", "part-0.parquet"),
+                             frame.filter(pl.col("game") == g).drop("game").to_arrow())
+        staged.commit()
 
 
 def _telling(con, t: Test, limit: int) -> list[str]:

@@ -396,16 +396,3 @@ def _record_from_row(h: dict, actions: list[dict]) -> dict:
     if h["extra"]:
         record.update(orjson.loads(h["extra"]))
     return record
-
-
-def replace_table(root: str, table: str, game: str, data: pa.Table, name: str = "part-0.parquet") -> str:
-    """Write *data* as the one part file of *table* for *game* (a derived table that is
-    recomputed whole, like ``suspects``): under a temporary name, then renamed over the
-    old one, so readers see the old table or the new one, never a mix."""
-    folder = os.path.join(root, table, f"game={game}")
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, name)
-    tmp = path + ".tmp"
-    pq.write_table(data, tmp, compression="zstd")
-    os.replace(tmp, path)
-    return path

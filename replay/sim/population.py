@@ -106,7 +106,7 @@ def _mate_seat(table, mate: str | None) -> int | None:
     """The seat of *mate* at this table when it is an opponent of the seat to act."""
     if mate is None:
         return None
-    players = table.record.get("players") or []
+    players = table.spec.players or []
     if mate not in players:
         return None
     s = players.index(mate)
