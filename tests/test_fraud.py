@@ -157,22 +157,35 @@ def test_co_seating_expected_from_who_was_playing_then(monkeypatch):
     assert {(t.player, t.other): t.evidence["sittings_together"] for t in co_seating(again, eligible, 1)} == {("A", "B"): 1}
 
 
-def test_soft_play_fisher_per_direction():
+def test_soft_play_against_the_same_place_per_direction():
     rows = pl.DataFrame([
-        {"game": "g", "variant": "v", "a": "A", "b": "B", "n_ab": 10, "k_ab": 8, "n_other": 40, "k_other": 4},
-        {"game": "g", "variant": "v", "a": "B", "b": "A", "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
-        {"game": "g", "variant": "v", "a": "B", "b": "C", "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
+        # A spared B 8 of 10 from one seat away (others there: 4 of 40), 1 of 10 from
+        # three seats away (others there: 10 of 20)
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 8, "n_other": 40, "k_other": 4},
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 3, "n_ab": 10, "k_ab": 1, "n_other": 20, "k_other": 10},
+        {"game": "g", "variant": "v", "a": "B", "b": "A", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
+        {"game": "g", "variant": "v", "a": "B", "b": "C", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
     ])
-    tests = {(t.player, t.other): t for t in soft_play(rows, {("g", "v", "A"), ("g", "v", "B")})}
+    tests = {(t.player, t.other): t for t in soft_play(rows, {("g", "v", "A"), ("g", "v", "B")}, {("g", "v", "A"): 2.0})}
     assert set(tests) == {("A", "B"), ("B", "A")}  # C has too few hands
-    from scipy.stats import fisher_exact
-
     t = tests[("A", "B")]
-    assert t.p == pytest.approx(fisher_exact([[8, 2], [4, 36]], alternative="greater").pvalue)
-    assert t.effect == pytest.approx(0.8 - 0.1) and t.n == 10
-    assert t.evidence["rate"] == 0.8 and t.evidence["baseline_rate"] == 0.1
-    assert t.evidence["ci95"] == [round(x, 4) for x in wilson(8, 10)]
-    assert tests[("B", "A")].p == pytest.approx(fisher_exact([[1, 9], [4, 36]], alternative="greater").pvalue)
+    expected = 10 * 0.1 + 10 * 0.5
+    var = 10 * 0.1 * 0.9 * (1 + 10 / 40) + 10 * 0.5 * 0.5 * (1 + 10 / 20)
+    z = (9 - expected) / math.sqrt(2.0 * var)
+    assert t.evidence["z"] == round(z, 3) and t.p == pytest.approx(0.5 * math.erfc(z / math.sqrt(2)))
+    assert (t.n, t.evidence["spared"], t.evidence["baseline_rate"]) == (20, 9, 0.3)
+    assert t.effect == pytest.approx(9 / 20 - 0.3)
+    assert t.evidence["ci95"] == [round(x, 4) for x in wilson(9, 20)]
+    assert tests[("B", "A")].evidence["z"] == round((1 - 1.0) / math.sqrt(10 * 0.1 * 0.9 * 1.25), 3)
+
+
+def test_dispersion_per_player():
+    from analysis.fraud import dispersion
+
+    rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "clusters": 5, "chi2": 12.0},
+                         {"game": "g", "variant": "v", "a": "B", "clusters": 5, "chi2": 2.0},
+                         {"game": "g", "variant": "v", "a": "C", "clusters": 1, "chi2": 9.0}])
+    assert dispersion(rows) == {("g", "v", "A"): 3.0, ("g", "v", "B"): 1.0, ("g", "v", "C"): 1.0}
 
 
 def test_presence_z_is_the_pooled_t_with_one_opponent():

@@ -249,24 +249,51 @@ def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], mi
     return tests
 
 
-def soft_play(rows: pl.DataFrame, eligible: set) -> list[Test]:
+def dispersion(rows: pl.DataFrame) -> dict[tuple[str, str, str], float]:
+    """Each player's over-dispersion of sparing across sittings (chi-square / df, at least 1)."""
+    return {(r["game"], r["variant"], r["a"]): max(1.0, r["chi2"] / (r["clusters"] - 1)) if r["clusters"] > 1 else 1.0
+            for r in rows.iter_rows(named=True)}
+
+
+def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None) -> list[Test]:
     """Per ordered pair: how often player A spared opponent B's plays (passed while able
-    to beat) against how often A spared its other opponents; one-sided Fisher exact.
+    to beat) against how often A spared its other opponents playing from the same place
+    (seats apart: a stratum each). Expected spares = sum over places of B's chances times
+    A's rate on the others there; z = (spared - expected) / sd, with the variance of the
+    baseline rates added and inflated by A's over-dispersion across sittings (*phi*,
+    :func:`dispersion`: decisions of one match are not independent); normal upper tail.
+
     The suspect is A, the sparer; B is the one spared (a dumper spares everyone at the
     receiver's table, so B alone proves nothing; colluders show up in both directions)."""
-    tests = []
+    pairs: dict[tuple, list[dict]] = {}
     for r in rows.iter_rows(named=True):
-        game, variant, a, b = r["game"], r["variant"], r["a"], r["b"]
+        pairs.setdefault((r["game"], r["variant"], r["a"], r["b"]), []).append(r)
+    tests = []
+    for (game, variant, a, b), strata in pairs.items():
         if (game, variant, a) not in eligible or (game, variant, b) not in eligible:
             continue
-        p = fisher_greater(r["k_ab"], r["n_ab"], r["k_other"], r["n_other"])
-        rate, base = r["k_ab"] / r["n_ab"], (r["k_other"] / r["n_other"] if r["n_other"] else None)
-        lo, hi = wilson(r["k_ab"], r["n_ab"])
-        blo, bhi = wilson(r["k_other"], r["n_other"])
-        tests.append(Test("soft_play", game, variant, a, b, p, rate - (base or 0.0), r["n_ab"], {
-            "spared": r["k_ab"], "chances": r["n_ab"], "rate": round(rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
-            "baseline_rate": None if base is None else round(base, 4), "baseline_chances": r["n_other"],
-            "baseline_ci95": None if blo is None else [round(blo, 4), round(bhi, 4)]}))
+        k = n = n_other = k_other = 0
+        expected = var = 0.0
+        for r in strata:
+            if not r["n_other"]:
+                continue  # no baseline from this place
+            p0 = r["k_other"] / r["n_other"]
+            k += r["k_ab"]
+            n += r["n_ab"]
+            n_other += r["n_other"]
+            k_other += r["k_other"]
+            expected += r["n_ab"] * p0
+            var += r["n_ab"] * p0 * (1 - p0) * (1 + r["n_ab"] / r["n_other"])
+        if n == 0:
+            continue
+        f = (phi or {}).get((game, variant, a), 1.0)
+        z = (k - expected) / math.sqrt(f * var) if var > 0 else (math.inf if k > expected else 0.0)
+        rate, base = k / n, expected / n
+        lo, hi = wilson(k, n)
+        tests.append(Test("soft_play", game, variant, a, b, normal_upper(z), rate - base, n, {
+            "spared": k, "chances": n, "rate": round(rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "baseline_rate": round(base, 4), "baseline_chances": n_other, "baseline_spared": k_other,
+            "dispersion": round(f, 3), "z": round(z, 3) if math.isfinite(z) else None}))
     return tests
 
 
@@ -427,7 +454,8 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         timed = bool(con.execute("select coalesce(bool_and(timed), false) from fraud_seats").fetchone()[0])
         tests: list[Test] = []
         tests += co_seating(_frame(con, "seat_times", {}), eligible, min_sittings)
-        tests += soft_play(_frame(con, "pair_soft", {"min_pair": MIN_SOFT}), eligible)
+        tests += soft_play(_frame(con, "pair_soft", {"min_pair": MIN_SOFT}), eligible,
+                           dispersion(_frame(con, "soft_dispersion", {})))
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
                            eligible, MIN_FLOW)
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
