@@ -172,7 +172,8 @@ def test_soft_play_against_the_same_place_per_direction():
     expected = 10 * 0.1 + 10 * 0.5
     var = 10 * 0.1 * 0.9 * (1 + 10 / 40) + 10 * 0.5 * 0.5 * (1 + 10 / 20)
     z = (9 - expected) / math.sqrt(2.0 * var)
-    assert t.evidence["z"] == round(z, 3) and t.p == pytest.approx(0.5 * math.erfc(z / math.sqrt(2)))
+    assert t.evidence["z"] == round(z, 3)
+    assert t.p == pytest.approx(max(0.5 * math.erfc(z / math.sqrt(2)), fisher_greater(9, 20, 14, 60)))
     assert (t.n, t.evidence["spared"], t.evidence["baseline_rate"]) == (20, 9, 0.3)
     assert t.effect == pytest.approx(9 / 20 - 0.3)
     assert t.evidence["ci95"] == [round(x, 4) for x in wilson(9, 20)]

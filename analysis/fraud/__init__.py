@@ -261,7 +261,8 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None) -> lis
     (seats apart: a stratum each). Expected spares = sum over places of B's chances times
     A's rate on the others there; z = (spared - expected) / sd, with the variance of the
     baseline rates added and inflated by A's over-dispersion across sittings (*phi*,
-    :func:`dispersion`: decisions of one match are not independent); normal upper tail.
+    :func:`dispersion`: decisions of one match are not independent); normal upper tail,
+    or the one-sided Fisher exact p of the pooled counts when larger (small counts).
 
     The suspect is A, the sparer; B is the one spared (a dumper spares everyone at the
     receiver's table, so B alone proves nothing; colluders show up in both directions)."""
@@ -290,7 +291,10 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None) -> lis
         z = (k - expected) / math.sqrt(f * var) if var > 0 else (math.inf if k > expected else 0.0)
         rate, base = k / n, expected / n
         lo, hi = wilson(k, n)
-        tests.append(Test("soft_play", game, variant, a, b, normal_upper(z), rate - base, n, {
+        # small counts make the normal tail too thin: the exact test of the pooled table
+        # must agree too (each is a valid test, so the larger p is one)
+        p = max(normal_upper(z), fisher_greater(k, n, k_other, n_other))
+        tests.append(Test("soft_play", game, variant, a, b, p, rate - base, n, {
             "spared": k, "chances": n, "rate": round(rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "baseline_rate": round(base, 4), "baseline_chances": n_other, "baseline_spared": k_other,
             "dispersion": round(f, 3), "z": round(z, 3) if math.isfinite(z) else None}))
