@@ -528,12 +528,6 @@ class Table:
         seat = self.turn if seat is None else seat
         return [(self.cards_for(seat, p), self.table.classify(p)) for p in self.legal_plays(seat)]
 
-    def can_beat(self, seat: int | None = None) -> bool:
-        """Could the seat to act beat the play on the table? (False when it leads.)"""
-        if self.last is None:
-            return False
-        return bool(self.legal_moves(seat))
-
     def partners(self, seat: int) -> frozenset[int]:
         """The seats playing on *seat*'s side in this hand: the game's fixed partners (games
         whose sides form during the hand, like Dou Dizhu's farmers, override); empty when
