@@ -369,6 +369,7 @@ def audit(
     ray: Annotated[Optional[str], typer.Option(
         "--ray", metavar="[ADDRESS]",
         help="audit datasets on a Ray cluster: auto, ray://HOST:PORT, or alone for a local one")] = None,
+    decisions: Annotated[bool, typer.Option("--decisions", help="also write a dataset's decisions table (for paipu fraud)")] = False,
 ) -> None:
     """Re-validate every move of every hand; exit 1 if any hand breaks a rule.
 
@@ -413,7 +414,8 @@ def audit(
         with progress:
             task = progress.add_task("audit", total=in_ds)
             try:
-                audit_dataset(ds, force=force, workers=workers, on_part=on_part, ray_address=ray)
+                audit_dataset(ds, force=force, workers=workers, on_part=on_part, ray_address=ray,
+                              decisions=decisions)
             except (DatasetLocked, DatasetWriteError, ClusterError) as e:
                 fail(str(e))
         err.print(f"{ds}: audited {audited:,} of {human.count(in_ds, 'hand')} ({in_ds - audited:,} "
@@ -471,9 +473,14 @@ def simulate(
         "--compare", help="duplicate deals: play the same deals under each SETTING given as arguments")] = False,
     bot: Annotated[str, typer.Option("--bot", help="fast (default), strong or simple")] = "fast",
     workers: Annotated[Optional[int], typer.Option(help="processes (default: every core)")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="population mode: draw the seats from N players with their own hours and think times")] = None,
+    cheat: Annotated[Optional[str], typer.Option("--cheat", help="plant cheaters among --players: collude=PAIRS,dump=PAIRS,bot=N")] = None,
+    labels: Annotated[Optional[str], typer.Option("--labels", help="write who is who (player,kind,mate) to this CSV file")] = None,
 ) -> None:
     """Play complete hands with bots and write their records; with --compare, the same deals
-    under several rule settings (each record's params name its setting)."""
+    under several rule settings (each record's params name its setting). With --players, a
+    population: players with schedules and human think times, cheaters planted on request
+    (docs/fraud.md)."""
     from replay.games import UnknownGame
     from replay.sim import BLOCK
     from replay.sim.bots import BOTS
@@ -502,6 +509,11 @@ def simulate(
     text = output.endswith((".paipu", ".paipu.gz", ".txt"))
     if output != "-":
         writable_file(output, "--out")
+    if (cheat or labels) and players is None:
+        fail("--cheat and --labels need --players N (population mode)")
+    if players is not None:
+        _simulate_population(game, variant, hands, seed, players, cheat, labels, output, text, escape_rate)
+        return
     job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text)
     total = hands * len(params)
     if workers in (None, 0):
@@ -524,6 +536,37 @@ def simulate(
                   markup=False)
     if interrupted:
         raise typer.Exit(130)
+
+
+def _simulate_population(game: str, variant: str | None, hands: int, seed: int, players: int, cheat: str | None,
+                         labels: str | None, output: str, text: bool, escape_rate: float) -> None:
+    """``paipu simulate --players``: one process, hands in time order (the seating of a
+    hand depends on who played before)."""
+    import gzip
+
+    from replay.games import UnknownGame
+    from replay.io.jsonl import record_to_json
+    from replay.io.text import record_to_text
+    from replay.sim.population import parse_cheats, simulate_population, write_labels
+
+    try:
+        pop, records = simulate_population(game, variant, hands, seed, players, parse_cheats(cheat),
+                                           escape_rate=escape_rate)
+        if labels:
+            write_labels(labels, pop)
+        f = sys.stdout.buffer if output == "-" else (gzip.open if output.endswith(".gz") else open)(output, "wb")
+        n = 0
+        for record in records:
+            f.write((("\n" if n else "") + record_to_text(record)).encode() if text else record_to_json(record) + b"\n")
+            n += 1
+        f.flush()
+        if output != "-":
+            f.close()
+            err.print(f"wrote {human.count(n, 'hand')} to {output}", markup=False)
+    except (UnknownGame, ValueError) as e:
+        fail(str(e))
+    except OSError as e:
+        os_fail(e, labels if labels and not os.path.exists(labels) else output)
 
 
 @app.command("replay")
@@ -895,6 +938,67 @@ def flat_columns(df):
     nested = [name for name, dtype in df.schema.items() if dtype.is_nested()]
     return df.with_columns([pl.Series(name, [None if v is None else json.dumps(v, ensure_ascii=False, default=str)
                                              for v in df[name].to_list()], dtype=pl.String) for name in nested])
+
+
+@app.command()
+def fraud(
+    dataset: Annotated[str, typer.Argument(help="a dataset (paipu ingest); audited with decisions when needed")],
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
+    min_hands: Annotated[int, typer.Option("--min-hands", help="screen only players with at least this many hands")] = 100,
+    alpha: Annotated[float, typer.Option("--fdr", help="false discovery rate: flag suspects with q at most this")] = 0.01,
+    top: Annotated[int, typer.Option("--top", help="also list this many of the best-ranked suspects not flagged")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
+) -> None:
+    """Rank suspects of collusion, chip dumping and bot play (docs/fraud.md).
+
+    Writes the players (profiles) and suspects tables beside the others."""
+    import json
+
+    from analysis.fraud import screen, write_tables
+    from analysis.queries import DatasetError
+    from replay.audit import audit_dataset, is_dataset
+    from replay.games import UnknownGame, game_name
+
+    try:
+        game = game_name(game) if game else None
+    except UnknownGame as e:
+        fail(str(e))
+    if not is_dataset(dataset):
+        fail(f"{dataset}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
+    if min_hands < 1:
+        fail("--min-hands must be 1 or more")
+    if not 0 < alpha < 1:
+        fail("--fdr must be between 0 and 1")
+    from replay.io.commit import DatasetLocked, DatasetWriteError
+
+    try:
+        done = audit_dataset(dataset, decisions=True)
+        if done:
+            err.print(f"{dataset}: audited {done} part files with decisions", markup=False)
+        result = screen(dataset, game, min_hands=min_hands, alpha=alpha)
+        write_tables(dataset, result, game)
+    except (DatasetError, DatasetLocked, DatasetWriteError) as e:
+        fail(str(e))
+    flagged = result.flagged
+    shown = result.tests[:len(flagged) + top]
+    if as_json:
+        rows = result.suspects().head(len(shown)).to_dicts()
+        for row in rows:
+            row["evidence"] = json.loads(row["evidence"])
+        sys.stdout.write(json.dumps({"suspects": rows, "flagged": len(flagged), "tests": len(result.tests),
+                                     "players": result.players.height, "fdr": alpha}, ensure_ascii=False, indent=1) + "\n")
+        return
+    out.print(f"{len(flagged)} suspects flagged among {len(result.tests)} tests of {result.players.height} "
+              f"player profiles (false discovery rate {alpha:g})", markup=False)
+    for k, t in enumerate(shown, 1):
+        # soft play and chip flow are directed (the sparer, the giver first); co-seating is not
+        who = t.player + (f" {'&' if t.kind == 'co_seating' else '->'} {t.other}" if t.other else "")
+        mark = "FLAG" if t.q <= alpha else "    "
+        out.print(f"{k:3d} {mark} {t.kind:<10} {t.game}/{t.variant} {who}  q={t.q:.2g} p={t.p:.2g} "
+                  f"effect={t.effect:.3g} n={t.n}", markup=False, soft_wrap=True)
+        out.print("      " + json.dumps(t.evidence, ensure_ascii=False, sort_keys=True), markup=False, soft_wrap=True)
+        if t.hands:
+            out.print("      hands: " + " ".join(t.hands), markup=False, soft_wrap=True)
 
 
 @app.command()

@@ -17,7 +17,7 @@ from . import COMMON_STATS, stat_names  # noqa: F401 - the lists live where the 
 
 TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
 #: tables other commands may add (``paipu fraud``): views when present, sections of the report
-OPTIONAL_TABLES = ("players", "suspects")
+OPTIONAL_TABLES = ("decisions", "players", "suspects")
 #: the statistics of every game and those the games declare as their own, in report order
 STATS = stat_names()
 

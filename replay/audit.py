@@ -89,23 +89,26 @@ class PartSummary:
     skipped: bool = False
 
 
-def _targets(root: str, game: str, hands_path: str) -> dict[str, str]:
+def _targets(root: str, game: str, hands_path: str, decisions: bool = False) -> dict[str, str]:
     from .derive import AUDIT_TABLES
     from .io import store
 
     name = store.basename(hands_path)
-    return {t: store.join(root, t, f"game={game}", name) for t in AUDIT_TABLES}
+    tables = list(AUDIT_TABLES) + (["decisions"] if decisions else [])
+    return {t: store.join(root, t, f"game={game}", name) for t in tables}
 
 
-def _audited(root: str, game: str, hands_path: str) -> bool:
+def _audited(root: str, game: str, hands_path: str, decisions: bool = False) -> bool:
     from .io import store
 
-    return all(store.exists(p) for p in _targets(root, game, hands_path).values())
+    return all(store.exists(p) for p in _targets(root, game, hands_path, decisions).values())
 
 
-def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force: bool = False) -> list[PartSummary]:
+def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force: bool = False,
+                decisions: bool = False) -> list[PartSummary]:
     """Audit hands part files in order, one :class:`Matches` across them (a match may span
-    parts); write each part's verdicts, plays, outcomes and seats beside it."""
+    parts); write each part's verdicts, plays, outcomes and seats beside it (and its
+    ``decisions`` with *decisions*)."""
     import gc
 
     from .derive import AuditRows
@@ -114,18 +117,23 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
     from .io.dataset import records_of_part
     from .replayer import Matches
 
-    if not force and all(_audited(root, game, h) for h, _ in parts):
+    if not force and all(_audited(root, game, h, decisions) for h, _ in parts):
         import pyarrow.parquet as pq
 
         return [PartSummary(hands=pq.ParquetFile(h).metadata.num_rows, skipped=True) for h, _ in parts]
+    if decisions:
+        from .decisions import DecisionRows
     gc.disable()
     try:
         matches = Matches()
         out = []
         for hands_path, actions_path in parts:
             rows = AuditRows()
+            turns = DecisionRows() if decisions else None
             summary = PartSummary(by_code={})
             for record in records_of_part(game, hands_path, actions_path):
+                if turns is not None:
+                    turns.add(record, matches.previous(record))
                 r = matches.replay(record, detail=True)
                 rows.add(record, r)
                 summary.hands += 1
@@ -137,6 +145,8 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
             name = store.basename(hands_path)
             staged = StagedBatch(root)  # the four tables of a part appear together
             tables, unfit = rows.tables()
+            if turns is not None:
+                tables["decisions"] = turns.table()
             for _, code in unfit:  # a value no column can hold: that hand's verdict says so
                 if code is None:
                     summary.ok -= 1
@@ -152,7 +162,7 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
         gc.enable()
 
 
-def audit_jobs(root: str, force: bool = False) -> list[tuple]:
+def audit_jobs(root: str, force: bool = False, decisions: bool = False) -> list[tuple]:
     """The arguments of every :func:`audit_parts` call that audits the dataset: one job per
     hands part file, except that a match (games whose hands chain) may span part files:
     parts that share a match are one job, in the order they were written (audited again
@@ -166,10 +176,10 @@ def audit_jobs(root: str, force: bool = False) -> list[tuple]:
         if plays_matches(game):
             chained.setdefault(game, []).append((hands, actions))
         else:
-            jobs.append((root, game, [(hands, actions)], force))
+            jobs.append((root, game, [(hands, actions)], force, decisions))
     for game, parts in chained.items():
         parts.sort(key=lambda p: (store.getmtime(p[0]), p[0]))
-        jobs += [(root, game, group, force) for group in _sharing_matches(parts)]
+        jobs += [(root, game, group, force, decisions) for group in _sharing_matches(parts)]
     jobs.sort(key=lambda job: -len(job[2]))  # stable: parts stay in dataset order
     return jobs
 
@@ -199,7 +209,7 @@ def _sharing_matches(parts: list[tuple[str, str | None]]) -> list[list[tuple[str
 
 
 def audit_dataset(root: str, force: bool = False, workers: int | None = None, on_part=None,
-                  ray_address: str | None = None) -> int:
+                  ray_address: str | None = None, decisions: bool = False) -> int:
     """Audit every hands part of the dataset not audited yet (all with *force*), on all
     cores or, with *ray_address*, on a Ray cluster (:mod:`replay.distributed`); returns
     the number of parts audited. *on_part(summary)* follows progress as jobs finish.
@@ -220,7 +230,7 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
                 on_part(s)
 
     with writing(root):
-        run_parts(audit_parts, audit_jobs(root, force), ray_address, workers, count)
+        run_parts(audit_parts, audit_jobs(root, force, decisions), ray_address, workers, count)
     return done
 
 

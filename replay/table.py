@@ -528,6 +528,14 @@ class Table:
         seat = self.turn if seat is None else seat
         return [(self.cards_for(seat, p), self.table.classify(p)) for p in self.legal_plays(seat)]
 
+    def partners(self, seat: int) -> frozenset[int]:
+        """The seats playing on *seat*'s side in this hand: the game's fixed partners (games
+        whose sides form during the hand, like Dou Dizhu's farmers, override); empty when
+        each plays for himself."""
+        from .game import Game
+
+        return frozenset(Game.of(self.rules).partners_of(seat))
+
     def cards_for(self, seat: int, packed: int) -> list[int]:
         """Card ids from the seat's hand that make up the packed play (lowest suit first)."""
         assert contains(self.packed[seat], packed)

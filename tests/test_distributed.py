@@ -39,8 +39,8 @@ def test_parts_sharing_a_match_are_one_job_and_other_parts_their_own(guandan):
     jobs = audit_jobs(guandan)
     assert [len(job[2]) for job in jobs] == [2, 1, 1]  # the longest first
     per_job = []
-    for root, game, parts, force in jobs:
-        assert (root, game, force) == (guandan, "guandan", False)
+    for root, game, parts, force, decisions in jobs:
+        assert (root, game, force, decisions) == (guandan, "guandan", False, False)
         counts: dict[str, int] = {}
         for hands, actions in parts:
             assert actions == hands.replace(os.sep + "hands" + os.sep, os.sep + "actions" + os.sep)

@@ -210,6 +210,12 @@ class Doudizhu(Table):
     def opening_rule(self) -> str:
         return "the landlord leads the first trick"
 
+    def partners(self, seat: int) -> frozenset[int]:
+        """The other farmers, for a farmer (none before the landlord is known)."""
+        if self.landlord is None or seat == self.landlord:
+            return frozenset()
+        return frozenset(s for s in range(self.n) if s not in (seat, self.landlord))
+
     # ------------------------------------------------------------------ bidding
 
     def do_other(self, i: int, action: dict) -> Violation | None:

@@ -1,0 +1,500 @@
+"""Fraud screens over an audited dataset (``paipu fraud``): player profiles, pair screens
+(co-seating, soft play, chip flow), a bot-timing screen, ranked suspects.
+
+Counting is SQL (``sql/`` beside this file, run by DuckDB with bound parameters); the
+tests and their p-values are here; all p-values of one run go through Benjamini–Hochberg
+together, so that the share of false suspects among those flagged stays near *alpha*.
+See docs/fraud.md for each screen's statistic, assumptions and blind spots.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from ..queries import connect
+
+SQL_DIR = Path(__file__).with_name("sql")
+#: half-width (seconds) of the time window that says who was available to sit with a player
+WINDOW = 1800
+#: a sitting: a player's consecutive hands with the same players, at most this far apart (s)
+SITTING_GAP = 1800
+#: timing features of the bot screen: (profile column, +1 when a high value is bot-like)
+BOT_FEATURES = (("regularity", 1), ("long_pause_rate", -1), ("think_options_corr", -1),
+                ("hours_of_day", 1), ("longest_session_h", 1))
+#: variance-stabilising transforms of the features before their robust z (skewed counts,
+#: durations and proportions would otherwise give honest players long upper tails)
+BOT_TRANSFORMS = {"long_pause_rate": np.sqrt, "hours_of_day": np.log, "longest_session_h": np.log1p}
+#: each feature's robust z is clipped to this range before the sum
+BOT_CLIP = (-3.0, 4.0)
+#: least chances of sparing (soft play), hands as opponents (chip flow) for a pair to be tested
+MIN_SOFT, MIN_FLOW = 10, 20
+KINDS = ("co_seating", "soft_play", "chip_flow", "bot_timing")
+
+
+def sql_text(name: str) -> str:
+    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def _frame(con, name: str, params: dict) -> pl.DataFrame:
+    text = sql_text(name)
+    cursor = con.execute(text, {k: v for k, v in params.items() if f"${k}" in text})
+    names = [d[0] for d in cursor.description]
+    return pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+
+
+@dataclass
+class Test:
+    """One screen's test of a player or a pair."""
+
+    kind: str
+    game: str
+    variant: str
+    player: str
+    other: str | None
+    p: float
+    effect: float  # the kind's effect size (observed / expected, a rate difference, a z ...)
+    n: int  # sample size: sittings, opportunities, hands, decisions
+    evidence: dict = field(default_factory=dict)
+    q: float = 1.0
+    hands: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FraudResult:
+    players: pl.DataFrame
+    tests: list[Test]
+    alpha: float
+
+    @property
+    def flagged(self) -> list[Test]:
+        return [t for t in self.tests if t.q <= self.alpha]
+
+    def suspects(self) -> pl.DataFrame:
+        """Every test as a row, ranked (flagged first, then by q and p)."""
+        rows = [{
+            "rank": k + 1, "kind": t.kind, "game": t.game, "variant": t.variant, "player": t.player, "other": t.other,
+            "score": round(-math.log10(max(t.q, 1e-300)), 3), "q": t.q, "p": t.p, "flagged": t.q <= self.alpha,
+            "effect": t.effect, "n": t.n, "evidence": json.dumps(t.evidence, ensure_ascii=False, sort_keys=True),
+            "hands": t.hands,
+        } for k, t in enumerate(self.tests)]
+        schema = {"rank": pl.Int64, "kind": pl.Utf8, "game": pl.Utf8, "variant": pl.Utf8, "player": pl.Utf8,
+                  "other": pl.Utf8, "score": pl.Float64, "q": pl.Float64, "p": pl.Float64, "flagged": pl.Boolean,
+                  "effect": pl.Float64, "n": pl.Int64, "evidence": pl.Utf8, "hands": pl.List(pl.Utf8)}
+        return pl.DataFrame(rows, schema=schema)
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+def bh(p: list[float]) -> list[float]:
+    """Benjamini–Hochberg adjusted p-values (q), in the order given."""
+    if not p:
+        return []
+    from scipy.stats import false_discovery_control
+
+    return [float(x) for x in false_discovery_control(np.asarray(p, dtype=float), method="bh")]
+
+
+def poisson_upper(observed: int, expected: float) -> float:
+    """P(X >= observed) for X ~ Poisson(expected)."""
+    from scipy.stats import poisson
+
+    return float(poisson.sf(observed - 1, expected)) if observed > 0 else 1.0
+
+
+def fisher_greater(k1: int, n1: int, k2: int, n2: int) -> float:
+    """One-sided Fisher exact p: is the rate k1/n1 higher than k2/n2?"""
+    from scipy.stats import fisher_exact
+
+    if n1 == 0 or n2 == 0:
+        return 1.0
+    return float(fisher_exact([[k1, n1 - k1], [k2, n2 - k2]], alternative="greater").pvalue)
+
+
+def normal_upper(z: float) -> float:
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def robust_z(values: np.ndarray) -> np.ndarray:
+    """(x - median) / (1.4826 MAD), ignoring NaN; a MAD of 0 falls back to the IQR, then 1."""
+    med = np.nanmedian(values)
+    mad = 1.4826 * np.nanmedian(np.abs(values - med))
+    if not mad > 0:
+        q75, q25 = np.nanpercentile(values, [75, 25])
+        mad = (q75 - q25) / 1.349 if q75 > q25 else 1.0
+    return (values - med) / mad
+
+
+def wilson(k: int, n: int) -> tuple[float | None, float | None]:
+    if n == 0:
+        return None, None
+    z, p = 1.96, k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# ----------------------------------------------------------------------------- ratings
+
+
+def ratings(seats: pl.DataFrame) -> pl.DataFrame:
+    """OpenSkill (Plackett–Luce) ratings, hands in time order: sides are teams (a lone
+    landlord against two farmers, two against two, each for himself), ranked by result.
+    ``rating_jump``: the largest rise of the ordinal over 50 of the player's hands."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    out = []
+    for (game, variant), part in seats.sort(["game", "variant", "ts", "hand_id"]).group_by(
+            ["game", "variant"], maintain_order=True):
+        rating: dict[str, object] = {}
+        history: dict[str, list[float]] = {}
+        for hand in part.partition_by("hand_id", maintain_order=True):
+            sides: dict[str, list[tuple[str, float]]] = {}
+            for player, side, result in zip(hand["player"], hand["side"], hand["result"]):
+                sides.setdefault(side, []).append((player, result))
+            if len(sides) < 2:
+                continue
+            teams = list(sides.values())
+            names = [[p for p, _ in team] for team in teams]
+            if len({p for team in names for p in team}) != sum(map(len, names)):
+                continue  # a player on two seats of a hand: not rateable
+            scores = [max(r for _, r in team) for team in teams]
+            ranks = [1 + sum(1 for s in scores if s > mine) for mine in scores]
+            rated = model.rate([[rating.get(p) or model.rating(name=p) for p in team] for team in names], ranks=ranks)
+            for team, new in zip(names, rated):
+                for p, r in zip(team, new):
+                    rating[p] = r
+                    history.setdefault(p, []).append(r.ordinal())
+        for p, r in rating.items():
+            h = history[p]
+            jump = max((h[i] - h[i - 50] for i in range(50, len(h))), default=None)
+            out.append({"game": game, "variant": variant, "player": p, "rating": r.ordinal(), "rating_mu": r.mu,
+                        "rating_sigma": r.sigma, "rating_jump": jump})
+    schema = {"game": pl.Utf8, "variant": pl.Utf8, "player": pl.Utf8, "rating": pl.Float64, "rating_mu": pl.Float64,
+              "rating_sigma": pl.Float64, "rating_jump": pl.Float64}
+    return pl.DataFrame(out, schema=schema)
+
+
+# ----------------------------------------------------------------------------- the screens
+
+
+def sittings(seat_times: pl.DataFrame) -> dict[tuple[str, str], list[tuple[float, tuple[str, ...]]]]:
+    """Per game and variant, the sittings in time order: (start, players). A sitting is a
+    run of hands with the same players, each within SITTING_GAP of the one before (a
+    Guandan match, or friends staying at a table): hands of one sitting are not
+    independent chances to meet."""
+    out: dict[tuple[str, str], list] = {}
+    for (game, variant), part in seat_times.group_by(["game", "variant"], maintain_order=True):
+        hands: dict[str, tuple[float, list[str]]] = {}
+        for hand_id, ts, player in zip(part["hand_id"], part["ts"], part["player"]):
+            hands.setdefault(hand_id, (ts, []))[1].append(player)
+        seq = sorted((ts, tuple(sorted(players))) for ts, players in hands.values())
+        last: dict[tuple[str, ...], float] = {}
+        found = []
+        for ts, players in seq:
+            prev = last.get(players)
+            if prev is None or ts - prev > SITTING_GAP:
+                found.append((ts, players))
+            last[players] = ts
+        out[(game, variant)] = found
+    return out
+
+
+def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], min_pair: int) -> list[Test]:
+    """Sittings shared by each pair against random seating among the players available
+    then: each of A's sittings has k-1 other seats, filled in proportion to how much each
+    player played within ±WINDOW of it. Poisson upper tail of the count shared."""
+    tests = []
+    for (game, variant), seq in sittings(seat_times).items():
+        times = np.array([ts for ts, _ in seq])
+        sizes = np.array([len(p) for _, p in seq])
+        slots = np.concatenate([[0], np.cumsum(sizes)])
+        by_player: dict[str, list[int]] = {}
+        for k, (_, players) in enumerate(seq):
+            for p in players:
+                by_player.setdefault(p, []).append(k)
+        t_of = {p: times[np.array(ks)] for p, ks in by_player.items()}
+        together: dict[tuple[str, str], int] = {}
+        for _, players in seq:
+            for i, a in enumerate(players):
+                for b in players[i + 1:]:
+                    together[(a, b)] = together.get((a, b), 0) + 1
+
+        def window_count(t_sorted: np.ndarray, at: np.ndarray) -> np.ndarray:
+            return np.searchsorted(t_sorted, at + WINDOW, "right") - np.searchsorted(t_sorted, at - WINDOW, "left")
+
+        lo = np.searchsorted(times, times - WINDOW, "left")
+        hi = np.searchsorted(times, times + WINDOW, "right")
+        slots_in = slots[hi] - slots[lo]  # seats filled within the window of each sitting
+        for (a, b), observed in together.items():
+            if observed < min_pair or (game, variant, a) not in eligible or (game, variant, b) not in eligible:
+                continue
+            ka = np.array(by_player[a])
+            at = times[ka]
+            na, nb = window_count(t_of[a], at), window_count(t_of[b], at)
+            free = np.maximum(slots_in[ka] - na, 1)
+            expected = float(np.sum((sizes[ka] - 1) * np.minimum(nb / free, 1.0)))
+            p = poisson_upper(observed, expected)
+            tests.append(Test("co_seating", game, variant, a, b, p, observed / expected if expected else math.inf,
+                              len(ka), {"sittings_together": observed, "expected": round(expected, 2),
+                                        "sittings_a": len(by_player[a]), "sittings_b": len(by_player[b])}))
+    return tests
+
+
+def dispersion(rows: pl.DataFrame) -> dict[tuple[str, str, str], float]:
+    """Each player's over-dispersion of sparing across sittings (chi-square / df, at least 1)."""
+    return {(r["game"], r["variant"], r["a"]): max(1.0, r["chi2"] / (r["clusters"] - 1)) if r["clusters"] > 1 else 1.0
+            for r in rows.iter_rows(named=True)}
+
+
+def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None) -> list[Test]:
+    """Per ordered pair: how often player A spared opponent B's plays (passed while able
+    to beat) against how often A spared its other opponents playing from the same place
+    (seats apart: a stratum each). Expected spares = sum over places of B's chances times
+    A's rate on the others there; z = (spared - expected) / sd, with the variance of the
+    baseline rates added and inflated by A's over-dispersion across sittings (*phi*,
+    :func:`dispersion`: decisions of one match are not independent); normal upper tail,
+    or the one-sided Fisher exact p of the pooled counts when larger (small counts).
+
+    The suspect is A, the sparer; B is the one spared (a dumper spares everyone at the
+    receiver's table, so B alone proves nothing; colluders show up in both directions)."""
+    pairs: dict[tuple, list[dict]] = {}
+    for r in rows.iter_rows(named=True):
+        pairs.setdefault((r["game"], r["variant"], r["a"], r["b"]), []).append(r)
+    tests = []
+    for (game, variant, a, b), strata in pairs.items():
+        if (game, variant, a) not in eligible or (game, variant, b) not in eligible:
+            continue
+        k = n = n_other = k_other = 0
+        expected = var = 0.0
+        for r in strata:
+            if not r["n_other"]:
+                continue  # no baseline from this place
+            p0 = r["k_other"] / r["n_other"]
+            k += r["k_ab"]
+            n += r["n_ab"]
+            n_other += r["n_other"]
+            k_other += r["k_other"]
+            expected += r["n_ab"] * p0
+            var += r["n_ab"] * p0 * (1 - p0) * (1 + r["n_ab"] / r["n_other"])
+        if n == 0:
+            continue
+        f = (phi or {}).get((game, variant, a), 1.0)
+        z = (k - expected) / math.sqrt(f * var) if var > 0 else (math.inf if k > expected else 0.0)
+        rate, base = k / n, expected / n
+        lo, hi = wilson(k, n)
+        # small counts make the normal tail too thin: the exact test of the pooled table
+        # must agree too (each is a valid test, so the larger p is one)
+        p = max(normal_upper(z), fisher_greater(k, n, k_other, n_other))
+        tests.append(Test("soft_play", game, variant, a, b, p, rate - base, n, {
+            "spared": k, "chances": n, "rate": round(rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "baseline_rate": round(base, 4), "baseline_chances": n_other, "baseline_spared": k_other,
+            "dispersion": round(f, 3), "z": round(z, 3) if math.isfinite(z) else None}))
+    return tests
+
+
+def presence_z(seats: pl.DataFrame, min_pair: int) -> dict[tuple[str, str, str, str], float]:
+    """The t statistics of :func:`presence_fit`."""
+    return {k: (b / se if se > 0 else 0.0) for k, (b, se) in presence_fit(seats, min_pair).items()}
+
+
+def presence_fit(seats: pl.DataFrame, min_pair: int) -> dict[tuple[str, str, str, str], tuple[float, float]]:
+    """For every player P and opponent X met in at least *min_pair* hands: (coefficient,
+    standard error) of X's presence in a least-squares fit of P's results on the presence
+    of each such opponent (with an intercept). Fitting all opponents at once keeps a third
+    player who merely sat beside a dumper and his receiver from looking like a receiver."""
+    out: dict[tuple[str, str, str, str], tuple[float, float]] = {}
+    for (game, variant), part in seats.group_by(["game", "variant"], maintain_order=True):
+        by_hand: dict[str, list[tuple[str, str, str, float]]] = {}
+        for hand_id, player, side, role, u in zip(part["hand_id"], part["player"], part["side"], part["role"],
+                                                   part["u"]):
+            by_hand.setdefault(hand_id, []).append((player, side, role or "", u))
+        rows: dict[str, list[tuple[float, str, list[str]]]] = {}
+        for seated in by_hand.values():
+            for player, side, role, u in seated:
+                rows.setdefault(player, []).append((u, role, [x for x, s, _, _ in seated if s != side and x != player]))
+        for player, hands in rows.items():
+            met: dict[str, int] = {}
+            played: dict[str, int] = {}
+            for _, role, opponents in hands:
+                played[role] = played.get(role, 0) + 1
+                for x in opponents:
+                    met[x] = met.get(x, 0) + 1
+            cols = sorted(x for x, n in met.items() if n >= min_pair and n <= len(hands) - min_pair)
+            if not cols:
+                continue
+            # the player's role (landlord or farmer) moves its results: one column per role
+            # but the most played, so that meeting X mostly as landlord is not read as X's doing
+            roles = sorted(played, key=lambda r: (-played[r], r))[1:]
+            index = {x: k + 1 + len(roles) for k, x in enumerate(cols)}
+            role_col = {r: k + 1 for k, r in enumerate(roles)}
+            design = np.zeros((len(hands), len(cols) + len(roles) + 1))
+            design[:, 0] = 1.0
+            y = np.empty(len(hands))
+            for r, (u, role, opponents) in enumerate(hands):
+                y[r] = u
+                if role in role_col:
+                    design[r, role_col[role]] = 1.0
+                for x in opponents:
+                    if x in index:
+                        design[r, index[x]] = 1.0
+            dof = len(hands) - design.shape[1]
+            if dof < 10:
+                continue
+            beta, *_ = np.linalg.lstsq(design, y, rcond=None)
+            resid = y - design @ beta
+            sigma2 = float(resid @ resid) / dof
+            cov = sigma2 * np.linalg.pinv(design.T @ design)
+            for x, k in index.items():
+                out[(game, variant, player, x)] = (float(beta[k]), math.sqrt(cov[k, k]) if cov[k, k] > 0 else 0.0)
+    return out
+
+
+def pair_effects(fits: dict[tuple[str, str, str, str], tuple[float, float]]) -> dict[tuple, float]:
+    """t of the pair-specific part of each coefficient: X's coefficient in P's fit minus
+    the mean of X's coefficients in everyone else's fits (X's general strength or
+    weakness, which every opponent feels), over P's standard error."""
+    total: dict[tuple[str, str, str], list[float]] = {}
+    for (g, v, _, x), (b, _) in fits.items():
+        acc = total.setdefault((g, v, x), [0.0, 0])
+        acc[0] += b
+        acc[1] += 1
+    out = {}
+    for (g, v, p, x), (b, se) in fits.items():
+        s, n = total[(g, v, x)]
+        others = (s - b) / (n - 1) if n > 1 else 0.0
+        out[(g, v, p, x)] = (b - others) / se if se > 0 else 0.0
+    return out
+
+
+def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int) -> list[Test]:
+    """Per ordered pair (d, r) of opponents: d did worse when r sat against it and r did
+    better when d sat against it, each judged by its results with every other opponent
+    accounted for (:func:`presence_fit`) and beyond what every player feels from the other
+    (:func:`pair_effects`: skill is not fraud); results are shares of what each hand
+    moved, so rooms and multipliers do not dominate. z = (t_receiver - t_giver) / 2: in a
+    zero-sum hand the two move together, so their mean, not their √2-scaled sum, is
+    standard normal at worst."""
+    zs = pair_effects(presence_fit(seats, min_pair))
+    tests = []
+    for r in rows.iter_rows(named=True):
+        game, variant, d, rcv = r["game"], r["variant"], r["d"], r["r"]
+        if (game, variant, d) not in eligible or (game, variant, rcv) not in eligible:
+            continue
+        zd, zr = zs.get((game, variant, d, rcv)), zs.get((game, variant, rcv, d))
+        if zd is None or zr is None:
+            continue
+        z = (zr - zd) / 2  # the mean: the two are correlated (a zero-sum hand), not √2
+        tests.append(Test("chip_flow", game, variant, d, rcv, normal_upper(z), z, r["n_with"], {
+            "hands_as_opponents": r["n_with"], "losses_of_giver": r["d_losses"],
+            "giver_result_with": round(r["d_mean_with"], 4), "giver_result_elsewhere": _round(r["d_mean_other"]),
+            "receiver_result_with": round(r["r_mean_with"], 4), "receiver_result_elsewhere": _round(r["r_mean_other"]),
+            "giver_hands_elsewhere": r["d_n_other"], "receiver_hands_elsewhere": r["r_n_other"],
+            "share_flowed": round(r["flow"], 3), "coins_flowed": round(r["coins_flow"] or 0.0, 2),
+            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3)}))
+    return tests
+
+
+def _round(x, k: int = 4):
+    return None if x is None else round(x, k)
+
+
+def bot_timing(players: pl.DataFrame, min_decisions: int, timed: bool) -> list[Test]:
+    """Timing that does not look human, scored against the population itself: robust z
+    of each feature (transformed, oriented bot-wards, clipped to BOT_CLIP), summed, and
+    the sum's own robust z gives a normal upper-tail p. Without hand times the hour
+    features drop out."""
+    tests = []
+    feats = BOT_FEATURES if timed else BOT_FEATURES[:3]
+    for (game, variant), part in players.group_by(["game", "variant"], maintain_order=True):
+        part = part.filter(pl.col("n_think").fill_null(0) >= min_decisions)
+        if part.height < 8:
+            continue  # too few players to say what is usual
+        total = np.zeros(part.height)
+        zs = {}
+        for name, sign in feats:
+            x = part[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
+            x = BOT_TRANSFORMS.get(name, lambda v: v)(np.maximum(x, 0) if name in BOT_TRANSFORMS else x)
+            z = np.clip(np.nan_to_num(sign * robust_z(x), nan=0.0), *BOT_CLIP)
+            zs[name] = z
+            total += z
+        score = robust_z(total)
+        for k, row in enumerate(part.iter_rows(named=True)):
+            evidence = {name: {"value": None if row[name] is None else round(float(row[name]), 4),
+                               "population_median": round(float(np.nanmedian(part[name].cast(pl.Float64)
+                                                                            .fill_null(float("nan")).to_numpy())), 4),
+                               "z": round(float(zs[name][k]), 2)} for name, _ in feats}
+            evidence["decisions"] = row["n_think"]
+            evidence["players_compared"] = part.height
+            tests.append(Test("bot_timing", game, variant, row["player"], None, normal_upper(float(score[k])),
+                              float(score[k]), int(row["n_think"]), evidence))
+    return tests
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+def screen(root: str, game: str | None = None, variant: str | None = None, min_hands: int = 100,
+           min_sittings: int = 3, alpha: float = 0.01, telling: int = 5) -> FraudResult:
+    """Profiles and every screen over the audited dataset *root* (decisions needed)."""
+    con = connect(root)
+    try:
+        con.execute(sql_text("_hands"), {"game": game, "variant": variant})
+        players = _frame(con, "profile", {})
+        players = players.with_columns(
+            (pl.col("think_median") / pl.col("think_iqr")).log().alias("regularity"))
+        seat_rows = _frame(con, "rating_seats", {})
+        players = players.join(ratings(seat_rows), on=["game", "variant", "player"], how="left")
+        eligible = {(g, v, p) for g, v, p, h in players.select("game", "variant", "player", "hands").iter_rows()
+                    if h >= min_hands}
+        timed = bool(con.execute("select coalesce(bool_and(timed), false) from fraud_seats").fetchone()[0])
+        tests: list[Test] = []
+        tests += co_seating(_frame(con, "seat_times", {}), eligible, min_sittings)
+        tests += soft_play(_frame(con, "pair_soft", {"min_pair": MIN_SOFT}), eligible,
+                           dispersion(_frame(con, "soft_dispersion", {})))
+        tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
+                           eligible, MIN_FLOW)
+        tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
+        for t, q in zip(tests, bh([t.p for t in tests])):
+            t.q = q
+        tests.sort(key=lambda t: (t.q, t.p, t.kind, t.player, t.other or ""))
+        for t in tests:
+            if t.q > alpha:
+                break
+            t.hands = _telling(con, t, telling)
+        return FraudResult(players.drop("regularity"), tests, alpha)
+    finally:
+        con.close()
+
+
+def write_tables(root: str, result: FraudResult, game: str | None = None) -> None:
+    """The ``players`` and ``suspects`` tables, one part file per game, each replaced whole
+    (with *game*: only that game's): one staged batch under the dataset's writer lock, so
+    a crash leaves the old tables or the new ones."""
+    from replay.io.commit import StagedBatch, writing
+
+    suspects = result.suspects()
+    games = [game] if game else sorted(set(result.players["game"].to_list()) | set(suspects["game"].to_list()))
+    with writing(root):
+        staged = StagedBatch(root)
+        for g in games:
+            for name, frame in (("players", result.players), ("suspects", suspects)):
+                staged.write(os.path.join(name, f"game={g}", "part-0.parquet"),
+                             frame.filter(pl.col("game") == g).drop("game").to_arrow())
+        staged.commit()
+
+
+def _telling(con, t: Test, limit: int) -> list[str]:
+    """The ids of the hands that show a flagged suspicion best (for ``paipu replay --hand``)."""
+    name = {"soft_play": "telling_soft", "chip_flow": "telling_flow", "co_seating": "telling_pair",
+            "bot_timing": "telling_player"}[t.kind]
+    params = {"a": t.player, "b": t.other, "g": t.game, "v": t.variant, "limit": limit}
+    return _frame(con, name, params)["hand_id"].to_list()

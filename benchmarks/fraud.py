@@ -1,0 +1,162 @@
+"""How well ``paipu fraud`` finds planted cheaters, per cheat kind and game.
+
+For each game and seed: a population (``--players``, cheaters planted with ``--cheat``)
+plays about ``--hands-per-player`` hands each; the hands go through the real pipeline
+(ingest, audit with decisions, screens). A player's score is the strongest evidence
+against it (-log10 of the smallest p of any test naming it). Printed per kind and game:
+ROC-AUC (planted players of the kind against honest ones, seeds pooled), recall at the
+score that flags at most 1% of honest players, and precision / recall at the default
+threshold (flagged: q <= 0.05 after Benjamini-Hochberg). Then the honest-only runs: how
+many seeds give no flag at all.
+
+    python benchmarks/fraud.py                       # every game, the default sizes
+    python benchmarks/fraud.py --games doudizhu --seeds 3 --honest-seeds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from analysis.fraud import screen  # noqa: E402
+from replay.audit import audit_dataset  # noqa: E402
+from replay.games import find_rules  # noqa: E402
+from replay.ingest import ingest_files  # noqa: E402
+from replay.io.jsonl import record_to_json  # noqa: E402
+from replay.sim.population import CHEATS, parse_cheats, simulate_population  # noqa: E402
+
+#: which planted roles each ``--cheat`` kind is judged on
+ROLES = {kind: set(roles) for kind, roles in CHEATS.items()}
+
+
+def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str):
+    """(labels {player: kind}, player scores {player: -log10 min p}, flagged players, seconds)."""
+    t0 = time.perf_counter()
+    seats = find_rules(game, None).players
+    hands = per_player * players // seats
+    pop, records = simulate_population(game, None, hands, seed, players, cheats)
+    folder = os.path.join(workdir, f"{game}-{seed}-{sum(cheats.values())}")
+    ds = os.path.join(folder, "ds")
+    if not os.path.isdir(os.path.join(ds, "decisions")):  # else kept from an earlier run (--work)
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, "hands.jsonl")
+        with open(path, "wb") as f:
+            for record in records:
+                f.write(record_to_json(record) + b"\n")
+        ingest_files([path], ds)
+        audit_dataset(ds, decisions=True)
+    result = screen(ds, game, min_hands=min(100, per_player // 3))
+    score: dict[str, float] = {}
+    flagged: set[str] = set()
+    labels = {row["player"]: row["kind"] for row in pop.labels()}
+    for t in result.flagged:
+        named = (t.player,) if t.kind == "soft_play" else (t.player, t.other)
+        if any(p and labels.get(p) == "honest" for p in named):
+            print(f"    honest player flagged: {t.kind} {t.player} {t.other or ''} q={t.q:.2g} "
+                  f"({labels.get(t.player)}, {labels.get(t.other)})")
+    for t in result.tests:
+        # the suspects a test names: soft play names the sparer (the one spared is not
+        # accused); pair screens of co-seating and chip flow name both
+        for p in (t.player,) if t.kind == "soft_play" else (t.player, t.other):
+            if p is None:
+                continue
+            score[p] = max(score.get(p, 0.0), -math.log10(max(t.p, 1e-300)))
+            if t.q <= result.alpha:
+                flagged.add(p)
+    return labels, score, flagged, time.perf_counter() - t0
+
+
+def audit_cost(game: str, hands: int, workdir: str) -> None:
+    """CPU seconds of a plain audit against one that also writes the decisions table, in
+    process (one worker), best of three each."""
+    from replay.sim import simulate
+
+    path = os.path.join(workdir, f"cost-{game}.jsonl")
+    with open(path, "wb") as f:
+        for record in simulate(game, None, hands, 1):
+            f.write(record_to_json(record) + b"\n")
+    ds = os.path.join(workdir, f"cost-{game}")
+    ingest_files([path], ds)
+    best = {}
+    for decisions in (False, True, False, True, False, True):
+        t = time.process_time()
+        audit_dataset(ds, force=True, workers=1, decisions=decisions)
+        best[decisions] = min(best.get(decisions, math.inf), time.process_time() - t)
+    print(f"{game}: audit of {hands} hands {best[False]:.2f} s CPU; with decisions {best[True]:.2f} s "
+          f"({best[True] / best[False]:.1f}x)")
+
+
+def auc(pos: list[float], neg: list[float]) -> float | None:
+    """ROC-AUC by the Mann-Whitney count (ties count a half)."""
+    if not pos or not neg:
+        return None
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default="doudizhu,paodekuai,guandan,shuangkou")
+    ap.add_argument("--players", type=int, default=60)
+    ap.add_argument("--hands-per-player", type=int, default=300)
+    ap.add_argument("--cheat", default="collude=2,dump=2,bot=3")
+    ap.add_argument("--seeds", type=int, default=2, help="planted populations per game")
+    ap.add_argument("--honest-seeds", type=int, default=20, help="honest-only populations per game")
+    ap.add_argument("--honest-hands-per-player", type=int, default=None,
+                    help="hands per player of the honest-only runs (default: --hands-per-player)")
+    ap.add_argument("--work", help="keep the simulated datasets in this folder and reuse them (same sizes)")
+    ap.add_argument("--audit-cost", type=int, default=0, metavar="HANDS",
+                    help="only measure what the decisions add to an audit, on this many hands per game")
+    args = ap.parse_args()
+    if args.audit_cost:
+        with tempfile.TemporaryDirectory() as work:
+            for game in args.games.split(","):
+                audit_cost(game, args.audit_cost, work)
+        return
+    cheats = parse_cheats(args.cheat)
+    honest_per = args.honest_hands_per_player or args.hands_per_player
+    print(f"players {args.players}, ~{args.hands_per_player} hands per player, cheat {args.cheat}, "
+          f"{args.seeds} planted seeds, {args.honest_seeds} honest seeds (~{honest_per} hands per player)")
+    with tempfile.TemporaryDirectory() as temp:
+        work = args.work or temp
+        for game in args.games.split(","):
+            rows: list[tuple[str, float, bool]] = []  # (label, score, flagged)
+            spent = 0.0
+            for seed in range(args.seeds):
+                labels, score, flagged, sec = run(game, args.players, args.hands_per_player, cheats, seed, work)
+                spent += sec
+                rows += [(kind, score.get(p, 0.0), p in flagged) for p, kind in labels.items()]
+            honest = [s for k, s, _ in rows if k == "honest"]
+            honest_flags = sum(f for k, _, f in rows if k == "honest")
+            cut = sorted(honest, reverse=True)[int(0.01 * len(honest))] if honest else 0.0
+            print(f"\n{game}: planted runs {spent:.0f} s; honest players {len(honest)}, "
+                  f"flagged {honest_flags} ({honest_flags / max(len(honest), 1):.1%})")
+            print(f"  {'kind':<8} {'players':>7} {'ROC-AUC':>8} {'recall@1%FP':>12} {'precision':>10} {'recall':>7}")
+            for kind, count in cheats.items():
+                if not count:
+                    continue
+                pos = [(s, f) for k, s, f in rows if k in ROLES[kind]]
+                a = auc([s for s, _ in pos], honest)
+                rec1 = sum(s > cut for s, _ in pos) / len(pos)
+                tp = sum(f for _, f in pos)
+                prec = tp / (tp + honest_flags) if tp + honest_flags else float("nan")
+                print(f"  {kind:<8} {len(pos):>7} {a if a is None else round(a, 3)!s:>8} {rec1:>12.2f} "
+                      f"{prec:>10.2f} {tp / len(pos):>7.2f}")
+            clean = 0
+            spent = 0.0
+            for seed in range(args.honest_seeds):
+                _, _, flagged, sec = run(game, args.players, honest_per, {}, 1000 + seed, work)
+                spent += sec
+                clean += not flagged
+            print(f"  honest-only: {clean} of {args.honest_seeds} seeds without a flag ({spent:.0f} s)")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,325 @@
+"""A population of players with their own habits, and planted cheaters, for measuring
+``paipu fraud`` (``paipu simulate --players N --cheat collude=2,dump=2,bot=3``).
+
+Every player has a schedule (daily sessions at human hours), a clock (think times that
+grow with the number of options, fast forced passes, a heavy tail of long pauses) and a
+policy (the heuristic bot of :mod:`replay.sim.bots`). Hands are spread over the days in
+proportion to how many players are online, and each table is drawn from the players
+online then. Planted cheaters, with a labels file saying who they are:
+
+- ``collude=K``: K pairs who play at the same hours, join each other's tables, and spare
+  each other's plays when they are opponents (pass where they could beat);
+- ``dump=K``: K pairs of a dumper and a receiver who meet at tables the same way; with
+  the receiver as an opponent, the dumper throws the hand (passes whenever the rules
+  allow, leads single low cards), so that coins flow to the receiver;
+- ``bot=K``: K players with machine timing (narrow, no long pauses, blind to the number
+  of options), long sessions at any hour of the day.
+
+For team games (Guandan, Shuangkou) a pair that meets sits on opposite teams.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from ..game import Game
+from ..games import find_rules
+from .bots import HEURISTIC
+from .core import Move, Seat
+
+#: planted kinds, in the order ``--cheat`` lists them; pairs plant two players each
+CHEATS = {"collude": ("colluder", "colluder"), "dump": ("dumper", "receiver"), "bot": ("bot",)}
+SLOT = 600  # seconds: the schedule's time step
+START = datetime(2026, 3, 2, tzinfo=timezone.utc)
+
+
+def parse_cheats(text: str | None) -> dict[str, int]:
+    """``collude=2,dump=2,bot=3`` as {kind: count}; ValueError naming the bad part."""
+    out: dict[str, int] = {}
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        kind, _, count = part.partition("=")
+        kind = kind.strip()
+        if kind not in CHEATS:
+            raise ValueError(f"--cheat: unknown kind {kind!r} (known: {', '.join(CHEATS)})")
+        try:
+            n = int(count) if count.strip() else 1
+        except ValueError:
+            raise ValueError(f"--cheat: {part!r}: expected {kind}=COUNT with a whole number") from None
+        if n < 0:
+            raise ValueError(f"--cheat: {part!r}: the count must be 0 or more")
+        out[kind] = out.get(kind, 0) + n
+    return out
+
+
+# ----------------------------------------------------------------------------- clocks
+
+
+@dataclass(frozen=True)
+class HumanClock:
+    """Log-normal think times: *base* ms at one option, ×(1 + *slope*·ln options), spread
+    *sigma*; forced moves take *forced* ms; with chance *pause* a long pause (5-60 s)."""
+
+    base: float
+    slope: float
+    sigma: float
+    forced: float
+    pause: float
+
+    def think(self, rng: random.Random, options: int, forced: bool) -> int:
+        if forced:
+            ms = self.forced * math.exp(rng.gauss(0, 0.35))
+        else:
+            ms = self.base * (1 + self.slope * math.log(max(options, 1))) * math.exp(rng.gauss(0, self.sigma))
+        if rng.random() < self.pause:
+            ms += rng.paretovariate(1.3) * 5000
+        return max(150, int(ms))
+
+
+@dataclass(frozen=True)
+class BotClock:
+    """Machine timing: uniform in *gap* ms whatever the decision."""
+
+    gap: tuple[int, int] = (700, 1300)
+
+    def think(self, rng: random.Random, options: int, forced: bool) -> int:
+        return rng.randint(*self.gap)
+
+
+def human_clock(rng: random.Random) -> HumanClock:
+    return HumanClock(base=rng.lognormvariate(math.log(1500), 0.3), slope=rng.uniform(0.25, 0.6),
+                      sigma=rng.uniform(0.45, 0.75), forced=rng.uniform(400, 900), pause=rng.uniform(0.015, 0.05))
+
+
+# ----------------------------------------------------------------------------- policies
+
+
+def _mate_seat(table, mate: str | None) -> int | None:
+    """The seat of *mate* at this table when it is an opponent of the seat to act."""
+    if mate is None:
+        return None
+    players = table.spec.players or []
+    if mate not in players:
+        return None
+    s = players.index(mate)
+    return None if s in table.partners(table.turn) or s == table.turn else s
+
+
+@dataclass(frozen=True)
+class Colluder:
+    """Plays like the heuristic, but spares the mate's plays (with chance *spare*) when the
+    mate is an opponent and the rules allow a pass."""
+
+    mate: str
+    spare: float = 0.85
+
+    def play(self, table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
+        mate = _mate_seat(table, self.mate)
+        if (mate is not None and table.last is not None and table.last_seat == mate
+                and not hints.get("must_play") and rng.random() < self.spare):
+            return None
+        return HEURISTIC.play(table, rng, moves, hints)
+
+    def bid(self, table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
+        return HEURISTIC.bid(table, rng, seat, power, stage)
+
+
+@dataclass(frozen=True)
+class Dumper:
+    """With the receiver at the table as an opponent, throws the hand: passes whenever
+    the rules allow, else makes the smallest play; leads its lowest single."""
+
+    receiver: str
+
+    def play(self, table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
+        if _mate_seat(table, self.receiver) is None or not moves:
+            return HEURISTIC.play(table, rng, moves, hints)
+        if table.last is not None and not hints.get("must_play"):
+            return None
+        singles = [m for m in moves if len(m[0]) == 1] if table.last is None else []
+        pick = min(singles or moves, key=lambda m: (m[1][0].tier, m[1][0].key, len(m[0])))
+        return pick[0]
+
+    def bid(self, table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
+        return HEURISTIC.bid(table, rng, seat, power, stage)
+
+
+# ----------------------------------------------------------------------------- the population
+
+
+@dataclass
+class Person:
+    name: str
+    kind: str  # honest, colluder, dumper, receiver, bot
+    mate: str | None
+    clock: Any
+    policy: Any
+    sessions: list[tuple[int, int]] = field(default_factory=list)  # (first slot, last slot) online
+
+
+def _human_sessions(rng: random.Random, days: int, like: tuple[float, float, float] | None = None) -> tuple[list, tuple]:
+    """Daily sessions at human hours: (sessions in slots, the habit used)."""
+    if like is None:
+        start = rng.choice((rng.gauss(20.5, 1.5), rng.gauss(20.5, 1.5), rng.gauss(13, 1.5), rng.gauss(16, 2)))
+        like = (start % 24, rng.uniform(1.5, 4), rng.uniform(0.45, 0.8))
+    start, length, often = like
+    out = []
+    per_day = 86400 // SLOT
+    for d in range(days):
+        if rng.random() > often:
+            continue
+        h = (start + rng.gauss(0, 0.7)) % 24
+        first = d * per_day + int(h * 3600 / SLOT)
+        out.append((first, first + int(max(0.5, length + rng.gauss(0, 0.5)) * 3600 / SLOT)))
+    return out, like
+
+
+def _bot_sessions(rng: random.Random, days: int) -> list:
+    out = []
+    per_day = 86400 // SLOT
+    for d in range(days):
+        if rng.random() > 0.5:
+            continue
+        first = d * per_day + rng.randrange(per_day)  # any hour of the day or night
+        out.append((first, first + int(rng.uniform(6, 10) * 3600 / SLOT)))
+    return out
+
+
+class Population:
+    """Players, planted cheaters, a schedule and the seating of each hand.
+
+    *hands*: how many hands (Guandan: matches start where ``seats_for`` is asked);
+    *days*: the span of play; *follow*: the chance that a planted pair member joins the
+    table of the other when both are online.
+    """
+
+    def __init__(self, game: str, variant: str | None, players: int, cheats: dict[str, int], hands: int,
+                 seed: int = 0, days: int = 14, follow: float = 0.6):
+        self.rules = find_rules(game, variant)
+        self.n = self.rules.players
+        self.game = Game.of(self.rules)  # with fixed partners, a pair that meets sits on opposite teams
+        rng = self.rng = random.Random(f"population:{seed}")
+        planted = sum(len(CHEATS[k]) * c for k, c in cheats.items())
+        if planted > players:
+            raise ValueError(f"--cheat plants {planted} players but --players is {players}")
+        if players < self.n:
+            raise ValueError(f"--players must be at least {self.n} for {self.rules.game}")
+        self.days, self.follow = days, follow
+        names = [f"player{i:03d}" for i in range(players)]
+        rng.shuffle(names)
+        self.people: list[Person] = []
+        for kind, count in cheats.items():
+            for _ in range(count):
+                roles = CHEATS[kind]
+                group = [names.pop() for _ in roles]
+                habit = None
+                for k, role in enumerate(roles):
+                    mate = group[1 - k] if len(group) == 2 else None
+                    if role == "bot":
+                        person = Person(group[k], role, None, BotClock((rng.randint(500, 900), rng.randint(1100, 1600))),
+                                        HEURISTIC, _bot_sessions(rng, days))
+                    else:
+                        sessions, habit = _human_sessions(rng, days, habit)
+                        policy = Colluder(mate) if role == "colluder" else Dumper(mate) if role == "dumper" else HEURISTIC
+                        person = Person(group[k], role, mate, human_clock(rng), policy, sessions)
+                    self.people.append(person)
+        for name in names:
+            sessions, _ = _human_sessions(rng, days)
+            self.people.append(Person(name, "honest", None, human_clock(rng), HEURISTIC, sessions))
+        self.by_name = {p.name: p for p in self.people}
+        self._schedule(hands)
+        self.match_time: dict[str, datetime] = {}
+
+    def _schedule(self, hands: int) -> None:
+        """Start times of the hands, in proportion to the players online in each slot."""
+        slots = self.days * 86400 // SLOT
+        online: list[list[Person]] = [[] for _ in range(slots + 200)]
+        for p in self.people:
+            for first, last in p.sessions:
+                for s in range(first, min(last, slots)):
+                    online[s].append(p)
+        weights = [len(o) if len(o) >= self.n else 0 for o in online[:slots]]
+        if not any(weights):
+            weights = [1] * slots
+        picks = sorted(self.rng.choices(range(slots), weights=weights, k=hands))
+        self.online = online
+        self.slot_of = picks
+        self.times = [START + timedelta(seconds=s * SLOT + self.rng.uniform(0, SLOT)) for s in picks]
+
+    def seats_for(self, k: int) -> list[Seat]:
+        """Who sits at hand k: players online then, planted pairs following each other."""
+        rng = self.rng
+        slot = self.slot_of[min(k, len(self.slot_of) - 1)]
+        pool = self.online[slot]
+        if len(pool) < self.n:
+            pool = pool + rng.sample([p for p in self.people if p not in pool], self.n - len(pool))
+        chosen = rng.sample(pool, self.n)
+        for p in list(chosen):
+            mate = self.by_name.get(p.mate) if p.mate else None
+            if mate is None or mate in chosen or mate not in pool or rng.random() >= self.follow:
+                continue
+            free = [q for q in chosen if q is not p and q.mate is None]
+            if free:
+                chosen[chosen.index(rng.choice(free))] = mate
+        rng.shuffle(chosen)
+        team = self.game.team_of
+        for p in chosen:  # a met pair sits on opposite teams
+            mate = self.by_name.get(p.mate) if p.mate else None
+            if mate in chosen:
+                i, j = chosen.index(p), chosen.index(mate)
+                if team(i) is not None and team(i) == team(j):
+                    k = next(s for s in range(self.n) if team(s) != team(i))
+                    chosen[j], chosen[k] = chosen[k], chosen[j]
+        return [Seat(p.name, p.policy, p.clock) for p in chosen]
+
+    def stamp(self, k: int, record: dict) -> dict:
+        """Set the record's start time (hands of a match follow each other)."""
+        match = record.get("match")
+        if isinstance(match, dict) and match.get("hand", 1) > 1 and match["id"] in self.match_time:
+            when = self.match_time[match["id"]]
+        else:
+            when = self.times[min(k, len(self.times) - 1)]
+        record["time"] = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+        if isinstance(match, dict):
+            last = record["actions"][-1].get("t", 0) if record["actions"] else 0
+            self.match_time[match["id"]] = when + timedelta(milliseconds=last + 20_000)
+        return record
+
+    def labels(self) -> list[dict]:
+        return [{"player": p.name, "kind": p.kind, "mate": p.mate or ""} for p in
+                sorted(self.people, key=lambda p: p.name)]
+
+
+def simulate_population(game: str, variant: str | None, hands: int, seed: int, players: int,
+                        cheats: dict[str, int], escape_rate: float = 0.0, params: dict | None = None,
+                        ) -> tuple[Population, Iterator[dict]]:
+    """The population and its hands (records with ``time`` and per-action ``t``)."""
+    from . import simulate
+
+    pop = Population(game, variant, players, cheats, hands, seed)
+
+    def records() -> Iterator[dict]:
+        for k, record in enumerate(simulate(game, variant, hands, seed, escape_rate=escape_rate, params=params,
+                                            seats_for=pop.seats_for)):
+            yield pop.stamp(k, record)
+
+    return pop, records()
+
+
+def write_labels(path: str, pop: Population) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=["player", "kind", "mate"])
+        w.writeheader()
+        w.writerows(pop.labels())
+
+
+__all__ = ["BotClock", "Colluder", "Dumper", "HumanClock", "Population", "parse_cheats", "simulate_population",
+           "write_labels"]

@@ -1,0 +1,306 @@
+"""Fraud screens: the decisions table, the players profile and each screen's statistic,
+value for value on small hand-made data; ``paipu fraud`` and the population simulator."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from analysis.fraud import (bh, bot_timing, co_seating, fisher_greater, pair_effects, poisson_upper, presence_z, ratings,
+                            robust_z, soft_play, wilson)
+from analysis.queries import run_sql
+from cli import app
+from replay.decisions import hand_decisions
+from replay.io.jsonl import record_to_json
+from replay.sim.population import BotClock, HumanClock, Population, parse_cheats
+from tests.helpers import ANTI_SPRING, SPRING, ddz
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def timed(record: dict, players: list[str], hand_id: str, time: str) -> dict:
+    """The record under other names, with think times 500, 1000, 1500 ... ms."""
+    record["players"], record["id"], record["time"] = players, hand_id, time
+    t = 0
+    for i, action in enumerate(record["actions"]):
+        t += 500 * (i + 1)
+        action["t"] = t
+    return record
+
+
+# ----------------------------------------------------------------------------- decisions
+
+
+def test_decisions_of_the_anti_spring_hand():
+    rows = hand_decisions(timed(ddz(ANTI_SPRING), ["A", "B", "C"], "h1", "2026-01-01T10:00:00Z"))
+    got = [(r["idx"], r["seat"], r["act"], r["lead"], r["can_beat"], r["spared"], r["target_player"], r["relation"])
+           for r in rows]
+    assert got == [
+        (3, 0, "play", True, False, False, None, None),
+        (4, 1, "play", False, True, False, "A", "opponent"),
+        (5, 2, "pass", False, True, True, "B", "partner"),      # a farmer passes on his partner
+        (6, 0, "pass", False, True, True, "B", "opponent"),     # the landlord spares B's 4h
+        (7, 1, "play", True, False, False, None, None),
+        (8, 2, "pass", False, False, False, "B", "partner"),    # nothing beats 5h..Ah
+        (9, 0, "pass", False, True, True, "B", "opponent"),     # the bomb and the rocket were there
+        (10, 1, "play", True, False, False, None, None),
+    ]
+    by_idx = {r["idx"]: r for r in rows}
+    assert by_idx[3]["lead_low"] == 0.0           # 3h: nothing lower in the hand
+    assert by_idx[7]["lead_low"] == pytest.approx(1 / 6)  # 5h..Ah leaves 4d..9d: only 4d lower
+    assert by_idx[10]["lead_low"] is None         # the last cards: nothing left to compare
+    assert by_idx[8]["options"] == 1 and by_idx[5]["options"] > 2
+    assert [r["think_ms"] for r in rows] == [500 * (i + 1) for i in (3, 4, 5, 6, 7, 8, 9, 10)]
+    assert [r["cards_left"] for r in rows][:2] == [20, 17]
+
+
+def test_decisions_stop_at_a_violation_and_skip_broken_records():
+    record = ddz("0 bid yes\n1 grab no\n2 grab no\n0 play 3h\n1 play 4h\n2 play 3c\n0 pass\n")
+    assert [r["idx"] for r in hand_decisions(record)] == [3, 4, 5]
+    assert hand_decisions({"id": "x", "game": "nope", "variant": "v", "actions": []}) == []
+
+
+# ----------------------------------------------------------------------------- the players profile
+
+
+@pytest.fixture(scope="module")
+def handmade(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("fraud")
+    hands = [timed(ddz(ANTI_SPRING), ["A", "B", "C"], "h1", "2026-01-01T10:00:00Z"),
+             timed(ddz(SPRING), ["B", "C", "A"], "h2", "2026-01-01T10:05:00Z"),
+             timed(ddz(ANTI_SPRING), ["C", "A", "B"], "h3", "2026-01-01T23:00:00Z")]
+    src = tmp / "hands.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in hands))
+    ds = str(tmp / "ds")
+    assert invoke("ingest", str(src), "--out", ds).exit_code == 0
+    r = invoke("fraud", ds, "--min-hands", "1", "--json", "--top", "100")
+    assert r.exit_code == 0, r.output
+    return ds, json.loads(r.stdout)
+
+
+def test_profile_of_a_player_value_for_value(handmade):
+    ds, _ = handmade
+    row = run_sql(ds, "select * from players where player = 'A'").to_dicts()[0]
+    assert (row["hands"], row["wins"]) == (3, 1)  # lost as landlord (h1) and as farmer (h2), won h3
+    assert row["win_rate"] == pytest.approx(1 / 3)
+    assert (row["win_lo"], row["win_hi"]) == pytest.approx(wilson(1, 3))
+    assert wilson(1, 3) == pytest.approx((0.0615, 0.7923), abs=1e-4)
+    assert row["roles"] == "farmer, landlord"
+    assert (row["n_bid"], row["bid_rate"], row["n_grab"], row["grab_rate"]) == (1, 1.0, 2, 0.0)
+    # could beat an opponent 4 times (h1 idx 6, 9; h2 idx 11; h3 idx 4) and passed 3 of them
+    assert (row["n_able_opp"], row["spare_opp_rate"], row["n_able_partner"]) == (4, 0.75, 0)
+    assert row["lead_low"] == pytest.approx((0 + 1 / 6) / 2)
+    # think times 2000 2500 3000 3500 4000 4500 5000 5500 6000; forced: 3000 and 4500
+    assert (row["n_think"], row["think_median"], row["think_iqr"], row["think_forced"]) == (9, 4000, 2000, 3750)
+    assert row["long_pause_rate"] == 0.0
+    assert (row["hours_of_day"], row["night_rate"], row["sessions"]) == (2, 0.0, 2)
+    assert row["longest_session_h"] == pytest.approx(300 / 3600)
+    # h1: the landlord's anti-spring, ×2: -4; h2: a farmer in a spring with a bomb and the
+    # rocket, ×8: -8; h3: a farmer against an anti-spring: +2
+    assert row["points"] == -4 - 8 + 2 and row["net_result"] == -10
+    assert row["rating"] is not None
+
+
+def test_suspects_table_is_written_beside_the_others(handmade):
+    ds, out = handmade
+    n = run_sql(ds, "select count(*) as n from suspects").item()
+    assert n == out["tests"] and out["players"] == 3
+    assert set(run_sql(ds, "select distinct kind from suspects")["kind"]) <= {"soft_play", "chip_flow", "co_seating",
+                                                                            "bot_timing"}
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+def test_benjamini_hochberg():
+    assert bh([0.01, 0.04, 0.03, 0.2]) == pytest.approx([0.04, 0.16 / 3, 0.16 / 3, 0.2])
+    assert bh([]) == []
+
+
+def test_poisson_and_fisher_tails():
+    assert poisson_upper(3, 1.0) == pytest.approx(1 - 2.5 / math.e)
+    assert poisson_upper(0, 5.0) == 1.0
+    assert fisher_greater(3, 3, 0, 3) == pytest.approx(1 / 20)
+    assert fisher_greater(0, 3, 3, 3) == 1.0
+
+
+def test_co_seating_expected_from_who_was_playing_then(monkeypatch):
+    import analysis.fraud as fraud
+
+    monkeypatch.setattr(fraud, "SITTING_GAP", 10)  # every hand its own sitting
+    # four sittings in one window: A with B three times, A with C once; C and D elsewhere
+    rows = [("h1", 0.0, "A"), ("h1", 0.0, "B"), ("h2", 60.0, "A"), ("h2", 60.0, "B"), ("h3", 120.0, "A"),
+            ("h3", 120.0, "B"), ("h4", 180.0, "A"), ("h4", 180.0, "C"), ("h5", 240.0, "C"), ("h5", 240.0, "D")]
+    frame = pl.DataFrame([("g", "v", h, t, p) for h, t, p in rows], schema=["game", "variant", "hand_id", "ts", "player"],
+                         orient="row")
+    eligible = {("g", "v", p) for p in "ABCD"}
+    tests = {(t.player, t.other): t for t in co_seating(frame, eligible, 1)}
+    t = tests[("A", "B")]
+    # each of A's 4 sittings: 1 other seat; the window holds 10 seats, A's 4 among them,
+    # B's 3: P(B) = 3 / (10 - 4) per sitting, expected 4 × 0.5 = 2; observed 3
+    assert t.evidence["expected"] == 2.0 and t.evidence["sittings_together"] == 3
+    assert t.p == pytest.approx(poisson_upper(3, 2.0))
+    # A and B seated together again and again within SITTING_GAP: one sitting
+    monkeypatch.setattr(fraud, "SITTING_GAP", 1800)
+    again = frame.with_columns(pl.when((pl.col("hand_id") == "h4") & (pl.col("player") == "C")).then(pl.lit("B")).otherwise(pl.col("player"))
+                               .alias("player")).filter(~pl.col("hand_id").is_in(["h5"]))
+    assert {(t.player, t.other): t.evidence["sittings_together"] for t in co_seating(again, eligible, 1)} == {("A", "B"): 1}
+
+
+def test_soft_play_against_the_same_place_per_direction():
+    rows = pl.DataFrame([
+        # A spared B 8 of 10 from one seat away (others there: 4 of 40), 1 of 10 from
+        # three seats away (others there: 10 of 20)
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 8, "n_other": 40, "k_other": 4},
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 3, "n_ab": 10, "k_ab": 1, "n_other": 20, "k_other": 10},
+        {"game": "g", "variant": "v", "a": "B", "b": "A", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
+        {"game": "g", "variant": "v", "a": "B", "b": "C", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
+    ])
+    tests = {(t.player, t.other): t for t in soft_play(rows, {("g", "v", "A"), ("g", "v", "B")}, {("g", "v", "A"): 2.0})}
+    assert set(tests) == {("A", "B"), ("B", "A")}  # C has too few hands
+    t = tests[("A", "B")]
+    expected = 10 * 0.1 + 10 * 0.5
+    var = 10 * 0.1 * 0.9 * (1 + 10 / 40) + 10 * 0.5 * 0.5 * (1 + 10 / 20)
+    z = (9 - expected) / math.sqrt(2.0 * var)
+    assert t.evidence["z"] == round(z, 3)
+    assert t.p == pytest.approx(max(0.5 * math.erfc(z / math.sqrt(2)), fisher_greater(9, 20, 14, 60)))
+    assert (t.n, t.evidence["spared"], t.evidence["baseline_rate"]) == (20, 9, 0.3)
+    assert t.effect == pytest.approx(9 / 20 - 0.3)
+    assert t.evidence["ci95"] == [round(x, 4) for x in wilson(9, 20)]
+    assert tests[("B", "A")].evidence["z"] == round((1 - 1.0) / math.sqrt(10 * 0.1 * 0.9 * 1.25), 3)
+
+
+def test_dispersion_per_player():
+    from analysis.fraud import dispersion
+
+    rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "clusters": 5, "chi2": 12.0},
+                         {"game": "g", "variant": "v", "a": "B", "clusters": 5, "chi2": 2.0},
+                         {"game": "g", "variant": "v", "a": "C", "clusters": 1, "chi2": 9.0}])
+    assert dispersion(rows) == {("g", "v", "A"): 3.0, ("g", "v", "B"): 1.0, ("g", "v", "C"): 1.0}
+
+
+def test_presence_z_is_the_pooled_t_with_one_opponent():
+    # D's results against R (5 hands) and against X (5 hands): a two-sample t
+    seats = []
+    with_r, without = [-1.0, -0.5, -1.0, -0.5, -1.0], [0.5, -0.5, 1.0, 0.0, 0.5]
+    for k, u in enumerate(with_r + without):
+        opp = "R" if k < 5 else f"X{k}"  # the others met twice each: below the minimum
+        seats += [("g", "v", f"h{k}", "D", "seat 0", None, u), ("g", "v", f"h{k}", opp, "seat 1", None, -u)]
+    frame = pl.DataFrame(seats, schema=["game", "variant", "hand_id", "player", "side", "role", "u"], orient="row")
+    # too few hands for 10 degrees of freedom: nothing
+    assert presence_z(frame, 3) == {}
+    frame = pl.concat([frame, frame.with_columns(pl.col("hand_id") + "b")])
+    z = presence_z(frame, 3)
+    a, b = np.array(with_r * 2), np.array(without * 2)
+    pooled = ((a.var(ddof=1) * 9 + b.var(ddof=1) * 9) / 18) * (1 / 10 + 1 / 10)
+    assert z[("g", "v", "D", "R")] == pytest.approx((a.mean() - b.mean()) / math.sqrt(pooled))
+    # with a role column for half of D's hands against R and half of the others, the
+    # role takes its own coefficient: R's is then the within-role difference
+    role = frame.with_columns(pl.when((pl.col("player") == "D") & pl.col("hand_id").str.ends_with("b"))
+                              .then(pl.lit("landlord")).otherwise(pl.lit("farmer")).alias("role"))
+    assert presence_z(role, 3)[("g", "v", "D", "R")] == pytest.approx(z[("g", "v", "D", "R")], rel=0.05)
+
+
+def test_pair_effects_take_out_what_everyone_feels():
+    fits = {("g", "v", "P1", "X"): (-0.3, 0.1), ("g", "v", "P2", "X"): (-0.1, 0.1), ("g", "v", "P3", "X"): (-0.2, 0.1)}
+    t = pair_effects(fits)
+    assert t[("g", "v", "P1", "X")] == pytest.approx((-0.3 - (-0.15)) / 0.1)
+    assert t[("g", "v", "P2", "X")] == pytest.approx((-0.1 - (-0.25)) / 0.1)
+
+
+def test_robust_z_and_bot_timing_against_the_population():
+    assert list(robust_z(np.array([1.0, 2.0, 3.0, 4.0, 100.0]))) == pytest.approx(
+        [(x - 3) / 1.4826 for x in (1, 2, 3, 4, 100)])
+    people = []
+    for k in range(9):
+        people.append({"game": "g", "variant": "v", "player": f"p{k}", "n_think": 500, "regularity": 0.0 + 0.1 * k,
+                       "long_pause_rate": 0.04 + 0.001 * k, "think_options_corr": 0.5 - 0.01 * k,
+                       "hours_of_day": 4 + k % 3, "longest_session_h": 2.0 + 0.1 * k})
+    people.append({"game": "g", "variant": "v", "player": "bot", "n_think": 500, "regularity": 2.0,
+                   "long_pause_rate": 0.0, "think_options_corr": 0.0, "hours_of_day": 20, "longest_session_h": 9.0})
+    tests = {t.player: t for t in bot_timing(pl.DataFrame(people), 100, True)}
+    assert min(tests.values(), key=lambda t: t.p).player == "bot"
+    assert tests["bot"].p < 1e-6 and all(t.p > 0.01 for name, t in tests.items() if name != "bot")
+    assert tests["bot"].evidence["hours_of_day"]["value"] == 20
+    assert bot_timing(pl.DataFrame(people[:5]), 100, True) == []  # too few to compare
+
+
+def test_ratings_teams_from_sides():
+    seats = pl.DataFrame([("g", "v", "h1", 0.0, "L", "seat 0", 2.0), ("g", "v", "h1", 0.0, "F1", "farmer", -1.0),
+                          ("g", "v", "h1", 0.0, "F2", "farmer", -1.0)],
+                         schema=["game", "variant", "hand_id", "ts", "player", "side", "result"], orient="row")
+    r = {row["player"]: row for row in ratings(seats).to_dicts()}
+    from openskill.models import PlackettLuce
+
+    m = PlackettLuce()
+    [[lw], [f1, _]] = m.rate([[m.rating()], [m.rating(), m.rating()]], ranks=[1, 2])
+    assert r["L"]["rating_mu"] == pytest.approx(lw.mu) and r["F1"]["rating_mu"] == pytest.approx(f1.mu)
+    assert r["F1"]["rating_jump"] is None
+
+
+# ----------------------------------------------------------------------------- population and the command
+
+
+def test_parse_cheats():
+    assert parse_cheats("collude=2, dump=1,bot=3") == {"collude": 2, "dump": 1, "bot": 3}
+    assert parse_cheats("") == {}
+    with pytest.raises(ValueError, match="unknown kind 'spy'"):
+        parse_cheats("spy=1")
+    with pytest.raises(ValueError, match="whole number"):
+        parse_cheats("bot=x")
+
+
+def test_clocks():
+    import random
+
+    rng = random.Random(1)
+    human = HumanClock(base=1500, slope=0.5, sigma=0.01, forced=500, pause=0.0)
+    assert 480 < human.think(rng, 1, True) < 2000
+    many, one = human.think(rng, 20, False), human.think(rng, 2, False)
+    assert many > one  # longer with more options
+    assert all(700 <= BotClock().think(rng, k, False) <= 1300 for k in (1, 5, 50))
+
+
+def test_population_plants_pairs_on_opposite_teams():
+    pop = Population("guandan", None, 12, {"collude": 1, "bot": 1}, hands=40, seed=3)
+    kinds = sorted(p.kind for p in pop.people)
+    assert kinds.count("colluder") == 2 and kinds.count("bot") == 1 and kinds.count("honest") == 9
+    mates = [p for p in pop.people if p.kind == "colluder"]
+    met = 0
+    for k in range(40):
+        names = [s.name for s in pop.seats_for(k)]
+        if mates[0].name in names and mates[1].name in names:
+            met += 1
+            assert (names.index(mates[0].name) - names.index(mates[1].name)) % 2 == 1
+    assert met > 0
+    with pytest.raises(ValueError, match="plants 4 players"):
+        Population("doudizhu", None, 3, {"collude": 2}, hands=1)
+
+
+def test_simulate_population_writes_labels_and_times(tmp_path):
+    out, labels = tmp_path / "pop.jsonl", tmp_path / "labels.csv"
+    r = invoke("simulate", "--game", "ddz", "--hands", "30", "--players", "9", "--cheat", "collude=1,bot=1",
+               "--labels", str(labels), "--out", str(out))
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(labels.open(encoding="utf-8")))
+    assert len(rows) == 9 and sorted(x["kind"] for x in rows).count("colluder") == 2
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 30 and all(r["time"].endswith("Z") and r["actions"][0]["t"] > 0 for r in records)
+    assert {p for r in records for p in r["players"]} <= {x["player"] for x in rows}
+    r = invoke("simulate", "--game", "ddz", "--cheat", "bot=1")
+    assert r.exit_code == 2 and "--players" in r.output
+
+
+def test_fraud_cli_errors(tmp_path):
+    r = invoke("fraud", str(tmp_path))
+    assert r.exit_code == 2 and "not a paipu dataset" in r.output
