@@ -948,6 +948,9 @@ def fraud(
     alpha: Annotated[float, typer.Option("--fdr", help="false discovery rate: flag suspects with q at most this")] = 0.01,
     top: Annotated[int, typer.Option("--top", help="also list this many of the best-ranked suspects not flagged")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
+    ray: Annotated[Optional[str], typer.Option(
+        "--ray", metavar="[ADDRESS]",
+        help="compute the per-hand decisions on a Ray cluster (as paipu audit --ray)")] = None,
 ) -> None:
     """Rank suspects of collusion, chip dumping and bot play (docs/fraud.md).
 
@@ -969,15 +972,16 @@ def fraud(
         fail("--min-hands must be 1 or more")
     if not 0 < alpha < 1:
         fail("--fdr must be between 0 and 1")
+    from replay.distributed import ClusterError
     from replay.io.commit import DatasetLocked, DatasetWriteError
 
     try:
-        done = audit_dataset(dataset, decisions=True)
+        done = audit_dataset(dataset, decisions=True, ray_address=ray)
         if done:
             err.print(f"{dataset}: audited {done} part files with decisions", markup=False)
         result = screen(dataset, game, min_hands=min_hands, alpha=alpha)
         write_tables(dataset, result, game)
-    except (DatasetError, DatasetLocked, DatasetWriteError) as e:
+    except (DatasetError, DatasetLocked, DatasetWriteError, ClusterError) as e:
         fail(str(e))
     flagged = result.flagged
     shown = result.tests[:len(flagged) + top]
