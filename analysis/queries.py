@@ -88,6 +88,11 @@ def connect(root: str, need_audit: bool = True, safe: bool = False) -> duckdb.Du
     return con
 
 
+def open_dataset(root: str) -> duckdb.DuckDBPyConnection:
+    """The dataset's tables as DuckDB views, audited or not (what ``paipu sql`` queries)."""
+    return connect(root, need_audit=False)
+
+
 def run_stat(con: duckdb.DuckDBPyConnection, name: str, game: str | None = None,
              variant: str | None = None) -> pl.DataFrame:
     """One statistic as a polars DataFrame."""

@@ -82,3 +82,21 @@ def legal_moves(record: dict, upto: int) -> list[list[str]]:
     if v is not None:
         raise ValueError(f"{v.code} at action {v.action}: {v.message}")
     return [[CARD_NAMES[c] for c in cards] for cards, _ in table.legal_moves(table.turn)]
+
+
+def ingest(inputs: list[str], out: str, fmt: str = "auto", workers: int | None = 1):
+    """Ingest files, folders or globs into the dataset *out* (``paipu ingest``); returns the
+    counts (``read``, ``written``, ``duplicates``, ``rejected``, ``by_code``)."""
+    from .ingest import ingest_files
+    from .io.sources import expand_inputs
+
+    return ingest_files(expand_inputs(inputs), out, fmt, workers=workers)
+
+
+def audit(dataset: str, force: bool = False, workers: int | None = None, decisions: bool = False,
+          ray_address: str | None = None) -> int:
+    """Audit the dataset (``paipu audit DATASET``): its verdicts, plays, outcomes and seats
+    tables (and decisions); returns the number of part files audited."""
+    from .audit import audit_dataset
+
+    return audit_dataset(dataset, force=force, workers=workers, decisions=decisions, ray_address=ray_address)
