@@ -17,13 +17,17 @@ the same table — validation and generation share one definition of legality.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
 import numpy as np
 
 from .cards import GUARD, N_RANKS, counts, pack_counts
+
+
+#: a game's classification of a play's cards, card by card
+Classify = Callable[[list[int]], tuple["Combo", ...]]
 
 
 class Combo(NamedTuple):
@@ -93,25 +97,28 @@ class ComboTable:
                     self.classes.setdefault((c.kind, c.size), []).append((c.key, packed))
         #: large classes also as NumPy arrays (keys, counts matrix), sorted by key
         self.class_arrays: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
-        for cls, lst in self.classes.items():
-            lst.sort()
-            if len(lst) > self.VECTOR_AT:
-                self.class_arrays[cls] = (np.array([k for k, _ in lst]),
-                                          np.array([counts(p) for _, p in lst], dtype=np.int16))
+        for cls, keyed in self.classes.items():
+            keyed.sort()
+            if len(keyed) > self.VECTOR_AT:
+                self.class_arrays[cls] = (np.array([k for k, _ in keyed]),
+                                          np.array([counts(p) for _, p in keyed], dtype=np.int16))
         self.bombs = sorted(set(bombs))
         #: readings of plays with wild cards, cached by the game's name of a play
-        self.wild_readings: dict = {}
+        self.wild_readings: dict[object, tuple[Combo, ...]] = {}
         self.packed = list(self.readings)
         self.matrix = np.array([counts(p) for p in self.packed], dtype=np.int16).reshape(-1, N_RANKS)
 
     def __len__(self) -> int:
         return len(self.readings)
 
+    #: the wild-card move generator built on this table (see :meth:`WildMoves.of`)
+    _wild_moves: WildMoves | None = None
+
     def classify(self, packed: int) -> tuple[Combo, ...]:
         """All readings of *packed*; empty if the cards form no combination."""
         return self.readings.get(packed, ())
 
-    def cached(self, name, classify) -> tuple[Combo, ...]:
+    def cached(self, name: object, classify: Callable[[], tuple[Combo, ...]]) -> tuple[Combo, ...]:
         """The readings of a play with wild cards by its *name*, from ``classify()`` once."""
         found = self.wild_readings.get(name)
         if found is None:
@@ -191,16 +198,17 @@ class WildMoves:
         self.wild_bomb = self.size >= wild_bomb
         #: the (rank, count) parts of each entry
         self.parts = [[(r, n) for r, n in enumerate(counts(p)) if n] for p in table.packed]
-        self.memo: dict = {}
+        self.memo: dict[object, tuple[Combo, ...]] = {}
 
     @classmethod
     def of(cls, table: "ComboTable", wild_bomb: int, flushable: frozenset[str] = frozenset()) -> "WildMoves":
-        gen = getattr(table, "_wild_moves", None)
+        gen = table._wild_moves
         if gen is None:
             gen = table._wild_moves = cls(table, wild_bomb, flushable)
         return gen
 
-    def candidates(self, natural: int, wilds: int, last: tuple[Combo, ...] | None):
+    def candidates(self, natural: int, wilds: int, last: tuple[Combo, ...] | None
+                   ) -> tuple[list[int], list[int], list[int], list[int]]:
         """(entry indexes, natural counts of each move as (low, high) packed halves, wilds used),
         in table order, for the entries the packed *natural* counts plus *wilds* can make
         (and, following *last*, that could beat it). The shortage of each entry is computed
@@ -220,13 +228,13 @@ class WildMoves:
         return (idx.tolist(), (self.low[idx] - low[idx]).tolist(), (self.high[idx] - high[idx]).tolist(),
                 short[idx].tolist())
 
-    def remember(self, key, readings: tuple[Combo, ...]) -> None:
+    def remember(self, key: object, readings: tuple[Combo, ...]) -> None:
         if len(self.memo) >= self.MEMO:
             self.memo.clear()
         self.memo[key] = readings
 
     def moves(self, by_rank: list[list[int]], spare: list[int], natural: int, last: tuple[Combo, ...] | None,
-              classify) -> "MoveList":
+              classify: Classify) -> MoveList:
         """The moves from table entries: *by_rank* the natural cards of each rank (lowest
         first), *spare* the wild cards in the order they fill shortages, *classify* the
         game's card-by-card classification (asked once per name of a move)."""
@@ -240,7 +248,7 @@ class WildMoves:
             cards = []
             for r, n in parts[i]:
                 cards += by_rank[r][:n]
-            name: tuple = key
+            name: object = key
             if flushable[i] and len({c & 3 for c in cards}) == 1:
                 name = (key, True)  # a straight of one suit also reads as a straight flush
             if key[2]:
@@ -257,11 +265,11 @@ class WildMoves:
         return out
 
 
-class MoveList(list):
+class MoveList(list[tuple[list[int], tuple[Combo, ...]]]):
     """Moves being generated (see :meth:`WildMoves.moves`): the moves from table entries by
     name, and :meth:`add` for the game's other candidates, with the same deduplication."""
 
-    def __init__(self, gen: WildMoves, last: tuple[Combo, ...] | None, classify):
+    def __init__(self, gen: WildMoves, last: tuple[Combo, ...] | None, classify: Classify):
         super().__init__()
         self.gen, self.last, self.classify = gen, last, classify
         self.made: dict[tuple[int, int, int], list[int]] = {}

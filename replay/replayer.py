@@ -14,15 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import UnknownGame, find_game, find_rules
+from .rules import Rules
 from .table import Table, compare_result
 from .verdicts import Code, Event, Violation
 
 
 @dataclass
 class Replay:
-    id: str
-    game: str
-    variant: str
+    # as the record spells them (a record that fails its structural check may lack them)
+    id: Any
+    game: Any
+    variant: Any
     violation: Violation | None
     events: list[Event] = field(default_factory=list)
     outcome: dict[str, Any] = field(default_factory=dict)
@@ -32,11 +34,11 @@ class Replay:
     def ok(self) -> bool:
         return self.violation is None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "ok": self.ok, "violations": [self.violation.to_json()] if self.violation else []}
 
 
-def make_table(record: dict, detail: bool = False, previous: dict | None = None) -> Table:
+def make_table(record: dict[str, Any], detail: bool = False, previous: dict[str, Any] | None = None) -> Table:
     """The game's table for *record* (rules with the record's params applied).
 
     *previous*: the outcome of the previous hand of the same match, when known.
@@ -55,10 +57,10 @@ def make_table(record: dict, detail: bool = False, previous: dict | None = None)
 
 
 #: (game, variant) as a record names them -> (rules, engine class): the lookup once per name
-_ENGINES: dict[tuple[str, str | None], tuple] = {}
+_ENGINES: dict[tuple[str, str | None], tuple[Rules, type[Table]]] = {}
 
 
-def run(table: Table, actions: list[dict]) -> Violation | None:
+def run(table: Table, actions: list[dict[str, Any]]) -> Violation | None:
     """Set the hand up and replay every action: the first violation, or None when legal.
 
     The replayer owns the action loop; the table answers one action at a time.
@@ -83,7 +85,7 @@ def run(table: Table, actions: list[dict]) -> Violation | None:
     return None
 
 
-def replay(record: dict, detail: bool = False, previous: dict | None = None) -> Replay:
+def replay(record: dict[str, Any], detail: bool = False, previous: dict[str, Any] | None = None) -> Replay:
     """Replay one structurally checked record. Engine bugs become ``engine_error`` verdicts.
 
     *previous* is the replayed outcome of the previous hand of the record's match, which
@@ -119,9 +121,9 @@ class Matches:
     checked against the previous hand of their match when it came just before in order."""
 
     def __init__(self) -> None:
-        self.last: dict[str, tuple[int, dict | None]] = {}
+        self.last: dict[str, tuple[int, dict[str, Any] | None]] = {}
 
-    def previous(self, record: dict) -> dict | None:
+    def previous(self, record: dict[str, Any]) -> dict[str, Any] | None:
         match = record.get("match")
         if not isinstance(match, dict) or not plays_matches(record.get("game")):
             return None
@@ -132,7 +134,7 @@ class Matches:
             return None
         return seen[1]
 
-    def replay(self, record: dict, detail: bool = False) -> Replay:
+    def replay(self, record: dict[str, Any], detail: bool = False) -> Replay:
         r = replay(record, detail, self.previous(record))
         match = record.get("match")
         if isinstance(match, dict):

@@ -16,12 +16,14 @@ def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float]
     [140, -50, -110]
     """
     want = [s * coef for s in scores]
+    net: list[float]
     if stacks is None:
         net = want
     else:
         caps = [x if x > 0 else 0 for x in stacks]
         net = []  # wins minus pays, each capped by what the seat carried
-        paid = won = 0
+        paid: float = 0
+        won: float = 0
         for w, cap in zip(want, caps):
             if w < 0:
                 x = w if -w < cap else -cap
@@ -49,8 +51,8 @@ def _shrink(amounts: dict[int, float], total: float) -> dict[int, float]:
         return amounts
     exact = {s: a * total / have for s, a in amounts.items()}
     if float(total).is_integer() and all(float(a).is_integer() for a in amounts.values()):
-        floors = {s: int(x) for s, x in exact.items()}
-        short = int(total) - sum(floors.values())
+        floors: dict[int, float] = {s: int(x) for s, x in exact.items()}
+        short = int(total) - int(sum(floors.values()))
         for s in sorted(exact, key=lambda s: (-(exact[s] - floors[s]), s))[:short]:
             floors[s] += 1
         return floors

@@ -8,13 +8,15 @@ settlement.  Rule violations are returned as :class:`Violation` values, never ra
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT, contains
 
 #: the card ids of each rank index, lowest suit first
+T = TypeVar("T")
+
 RANK_CARDS = [list(range(4 * r, 4 * r + 4)) for r in range(13)] + [[52], [53]]
 from .combos import JOKERS, NORMAL, Combo, ComboTable, any_beats, at_least, beats, strongest
 from .rules import Rules
@@ -66,7 +68,7 @@ class Table:
     has_pass_rules: ClassVar[bool] = False
     own_step: ClassVar[bool] = False
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.has_play_rules = cls.check_play is not Table.check_play
         cls.has_pass_rules = cls.check_pass is not Table.check_pass
@@ -82,11 +84,14 @@ class Table:
     first_play_done = False
     over = False
     end_reason: str | None = None
+    #: the seat that escaped (a game that allows it)
+    escaper: int | None = None
     #: the outcome of the previous hand of the match, when known (Guandan)
-    previous: dict | None = None
+    previous: dict[str, Any] | None = None
     tricks = 0
     #: with detail: (action, seat, combo, led, multiplier after it or None)
-    plays: list[tuple[int, int, Combo, bool, int | None]] | tuple = ()
+    #: (an empty tuple by default: a table without detail never appends, and must not share a list)
+    plays: list[tuple[int, int, Combo, bool, int | None]] = ()  # type: ignore[assignment]
 
     def __init__(self, rules: Rules, setup: HandSetup | dict[str, Any], detail: bool = False):
         self.rules = rules
@@ -120,7 +125,7 @@ class Table:
         return per_rules(rules, "combo_table", lambda: self.combo_table(rules))
 
     @classmethod
-    def iter_combos(cls, rules: Rules):
+    def iter_combos(cls, rules: Rules) -> Iterator[tuple[int, Combo]]:
         """Every legal combination as (packed counts, Combo): the game defines it."""
         raise NotImplementedError
 
@@ -194,7 +199,7 @@ class Table:
         """Deal and set the first phase and turn (the game's hook)."""
         raise NotImplementedError
 
-    def step(self, i: int, action: dict) -> Violation | None:
+    def step(self, i: int, action: dict[str, Any]) -> Violation | None:
         act = action["act"]
         if act == "play":
             return self.do_play(i, action)
@@ -204,7 +209,7 @@ class Table:
             return self.do_escape(i, action["seat"])
         return self.do_other(i, action)
 
-    def do_other(self, i: int, action: dict) -> Violation | None:
+    def do_other(self, i: int, action: dict[str, Any]) -> Violation | None:
         """Acts other than play, pass and escape (the game's hook)."""
         return Violation(Code.OUT_OF_TURN, i, f"{action['act']!r} is not an act of {self.rules.game}", action["seat"])
 
@@ -277,7 +282,7 @@ class Table:
                 hand[c] += 1
         return v, ids, packed, readings
 
-    def _take_fast(self, i: int, seat: int, action: dict) -> tuple[list[int], int, tuple[Combo, ...]] | None:
+    def _take_fast(self, i: int, seat: int, action: dict[str, Any]) -> tuple[list[int], int, tuple[Combo, ...]] | None:
         """:meth:`_take` for the common case (a legal play, no wild cards, no declared
         reading) without building messages: (card ids, packed, readings), the cards out of
         the seat's card counts; None leaves everything as it was and sends the play to
@@ -297,8 +302,8 @@ class Table:
             hand[c] -= 1
         packed = sum(map(RANK_BIT.__getitem__, ids))
         readings = self.table.readings.get(packed)
-        ok = readings is not None
-        if ok:
+        if readings is not None:
+            ok: bool | int = True
             last = self.last
             if last is not None:
                 if len(readings) == 1 and len(last) == 1:
@@ -308,13 +313,13 @@ class Table:
                     ok = any_beats(readings, last)
             if ok and self.has_play_rules:
                 ok = self.check_play(i, seat, ids, readings) is None
-        if not ok:
-            for c in ids:
-                hand[c] += 1
-            return None
-        return ids, packed, readings
+            if ok:
+                return ids, packed, readings
+        for c in ids:
+            hand[c] += 1
+        return None
 
-    def do_play(self, i: int, action: dict) -> Violation | None:
+    def do_play(self, i: int, action: dict[str, Any]) -> Violation | None:
         seat = action["seat"]
         taken = self._take_fast(i, seat, action) if self.plain_lookup else None
         if taken is None:
@@ -348,7 +353,7 @@ class Table:
         self.turn = nxt if self.active[nxt] else self.next_active(seat)
         return None
 
-    def do_pass(self, i: int, action: dict) -> Violation | None:
+    def do_pass(self, i: int, action: dict[str, Any]) -> Violation | None:
         seat = action["seat"]
         if seat != self.turn or self.phase != "play":
             return self.wrong_turn(i, seat, "pass")
@@ -561,17 +566,17 @@ class Table:
         """The replayed outcome (the game's hook): order, scores, ..."""
         return {"order": list(self.out)}
 
-    def canonical_result(self, result: dict) -> dict:
+    def canonical_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """The record's declared result in the replay's spellings (hook: Guandan's levels)."""
         return result
 
 
-def per_rules(rules: Rules, name: str, make):
+def per_rules(rules: Rules, name: str, make: Callable[[], T]) -> T:
     """A value derived from *rules* alone, kept on the rules object itself: looking it up
     by the rules in a dict would hash every field (the deck) for every hand. Rules are
     frozen; the kept values are no fields (equality, hashing and replace() ignore them)."""
     name = "_kept_" + name  # never a field's or a method's name
-    found = rules.__dict__.get(name)
+    found: T | None = rules.__dict__.get(name)
     if found is None:
         found = make()
         object.__setattr__(rules, name, found)
@@ -617,7 +622,7 @@ def deck_weights(deck: tuple[int, ...]) -> DeckWeights:
     return found
 
 
-def compare_result(declared: dict, replayed: dict) -> Violation | None:
+def compare_result(declared: dict[str, Any], replayed: dict[str, Any]) -> Violation | None:
     """``result_mismatch`` for the first declared field that differs from the replay."""
     for key, value in declared.items():
         if key not in replayed:
@@ -637,5 +642,5 @@ def _same(a: Any, b: Any) -> bool:
     if ta is bool or tb is bool:
         return False
     if ta in (int, float) and tb in (int, float):
-        return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+        return bool(abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b)))
     return False

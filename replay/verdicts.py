@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from enum import StrEnum
 
 
@@ -38,7 +39,7 @@ class Violation:
     message: str
     seat: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"code": str(self.code), "action": self.action, "message": self.message}
 
 
@@ -49,7 +50,7 @@ class Event:
     kind: str
     action: int | None
     seat: int | None = None
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 class RecordError(ValueError):

@@ -7,6 +7,7 @@ spring, the multiplier, points, coins and escape.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +53,7 @@ class DoudizhuRules(Rules):
 HUOPIN = DoudizhuRules(game="doudizhu", variant="huopin", players=3, deck=DECK_54, bottom=3)
 
 
-def iter_combos(rules: DoudizhuRules):
+def iter_combos(rules: DoudizhuRules) -> Iterator[tuple[int, Combo]]:
     """Every legal Dou Dizhu combination (the RLCard profile, docs/rules.md)."""
     kinds, cap = rules.kinds, rules.max_play
     normal = range(RANK_2 + 1)  # 3..2
@@ -145,7 +146,7 @@ def beating_exists(hand: int, last: Combo, rules: DoudizhuRules) -> bool:
             if kind == "triple_single":
                 ok = total(rest) >= 1
             elif kind == "triple_pair":
-                ok = at_least(rest, 2) & NORMAL
+                ok = bool(at_least(rest, 2) & NORMAL)
             elif kind == "four_two_single":  # two kickers, at most two of a rank, never both jokers
                 ok = total(capped(rest, 2) & NATURAL) + (1 if at_least(rest, 1) & JOKERS else 0) >= 2
             else:
@@ -179,6 +180,8 @@ def beating_exists(hand: int, last: Combo, rules: DoudizhuRules) -> bool:
 class Doudizhu(Table):
     """One hand of Dou Dizhu."""
 
+    rules: DoudizhuRules  # the game's own rules (set by Table.__init__)
+
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
 
     def setup(self) -> Violation | None:
@@ -187,8 +190,8 @@ class Doudizhu(Table):
         if v is not None:
             return v
         room = spec.room
-        self.base = room.get("base", 1)
-        self.room_mult = room.get("multiplier", 1)
+        self.base: int = room.get("base", 1)
+        self.room_mult: int = room.get("multiplier", 1)
         self.phase = "bidding"
         self.stage = "before"  # before -> call -> grab -> final
         self.leader_given = spec.leader
@@ -218,7 +221,7 @@ class Doudizhu(Table):
 
     # ------------------------------------------------------------------ bidding
 
-    def do_other(self, i: int, action: dict) -> Violation | None:
+    def do_other(self, i: int, action: dict[str, Any]) -> Violation | None:
         act, seat = action["act"], action["seat"]
         if act == "show":
             return self.do_show(i, seat, action["factor"])
@@ -308,21 +311,24 @@ class Doudizhu(Table):
             self.last_grabber = seat
             self.events.append(Event("grab", i, seat))
         if self.stage == "final":
+            assert self.last_grabber is not None  # the caller grabbed last, or another seat did
             self.start_play(self.last_grabber)  # the caller's own grab makes it the last grabber
             return None
         self.grab_queue.pop(0)
+        caller = self.caller
+        assert caller is not None  # grabbing starts after a call
         if self.grab_queue:
             self.turn = self.grab_queue[0]
         elif self.grabs:
             self.stage = "final"
-            self.turn = self.caller
+            self.turn = caller
         else:
-            self.start_play(self.caller)
+            self.start_play(caller)
         return None
 
     def start_play(self, landlord: int) -> None:
         self.landlord = landlord
-        self.give(landlord, [CARD_OF[t] for t in self.spec.bottom])
+        self.give(landlord, [CARD_OF[t] for t in self.spec.bottom or ()])
         self.phase = "play"
         self.turn = landlord
         self.events.append(Event("landlord", None, landlord))
@@ -385,6 +391,7 @@ class Doudizhu(Table):
         if self.end_reason == "escape":
             return self.escape_outcome(out)
         landlord = self.landlord
+        assert landlord is not None  # the hand was played out, so bidding chose one
         landlord_wins = self.out[0] == landlord
         farmers = [s for s in range(n) if s != landlord]
         spring = landlord_wins and all(self.cards_played[s] == 0 for s in farmers)
@@ -403,6 +410,7 @@ class Doudizhu(Table):
 
     def escape_outcome(self, out: dict[str, Any]) -> dict[str, Any]:
         n, seat = self.n, self.escaper
+        assert seat is not None  # end_reason == "escape"
         action_mult = self.action_multiplier(self.bombs + self.rockets + sum(map(self.held_bombs, range(self.n))))
         mult = self.room_mult * action_mult
         is_landlord = seat == self.landlord
@@ -416,7 +424,7 @@ class Doudizhu(Table):
         out.update(multiplier=mult, spring=False, scores=scores, escape=seat)
         if self.coins_wanted():
             room = self.spec.room
-            coins = [0] * n
+            coins: list[float] = [0] * n
             coins[seat] = -penalty * room["coef"]
             stacks = self.spec.stacks
             if stacks is not None:

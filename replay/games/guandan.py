@@ -12,6 +12,7 @@ small joker < big joker. Sequence position (straights, pair chains, plates): A l
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
@@ -107,7 +108,7 @@ STANDARD = GuandanRules(game="guandan", variant="standard", players=4, deck=DECK
 NO_TRIBUTE = GuandanRules(game="guandan", variant="no_tribute", players=4, deck=DECK_108, max_play=10, tribute=False)
 
 
-def iter_combos(rules: GuandanRules, level: int):
+def iter_combos(rules: GuandanRules, level: int) -> Iterator[tuple[int, Combo]]:
     """Every combination at rank level for one level rank (straight flushes are found by
     suit in :meth:`Guandan.classify`)."""
     kinds = rules.kinds
@@ -144,6 +145,8 @@ def iter_combos(rules: GuandanRules, level: int):
 class Guandan(Table):
     """One hand of Guandan."""
 
+    rules: GuandanRules  # the game's own rules (set by Table.__init__)
+
     plain_lookup: ClassVar[bool] = False
     ends_on_first_out: ClassVar[bool] = False
     _level_tables: ClassVar[dict[tuple[GuandanRules, int], ComboTable]] = {}
@@ -173,15 +176,15 @@ class Guandan(Table):
         return level_name(self.level)
 
     def table_for(self, rules: Rules) -> ComboTable:
-        tables = per_rules(rules, "level_tables", dict)
+        tables: dict[int, ComboTable] = per_rules(rules, "level_tables", dict)
         table = tables.get(self.level)
         if table is None:
-            table = tables[self.level] = self.combo_table(rules, self.level)
+            table = tables[self.level] = self.combo_table(self.rules, self.level)
         return table
 
     # ------------------------------------------------------------------ classification
 
-    def classify(self, ids, packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
+    def classify(self, ids: Sequence[int], packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
         if declared is not None:
             return classify_cards(self.table, list(ids), self.wild, declared)
         # the readings depend on the natural counts, the number of wilds and (five cards) one suit
@@ -370,8 +373,8 @@ def stand_for(table: ComboTable, ids: list[int], wild: int, level: int, kind: st
 def _readings(table: ComboTable, cards: list[int], wilds: int, suits: set[int] | None,
               declared: bool = False) -> tuple[Combo, ...]:
     base = 0
-    for c in cards:
-        base += RANK_BIT[c]
+    for card in cards:
+        base += RANK_BIT[card]
     found: list[Combo] = []
     options = combinations_with_replacement(range(RANK_2 + 1), wilds) if wilds else [()]
     for extra in options:
@@ -382,7 +385,7 @@ def _readings(table: ComboTable, cards: list[int], wilds: int, suits: set[int] |
             if c not in found:
                 found.append(c)
     if suits is None:  # a declared reading: its own suits
-        suits = {SUIT[c] for c in cards}
+        suits = {SUIT[card] for card in cards}
     if len(cards) + wilds == 5 and len(suits) == 1 and -1 not in suits:
         for c in list(found):
             if c.kind == "straight":
@@ -396,9 +399,6 @@ def _readings(table: ComboTable, cards: list[int], wilds: int, suits: set[int] |
         found = [c for c in found if c.tier]
     found.sort(key=lambda c: (-c.tier, -c.key))
     return tuple(found)
-
-
-Engine = Guandan
 
 
 # ---------------------------------------------------------------------- the hand
@@ -522,7 +522,7 @@ class GuandanHand(Guandan):
 
     # ------------------------------------------------------------------ tribute
 
-    def do_other(self, i: int, action: dict) -> Violation | None:
+    def do_other(self, i: int, action: dict[str, Any]) -> Violation | None:
         act, seat = action["act"], action["seat"]
         if act not in ("tribute", "return", "resist"):
             return Violation(Code.OUT_OF_TURN, i, f"{act!r} is not an act of Guandan", seat)
@@ -599,7 +599,7 @@ class GuandanHand(Guandan):
             self.turn = seat  # unknown without the previous hand: the first play names the leader
         return None
 
-    def step(self, i: int, action: dict) -> Violation | None:
+    def step(self, i: int, action: dict[str, Any]) -> Violation | None:
         if self.phase == "tribute" and action["act"] in ("play", "pass"):
             v = self.start_play(i, action["seat"])
             if v is not None:
@@ -634,7 +634,7 @@ class GuandanHand(Guandan):
         return partner if self.active[partner] else self.next_active(seat)
 
     def multiplier_now(self) -> int:
-        return 2 ** self.big_bombs
+        return 1 << self.big_bombs
 
     def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
         return legal_moves(self, seat)  # with wild hearts, below
@@ -672,7 +672,7 @@ class GuandanHand(Guandan):
                             for s in range(4)]
         return out
 
-    def canonical_result(self, result: dict) -> dict:
+    def canonical_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """Levels in a declared result read ``T`` and ``10`` alike."""
         if "levels" not in result:
             return result
@@ -680,6 +680,7 @@ class GuandanHand(Guandan):
 
 
 Engine = GuandanHand
+
 
 
 # ---------------------------------------------------------------------- legal moves
@@ -775,7 +776,8 @@ def legal_moves_reference(self: GuandanHand, seat: int | None = None) -> list[tu
 def _classify(rules: Rules, ids: list[int], level: str | None) -> tuple[Combo, ...]:
     """Readings of *ids* at *level* (default 2), the level's hearts wild."""
     rank = parse_level(level)
-    return classify_cards(GuandanHand.combo_table(rules, rank), ids, card_id(rank, HEARTS))
+    # the registry passes this game's own rules
+    return classify_cards(GuandanHand.combo_table(rules, rank), ids, card_id(rank, HEARTS))  # type: ignore[arg-type]
 
 
 GAME = Game(

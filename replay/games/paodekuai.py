@@ -7,6 +7,7 @@ the opening rule (3♦ holder leads / 3♣ holder leads with 3♣), 有出必出
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,7 +78,7 @@ CLASSIC = PaodekuaiRules(
 )
 
 
-def iter_combos(rules: PaodekuaiRules):
+def iter_combos(rules: PaodekuaiRules) -> Iterator[tuple[int, Combo]]:
     """Every legal combination of the variant."""
     kinds, cap = rules.kinds, rules.max_play
     normal = range(RANK_2 + 1)
@@ -132,7 +133,7 @@ def _with(rank: int, n: int, kickers: tuple[int, ...]) -> int:
 _POSITION_RANK = [RANK_A, RANK_2] + list(range(RANK_A + 1))
 
 
-def sequences(rules: PaodekuaiRules, min_len: int, max_len: int):
+def sequences(rules: PaodekuaiRules, min_len: int, max_len: int) -> Iterator[tuple[list[int], int]]:
     """(ranks, key) of every run for straights and chains: 3..A keyed by the top rank; in
     classic also A low and 2 below 3 (A2345, 23456), keyed by the top position, so an
     A-low run is the lowest."""
@@ -184,6 +185,8 @@ def beating_exists(hand: int, last: Combo, rules: PaodekuaiRules) -> bool:
 class Paodekuai(Table):
     """One hand of Paodekuai (either variant)."""
 
+    rules: PaodekuaiRules  # the game's own rules (set by Table.__init__)
+
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
 
     def setup(self) -> Violation | None:
@@ -208,7 +211,7 @@ class Paodekuai(Table):
     def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
         from ..cards import RANK_NAMES
 
-        if rules.ace_low and c.kind in ("straight", "pair_chain"):  # classic: the key is a run position
+        if isinstance(rules, PaodekuaiRules) and rules.ace_low and c.kind in ("straight", "pair_chain"):  # classic: the key is a run position
             return RANK_NAMES[_POSITION_RANK[c.key]]
         return Table.name_key(c, rules)
 
@@ -227,7 +230,8 @@ class Paodekuai(Table):
         return None
 
     def check_pass(self, i: int, seat: int) -> Violation | None:
-        last = self.last
+        # a pass on the lead was refused before the game's rules are asked: last is set
+        last: tuple[Combo, ...] = self.last  # type: ignore[assignment]
         if self.rules.must_play and (beating_exists(self.packed[seat], last[0], self.rules) if len(last) == 1
                                      else self.can_beat(seat)):
             return Violation(Code.MUST_PLAY, i, f"seat {seat} passed while holding a play that beats the last one (有出必出)", seat)
@@ -262,12 +266,12 @@ class Paodekuai(Table):
         self.note_play(i, seat, c, led)
 
     def on_trick_won(self, i: int, seat: int) -> None:
-        if self.rules.xiqian and self.last[0].tier:
+        if self.rules.xiqian and self.last[0].tier:  # type: ignore[index]  # a trick is won over a play
             self.pay_xiqian(i, seat)
 
     def on_out(self, i: int, seat: int) -> None:
         super().on_out(i, seat)
-        if self.rules.xiqian and self.last[0].tier:  # a bomb that ends the hand is beaten by nobody
+        if self.rules.xiqian and self.last[0].tier:  # type: ignore[index]  # out on a play; a bomb that ends the hand is beaten by nobody
             self.pay_xiqian(i, seat)
 
     def pay_xiqian(self, i: int, seat: int) -> None:
@@ -323,7 +327,7 @@ class Paodekuai(Table):
         """What one card left costs a loser."""
         if self.rules.scoring == "classic":
             f = 2 if self.left[seat] > 10 else 1
-            f *= 2 ** self.held_bombs(seat)
+            f <<= self.held_bombs(seat)
             if self.cards_played[seat] == 0:
                 f *= 2
             return f

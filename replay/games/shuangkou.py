@@ -12,6 +12,7 @@ cards, and the ranks of the bombs from the biggest bomb down.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
@@ -75,7 +76,7 @@ def stars_of(c: Combo) -> int:
     return c.key >> 41 if c.tier else 0
 
 
-def iter_combos(rules: ShuangkouRules):
+def iter_combos(rules: ShuangkouRules) -> Iterator[tuple[int, Combo]]:
     """The combinations of natural cards (jokers are assigned ranks before the lookup)."""
     kinds = rules.kinds
     for n, kind in ((1, "single"), (2, "pair"), (3, "triple")):
@@ -130,9 +131,9 @@ def classify_cards(table: ComboTable, rules: ShuangkouRules, ids: list[int]) -> 
         # the jokers are the difference (no need to try every assignment of the jokers)
         for packed, readings in _by_size(table).get(len(ids), ()):
             if ((packed | GUARD) - base) & GUARD == GUARD:
-                for c in readings:
-                    if c not in found:
-                        found.append(c)
+                for reading in readings:
+                    if reading not in found:
+                        found.append(reading)
     if len(ids) >= 4 * rules.chain_min_bombs:
         for chain in chain_readings([(base >> (5 * r)) & 31 for r in range(RANK_2 + 1)], len(jokers), rules):
             if chain not in found:
@@ -174,10 +175,10 @@ def chain_readings(counts: list[int], jokers: int, rules: ShuangkouRules) -> lis
     return out
 
 
-_SIZES: dict[int, dict[int, list]] = {}
+_SIZES: dict[int, dict[int, list[tuple[int, tuple[Combo, ...]]]]] = {}
 
 
-def _by_size(table: ComboTable) -> dict[int, list]:
+def _by_size(table: ComboTable) -> dict[int, list[tuple[int, tuple[Combo, ...]]]]:
     """The table's entries grouped by number of cards (built once per table)."""
     found = _SIZES.get(id(table))
     if found is None:
@@ -235,8 +236,8 @@ def same_kind_exists(natural: int, small: int, big: int, last: Combo) -> bool:
     key, kind = last.key, last.kind
     jokers = small + big
     if kind == "single":
-        return bool(at_least(natural, 1) & above(key)) or (small and key < RANK_SMALL_JOKER) or (
-            big and key < RANK_BIG_JOKER)
+        return bool(at_least(natural, 1) & above(key)) or (small > 0 and key < RANK_SMALL_JOKER) or (
+            big > 0 and key < RANK_BIG_JOKER)
     if kind == "pair":  # jokers alone: a pair above the twos, by the number of big jokers
         return bool(at_least(natural, max(1, 2 - jokers)) & NORMAL & above(key)) or (
             jokers >= 2 and RANK_2 + 1 + min(big, 2) > key)
@@ -280,6 +281,8 @@ def chain_beats(natural: int, jokers: int, key: int, rules: ShuangkouRules) -> b
 class Shuangkou(Table):
     """One hand of Shuangkou."""
 
+    rules: ShuangkouRules  # the game's own rules (set by Table.__init__)
+
     counts_stars = True
     bomb_stars = staticmethod(stars_of)
 
@@ -289,7 +292,7 @@ class Shuangkou(Table):
     def wild_cards(self) -> frozenset[int]:
         return frozenset((SMALL_JOKER, BIG_JOKER))
 
-    def classify(self, ids, packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
+    def classify(self, ids: Sequence[int], packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
         if declared is not None:
             stand = []
             for c, token in zip(ids, declared):
@@ -338,7 +341,7 @@ class Shuangkou(Table):
         hand = self.hands[seat]
         return beating_exists(self.packed[seat] & NATURAL, hand[52], hand[53], last, self.rules)
 
-    def do_play(self, i: int, action: dict) -> Violation | None:
+    def do_play(self, i: int, action: dict[str, Any]) -> Violation | None:
         if self.turn < 0:
             self.turn = action["seat"]  # no drawn card recorded: the first play names the leader
         return super().do_play(i, action)
@@ -370,12 +373,14 @@ class Shuangkou(Table):
         out: dict[str, Any] = {"order": list(self.out), "stars": [min(s, STAR_CAP) for s in self.stars]}
         if self.end_reason == "escape":
             penalty = base * self.rules.escape_base_multiple
+            escaper = self.escaper
+            assert escaper is not None  # end_reason == "escape"
             scores = [0] * 4
-            scores[self.escaper] = -penalty
+            scores[escaper] = -penalty
             out.update(escape=self.escaper, scores=scores)
             if "coef" in room or "fee" in room:
                 coins = [0] * 4
-                coins[self.escaper] = -(penalty + room.get("fee", 0))
+                coins[escaper] = -(penalty + room.get("fee", 0))
                 out["coins"] = coins
             return out
         winner = self.out[0]
@@ -488,7 +493,8 @@ def _available(combo: tuple[int, ...], jokers: list[int]) -> bool:
 
 
 def _classify(rules: Rules, ids: list[int], level: str | None) -> tuple[Combo, ...]:
-    return classify_cards(Shuangkou.combo_table(rules), rules, ids)
+    # the registry passes this game's own rules
+    return classify_cards(Shuangkou.combo_table(rules), rules, ids)  # type: ignore[arg-type]
 
 
 GAME = Game(
