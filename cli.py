@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 import typer.core
@@ -110,7 +110,7 @@ def _version(value: bool) -> None:
 def main_options(
     show_version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                                help="print the version and exit")] = False,
-    s3_endpoint: Annotated[Optional[str], typer.Option(
+    s3_endpoint: Annotated[str | None, typer.Option(
         "--s3-endpoint", metavar="URL",
         help="the S3-compatible server of s3:// dataset paths (default: AWS_ENDPOINT_URL, else AWS)")] = None,
 ) -> None:
@@ -159,7 +159,7 @@ def ingest(
     fmt: Annotated[str, FORMAT_OPT] = "auto",
     batch: Annotated[int, typer.Option(help="hands per part file (bounds memory)")] = 5_000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no per-reject lines")] = False,
-    workers: Annotated[Optional[int], typer.Option(help="parsing processes (default: all cores for large inputs)")] = None,
+    workers: Annotated[int | None, typer.Option(help="parsing processes (default: all cores for large inputs)")] = None,
 ) -> None:
     """Read hand histories into a Parquet dataset (hands, actions, rejects)."""
     from replay.ingest import ingest_files
@@ -227,7 +227,7 @@ def read_size(path: str) -> int:
 def convert(
     inputs: Annotated[list[str], typer.Argument(help="files, folders or globs")],
     to: Annotated[str, typer.Option("--to", help="jsonl or text")],
-    output: Annotated[Optional[str], typer.Option("--out", "-o", help="output file (default: standard output)")] = None,
+    output: Annotated[str | None, typer.Option("--out", "-o", help="output file (default: standard output)")] = None,
     fmt: Annotated[str, typer.Option("--format", help="input format: auto, jsonl or text")] = "auto",
 ) -> None:
     """Convert hand records between JSONL and the paipu text format (lossless)."""
@@ -272,7 +272,7 @@ def convert(
         raise typer.Exit(1)
 
 
-def _rules_or_fail(game: str, variant: Optional[str], level: Optional[str]):
+def _rules_or_fail(game: str, variant: str | None, level: str | None):
     from replay.games import UnknownGame, find_game, find_rules
 
     try:
@@ -285,7 +285,7 @@ def _rules_or_fail(game: str, variant: Optional[str], level: Optional[str]):
     return rules, declared, level
 
 
-def _classify(declared, rules, text: str, level: Optional[str] = None):
+def _classify(declared, rules, text: str, level: str | None = None):
     from replay.cards import CardError, parse_cards
 
     try:
@@ -312,8 +312,8 @@ LEVEL_OPT = typer.Option("--level", help="the level rank (games played at a leve
 def combo(
     cards: Annotated[str, typer.Argument(help='cards, e.g. "3h 3s 3d 4c"')],
     game: Annotated[str, GAME_OPT],
-    variant: Annotated[Optional[str], VARIANT_OPT] = None,
-    level: Annotated[Optional[str], LEVEL_OPT] = None,
+    variant: Annotated[str | None, VARIANT_OPT] = None,
+    level: Annotated[str | None, LEVEL_OPT] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON output")] = False,
 ) -> None:
     """Name the combination that CARDS form (or say they form none)."""
@@ -346,8 +346,8 @@ def beats(
     a: Annotated[str, typer.Argument(help="the cards played")],
     b: Annotated[str, typer.Argument(help="the last play they answer")],
     game: Annotated[str, GAME_OPT],
-    variant: Annotated[Optional[str], VARIANT_OPT] = None,
-    level: Annotated[Optional[str], LEVEL_OPT] = None,
+    variant: Annotated[str | None, VARIANT_OPT] = None,
+    level: Annotated[str | None, LEVEL_OPT] = None,
 ) -> None:
     """Print yes when A, played on B, is legal and beats it; no otherwise."""
     from replay.combos import any_beats
@@ -365,8 +365,8 @@ def audit(
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one JSON verdict per hand (format.md)")] = False,
     fmt: Annotated[str, FORMAT_OPT] = "auto",
     force: Annotated[bool, typer.Option("--force", help="re-audit a dataset's hands that were audited already")] = False,
-    workers: Annotated[Optional[int], typer.Option(help="processes for a dataset (default: all cores)")] = None,
-    ray: Annotated[Optional[str], typer.Option(
+    workers: Annotated[int | None, typer.Option(help="processes for a dataset (default: all cores)")] = None,
+    ray: Annotated[str | None, typer.Option(
         "--ray", metavar="[ADDRESS]",
         help="audit datasets on a Ray cluster: auto, ray://HOST:PORT, or alone for a local one")] = None,
     decisions: Annotated[bool, typer.Option("--decisions", help="also write a dataset's decisions table (for paipu fraud)")] = False,
@@ -409,7 +409,7 @@ def audit(
         def on_part(s) -> None:
             nonlocal audited
             audited += 0 if s.skipped else s.hands
-            progress.advance(task, s.hands)
+            progress.advance(task, s.hands)  # noqa: B023 - called within this iteration only
 
         with progress:
             task = progress.add_task("audit", total=in_ds)
@@ -458,24 +458,24 @@ def audit(
 @app.command()
 def simulate(
     game: Annotated[str, GAME_OPT],
-    settings: Annotated[Optional[list[str]], typer.Argument(
+    settings: Annotated[list[str] | None, typer.Argument(
         help="with --compare: the settings, each 'base', a .toml file or rule changes like 'kinds-=four_two_single'",
         show_default=False)] = None,
     hands: Annotated[int, typer.Option("--hands", "-n", help="how many hands (deals, with --compare)")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="random seed (same seed, same hands)")] = 0,
     output: Annotated[str, typer.Option("--out", "-o", help="output file: .jsonl, .jsonl.gz or .paipu")] = "-",
-    variant: Annotated[Optional[str], VARIANT_OPT] = None,
+    variant: Annotated[str | None, VARIANT_OPT] = None,
     escape_rate: Annotated[float, typer.Option(help="chance that a hand ends with a seat escaping")] = 0.0,
-    rule: Annotated[Optional[list[str]], typer.Option(
+    rule: Annotated[list[str] | None, typer.Option(
         "--rule", "-r", help="a rule change NAME=VALUE (sets: NAME+=A,B or NAME-=A,B); repeatable")] = None,
-    rules_file: Annotated[Optional[str], typer.Option("--rules", help="rule changes from a TOML file")] = None,
+    rules_file: Annotated[str | None, typer.Option("--rules", help="rule changes from a TOML file")] = None,
     compare: Annotated[bool, typer.Option(
         "--compare", help="duplicate deals: play the same deals under each SETTING given as arguments")] = False,
     bot: Annotated[str, typer.Option("--bot", help="fast (default), strong or simple")] = "fast",
-    workers: Annotated[Optional[int], typer.Option(help="processes (default: every core)")] = None,
-    players: Annotated[Optional[int], typer.Option("--players", help="population mode: draw the seats from N players with their own hours and think times")] = None,
-    cheat: Annotated[Optional[str], typer.Option("--cheat", help="plant cheaters among --players: collude=PAIRS,dump=PAIRS,bot=N")] = None,
-    labels: Annotated[Optional[str], typer.Option("--labels", help="write who is who (player,kind,mate) to this CSV file")] = None,
+    workers: Annotated[int | None, typer.Option(help="processes (default: every core)")] = None,
+    players: Annotated[int | None, typer.Option("--players", help="population mode: draw the seats from N players with their own hours and think times")] = None,
+    cheat: Annotated[str | None, typer.Option("--cheat", help="plant cheaters among --players: collude=PAIRS,dump=PAIRS,bot=N")] = None,
+    labels: Annotated[str | None, typer.Option("--labels", help="write who is who (player,kind,mate) to this CSV file")] = None,
 ) -> None:
     """Play complete hands with bots and write their records; with --compare, the same deals
     under several rule settings (each record's params name its setting). With --players, a
@@ -528,7 +528,7 @@ def simulate(
             n, interrupted = write(output, job_list, workers, on_hands=lambda k: progress.advance(task, k))
     except BrokenPipeError:  # the reader of stdout is gone (| head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
     except OSError as e:
         os_fail(e, output)
     if output != "-":
@@ -572,12 +572,12 @@ def _simulate_population(game: str, variant: str | None, hands: int, seed: int, 
 @app.command("replay")
 def replay_cmd(
     source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset")],
-    hand: Annotated[Optional[str], typer.Option("--hand", help="the hand id (default: the first hand)")] = None,
-    seat: Annotated[Optional[int], typer.Option("--seat", help="show only what this seat could see")] = None,
+    hand: Annotated[str | None, typer.Option("--hand", help="the hand id (default: the first hand)")] = None,
+    seat: Annotated[int | None, typer.Option("--seat", help="show only what this seat could see")] = None,
     step: Annotated[bool, typer.Option("--step", help="one action per key: space/enter next, b back, q quit")] = False,
     lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
-    html_out: Annotated[Optional[str], typer.Option("--html", help="write the hand as one HTML page (a folder with --hands)")] = None,
-    hands: Annotated[Optional[list[str]], typer.Option(
+    html_out: Annotated[str | None, typer.Option("--html", help="write the hand as one HTML page (a folder with --hands)")] = None,
+    hands: Annotated[list[str] | None, typer.Option(
         "--hands", help="several hand ids (comma-separated, repeatable, or @FILE with one id a line) into the --html folder")] = None,
 ) -> None:
     """Show a recorded hand move by move; exit 1 if it breaks a rule."""
@@ -771,10 +771,10 @@ def _variant_or_fail(game: str | None, variant: str | None) -> None:
 @app.command()
 def stats(
     dataset: Annotated[str, typer.Argument(help="an audited dataset (paipu ingest, then paipu audit)")],
-    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
-    variant: Annotated[Optional[str], typer.Option("--variant", help="only this variant")] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="only this variant")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools (raw numbers, rates as fractions)")] = False,
-    only: Annotated[Optional[list[str]], typer.Option("--stat", metavar="NAME", help=STAT_HELP)] = None,
+    only: Annotated[list[str] | None, typer.Option("--stat", metavar="NAME", help=STAT_HELP)] = None,
 ) -> None:
     """Balance statistics over the legal hands: bombs, multipliers, win rates (with 95% Wilson intervals), ...
 
@@ -814,11 +814,11 @@ def stats(
 @app.command()
 def hands(
     dataset: Annotated[str, typer.Argument(help="a dataset folder (audited or not)")],
-    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
-    variant: Annotated[Optional[str], typer.Option("--variant", help="only this variant")] = None,
-    player: Annotated[Optional[str], typer.Option("--player", help="only hands this player sat in (exact name)")] = None,
-    code: Annotated[Optional[str], typer.Option("--code", help="only hands with this verdict code (or ok)")] = None,
-    since: Annotated[Optional[str], typer.Option("--since", help="only hands from this date or time on (ISO 8601)")] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="only this variant")] = None,
+    player: Annotated[str | None, typer.Option("--player", help="only hands this player sat in (exact name)")] = None,
+    code: Annotated[str | None, typer.Option("--code", help="only hands with this verdict code (or ok)")] = None,
+    since: Annotated[str | None, typer.Option("--since", help="only hands from this date or time on (ISO 8601)")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="show at most this many")] = 50,
 ) -> None:
     """List a dataset's hands (id, game, variant, players, time, verdict) to find one to replay."""
@@ -857,8 +857,8 @@ def hands(
 @app.command()
 def compare(
     dataset: Annotated[str, typer.Argument(help="an audited dataset with duplicate deals (paipu simulate --compare)")],
-    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
-    variant: Annotated[Optional[str], typer.Option("--variant", "-v", help="only this variant")] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
+    variant: Annotated[str | None, typer.Option("--variant", "-v", help="only this variant")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
 ) -> None:
     """Rule settings compared on shared deals: paired differences with 95% intervals, and
@@ -892,7 +892,7 @@ def sql(
     dataset: Annotated[str, typer.Argument(help="a dataset folder")],
     query: Annotated[str, typer.Argument(help="SQL over the views hands, actions, rejects, verdicts, plays, outcomes, seats")],
     csv: Annotated[bool, typer.Option("--csv", help="CSV on standard output (lists and structs as JSON text)")] = False,
-    parquet: Annotated[Optional[str], typer.Option("--parquet", help="write the result to this Parquet file")] = None,
+    parquet: Annotated[str | None, typer.Option("--parquet", help="write the result to this Parquet file")] = None,
     safe: Annotated[bool, typer.Option("--safe", help="the query may read the dataset's views only: no other "
                                                       "file, no writing, no extensions (for use behind a service)")] = False,
 ) -> None:
@@ -943,12 +943,12 @@ def flat_columns(df):
 @app.command()
 def fraud(
     dataset: Annotated[str, typer.Argument(help="a dataset (paipu ingest); audited with decisions when needed")],
-    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     min_hands: Annotated[int, typer.Option("--min-hands", help="screen only players with at least this many hands")] = 100,
     alpha: Annotated[float, typer.Option("--fdr", help="false discovery rate: flag suspects with q at most this")] = 0.01,
     top: Annotated[int, typer.Option("--top", help="also list this many of the best-ranked suspects not flagged")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
-    ray: Annotated[Optional[str], typer.Option(
+    ray: Annotated[str | None, typer.Option(
         "--ray", metavar="[ADDRESS]",
         help="compute the per-hand decisions on a Ray cluster (as paipu audit --ray)")] = None,
 ) -> None:
@@ -1009,9 +1009,9 @@ def fraud(
 def report(
     dataset: Annotated[str, typer.Argument(help="an audited dataset")],
     output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write")] = "report.html",
-    game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
-    replays: Annotated[Optional[str], typer.Option("--replays", help="a folder of 'paipu replay --hands' pages the suspects' hands link to")] = None,
+    replays: Annotated[str | None, typer.Option("--replays", help="a folder of 'paipu replay --hands' pages the suspects' hands link to")] = None,
 ) -> None:
     """A self-contained HTML balance report for designers, with charts."""
     from analysis.queries import DatasetError

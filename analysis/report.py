@@ -431,7 +431,7 @@ class Section:
         rows, tail_rows = [], []
         for g in self.groups_of(df):
             part = df.filter(pl.struct(["variant", "setting"]).map_elements(
-                lambda s: self.gname(s) == g, return_dtype=pl.Boolean)).sort("multiplier")
+                lambda s: self.gname(s) == g, return_dtype=pl.Boolean))  # noqa: B023 - run here.sort("multiplier")
             total = part["total"][0]
             counts = part["hands"].to_list()
             mults = part["multiplier"].to_list()

@@ -115,8 +115,8 @@ def main() -> None:
     args = parser.parse_args()
     try:
         import pyspiel
-    except ImportError:
-        raise SystemExit("OpenSpiel is not installed (pip install open_spiel): nothing to compare with")
+    except ImportError as e:
+        raise SystemExit("OpenSpiel is not installed (pip install open_spiel): nothing to compare with") from e
     from replay.replayer import replay
 
     game = pyspiel.load_game("dou_dizhu")

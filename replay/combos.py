@@ -184,7 +184,7 @@ class WildMoves:
     #: readings cached per table at most this many (then the cache starts again)
     MEMO = 200_000
 
-    def __init__(self, table: "ComboTable", wild_bomb: int, flushable: frozenset[str] = frozenset()):
+    def __init__(self, table: ComboTable, wild_bomb: int, flushable: frozenset[str] = frozenset()):
         self.table = table
         packed = np.array(table.packed, dtype=object)
         #: each entry's packed counts in two int64 halves: ranks 0..7 and ranks 8..14
@@ -201,7 +201,7 @@ class WildMoves:
         self.memo: dict[object, tuple[Combo, ...]] = {}
 
     @classmethod
-    def of(cls, table: "ComboTable", wild_bomb: int, flushable: frozenset[str] = frozenset()) -> "WildMoves":
+    def of(cls, table: ComboTable, wild_bomb: int, flushable: frozenset[str] = frozenset()) -> WildMoves:
         gen = table._wild_moves
         if gen is None:
             gen = table._wild_moves = cls(table, wild_bomb, flushable)

@@ -176,7 +176,7 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
     if room:
         for key in ROOM_NUMBERS:
             if key in room and not _number(room[key]):
-                raise _bad(f"room.{key}", f"a number from -2^53 to 2^53", room[key])
+                raise _bad(f"room.{key}", "a number from -2^53 to 2^53", room[key])
     stacks = _opt(obj, "stacks", list)
     if stacks is not None:
         if len(stacks) != n:

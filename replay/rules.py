@@ -38,7 +38,7 @@ class Rules:
         base, extra = divmod(n, self.players)
         return [base + (1 if s < extra else 0) for s in range(self.players)]
 
-    def with_params(self, params: dict[str, Any] | None) -> "Rules":
+    def with_params(self, params: dict[str, Any] | None) -> Rules:
         """These rules with a record's ``params`` applied; raises ValueError on unknown
         names or values of the wrong type. JSON values: sets of names (``kinds``) and
         pairs (``escape_landlord``) as lists, cards (``opening_card``) by name."""

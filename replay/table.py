@@ -14,13 +14,14 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT, contains
 
-#: the card ids of each rank index, lowest suit first
-T = TypeVar("T")
-
-RANK_CARDS = [list(range(4 * r, 4 * r + 4)) for r in range(13)] + [[52], [53]]
 from .combos import JOKERS, NORMAL, Combo, ComboTable, any_beats, at_least, beats, strongest
 from .rules import Rules
 from .verdicts import Code, Event, Violation
+
+T = TypeVar("T")
+
+#: the card ids of each rank index, lowest suit first
+RANK_CARDS = [list(range(4 * r, 4 * r + 4)) for r in range(13)] + [[52], [53]]
 
 
 @dataclass(frozen=True, slots=True)

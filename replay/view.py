@@ -351,7 +351,7 @@ def _event_words(e, w: dict, name, kinds: dict[str, str] | None = None, lang: st
 def _violation(console: Console, w: dict, v: Violation) -> None:
     where = f" at action {v.action}" if v.action is not None else ""
     code = str(v.code)
-    if "违规" == w["violation"]:
+    if w["violation"] == "违规":
         where = f" 第 {v.action} 步" if v.action is not None else ""
         code = f"{code}（{CODE_ZH.get(code, code)}）"
     console.print(Text(f"  !! {w['violation']} {code}{where}: {v.message}", style="bold white on red"))

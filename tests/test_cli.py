@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import duckdb
 from helpers import BID_0, SPRING, ddz
@@ -95,7 +96,7 @@ def test_convert_round_trip(tmp_path):
     src = os.path.join(SAMPLES, "doudizhu_simulated.jsonl")
     assert invoke("convert", src, "--to", "text", "--out", str(text)).exit_code == 0
     assert invoke("convert", str(text), "--to", "jsonl", "--out", str(back)).exit_code == 0
-    original = [json.loads(x) for x in open(src, encoding="utf-8")]
+    original = [json.loads(x) for x in Path(src).read_text(encoding="utf-8").splitlines()]
     assert [json.loads(x) for x in back.read_text(encoding="utf-8").splitlines()] == original
 
 

@@ -45,12 +45,12 @@ def test_whole_combination_space_matches_rlcard():
     theirs = rlcard_table()
     assert len(theirs) == 27471
     assert set(TABLE.readings) == set(theirs)
-    for packed, (kind, rank) in theirs.items():
+    for packed, (kind, _rank) in theirs.items():
         (mine,) = TABLE.classify(packed)
         assert mine.kind == kind, packed
         # RLCard ranks chains by their lowest card, we by the highest: same order within a class
     by_class: dict[tuple[str, int], list[tuple[int, int]]] = {}
-    for packed, (kind, rank) in theirs.items():
+    for packed, (_kind, rank) in theirs.items():
         c = TABLE.classify(packed)[0]
         by_class.setdefault((c.kind, c.size), []).append((rank, c.key))
     for pairs in by_class.values():

@@ -205,7 +205,7 @@ def test_nul_byte_in_a_hand_line(tmp_path):
 
 
 def test_utf16_files_with_a_bom_are_read(tmp_path):
-    for k, codec in enumerate(("utf-16-le", "utf-16-be")):
+    for codec in ("utf-16-le", "utf-16-be"):
         bom = b"\xff\xfe" if codec == "utf-16-le" else b"\xfe\xff"
         text = jsonl_lines(GOOD[:2]).decode() + "not json\n" + jsonl_lines(GOOD[2:]).decode()
         stats, ids, rows = ingest(tmp_path / codec, "h.jsonl", bom + text.replace("\n", "\r\n").encode(codec), 5)
@@ -360,7 +360,7 @@ def test_full_disk_leaves_the_dataset_as_before_the_batch(tmp_path, monkeypatch)
     ingest_files([str(src)], out, batch_size=2)  # two batches in
     before = sorted(os.path.relpath(os.path.join(d, f), out) for d, _, fs in os.walk(out) for f in fs)
     more = tmp_path / "more.jsonl"
-    more.write_bytes(jsonl_lines([spoil(lambda r: r.update(id=f"m{k}")) for k in range(4)]))
+    more.write_bytes(jsonl_lines([spoil(lambda r, k=k: r.update(id=f"m{k}")) for k in range(4)]))
     writes = []
 
     def full(data, path):
@@ -480,9 +480,9 @@ def test_the_cli_never_shows_a_traceback_on_the_hostile_corpus(tmp_path):
     from tests.test_cli import invoke
 
     src = _folder_with_problems(tmp_path)
-    for k, (name, bad, _, _) in enumerate(JSONL_CASES):
+    for k, (_name, bad, _, _) in enumerate(JSONL_CASES):
         (src / f"j{k}.jsonl").write_bytes(jsonl_lines([bad]))
-    for k, (name, line, _) in enumerate(TEXT_CASES):
+    for k, (_name, line, _) in enumerate(TEXT_CASES):
         (src / f"t{k}.paipu").write_bytes(text_of([_text_case(line)]))
     out = str(tmp_path / "ds")
     r = invoke("ingest", str(src), "--out", out)

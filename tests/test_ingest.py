@@ -46,7 +46,7 @@ def test_both_formats_gzip_and_counts(tmp_path):
     assert rows(out, "hands", "count(*), count(distinct id), min(game)") == [(6, 6, "doudizhu")]
     n_actions = sum(len(r["actions"]) for r in RECORDS)
     assert rows(out, "actions", "count(*)") == [(n_actions,)]
-    assert rows(out, "hands", "source, line", "where id = '%s'" % RECORDS[4]["id"])[0][0].endswith("c.paipu")
+    assert rows(out, "hands", "source, line", f"where id = '{RECORDS[4]['id']}'")[0][0].endswith("c.paipu")
 
 
 def test_dataset_rebuilds_the_records_exactly(tmp_path):

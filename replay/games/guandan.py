@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import pyarrow as pa
 
 from ..cards import (
-    CARD_NAMES, CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,
+    CARD_NAMES, CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,  # noqa: F401 - CARD_NAMES: the doctests
     card_id,
 )
 from ..combos import (
@@ -541,7 +541,7 @@ class GuandanHand(Guandan):
             self.resisted = True
             self.events.append(Event("resist", i, seat))
             return None
-        card = CARD_OF[action["card"]] if action["card"] in CARD_OF else None
+        card = CARD_OF.get(action["card"])
         to = action["to"]
         if card is None:
             return Violation(Code.BAD_CARD, i, f"not a card: {action['card']!r}", seat)

@@ -103,7 +103,7 @@ def iter_combos(rules: PaodekuaiRules) -> Iterator[tuple[int, Combo]]:
         if "triple_pair" in kinds:
             for k in others:
                 yield packed_of({t: 3, k: 2}), Combo("triple_pair", 5, t)
-        if "four_three" in kinds and 7 <= cap:
+        if "four_three" in kinds and cap >= 7:
             for ks in kicker_sets(others, 3, 3):
                 yield _with(t, 4, ks), Combo("four_three", 7, t)
     for unit, kind, min_len in ((1, "straight", rules.straight_min), (2, "pair_chain", rules.pair_chain_min),

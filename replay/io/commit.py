@@ -77,7 +77,7 @@ class Lock:
         self.root = root
         self.fd: int | None = None
 
-    def acquire(self) -> "Lock":
+    def acquire(self) -> Lock:
         if store.is_uri(self.root):
             return self  # no lock on object storage (see the module doc)
         try:
@@ -93,7 +93,7 @@ class Lock:
             if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 raise
             raise DatasetLocked(f"{self.root} is being written by {holder}; wait for it to finish") from None
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
         info = json.dumps({"pid": os.getpid(), "command": " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:]),
                            "since": now}, ensure_ascii=False).encode()
         os.ftruncate(fd, 0)
@@ -108,7 +108,7 @@ class Lock:
             os.close(self.fd)
             self.fd = None
 
-    def __enter__(self) -> "Lock":
+    def __enter__(self) -> Lock:
         return self.acquire()
 
     def __exit__(self, *exc) -> None:
@@ -130,7 +130,7 @@ class writing:
         self.lock = Lock(root)
         self.root = root
 
-    def __enter__(self) -> "writing":
+    def __enter__(self) -> writing:
         self.lock.acquire()
         try:
             recover(self.root)

@@ -216,7 +216,7 @@ class IdIndex:
         self.recent: dict[int, int] = {}
 
     @classmethod
-    def from_dataset(cls, root: str) -> "IdIndex":
+    def from_dataset(cls, root: str) -> IdIndex:
         table = read_table(root, "hands", ["id", "hash"])
         if table is None:
             return cls()

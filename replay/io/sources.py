@@ -67,7 +67,7 @@ class Unreadable(str):
 
     error: str
 
-    def __new__(cls, path: str, error: str) -> "Unreadable":
+    def __new__(cls, path: str, error: str) -> Unreadable:
         obj = super().__new__(cls, path)
         obj.error = error
         return obj
@@ -124,7 +124,7 @@ def expand_inputs(inputs: list[str], suffixes: tuple[str, ...] = JSONL_SUFFIXES 
             found: list[str] = []
 
             def unreadable_folder(e: OSError) -> None:
-                found.append(Unreadable(e.filename or spec, f"cannot read the folder ({e.strerror or e})"))
+                found.append(Unreadable(e.filename or spec, f"cannot read the folder ({e.strerror or e})"))  # noqa: B023 - os.walk below calls it
 
             for root, dirs, files in os.walk(spec, onerror=unreadable_folder):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -156,8 +156,8 @@ def open_binary(path: str) -> io.BufferedIOBase:
     """
     if isinstance(path, Unreadable):
         raise ReadError(0, f"cannot read: {path.error}")
-    f = open(path, "rb")
-    stream = gzip.open(f, "rb") if f.peek(2)[:2] == GZIP_MAGIC else f
+    f = open(path, "rb")  # noqa: SIM115 - the stream is returned to the caller, who closes it
+    stream = gzip.open(f, "rb") if f.peek(2)[:2] == GZIP_MAGIC else f  # noqa: SIM115 - likewise
     head = stream.peek(2)[:2] if hasattr(stream, "peek") else b""
     if head in _UTF16:
         return _Transcoded(stream, _UTF16[head])  # type: ignore[return-value]

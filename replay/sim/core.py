@@ -112,7 +112,7 @@ class LegalMoves(Sequence):
         return bool(self._list())
 
 
-def play_turn(table, rng: random.Random, act: "Recorder", policy: Policy, hints: dict[str, Any]) -> None:
+def play_turn(table, rng: random.Random, act: Recorder, policy: Policy, hints: dict[str, Any]) -> None:
     """The seat to act plays or passes as its *policy* decides among the legal moves."""
     from ..cards import card_name
 

@@ -35,10 +35,10 @@ _SHIFT = [5 * r for r in range(15)]
 class Shapes:
     """What a game's combination table allows, in the terms a plan needs (built once per table)."""
 
-    _cache: dict[int, "Shapes"] = {}
+    _cache: dict[int, Shapes] = {}
 
     @classmethod
-    def of(cls, table: ComboTable) -> "Shapes":
+    def of(cls, table: ComboTable) -> Shapes:
         found = cls._cache.get(id(table))
         if found is None or found.table is not table:
             found = cls._cache[id(table)] = Shapes(table)
@@ -69,7 +69,7 @@ class Shapes:
         #: chains by (unit, first rank) as packed plays, shortest first (a longer one fits
         #: only if the shorter one does)
         self.by_start: dict[tuple[int, int], list[int]] = {}
-        for u, f, n, _, packed in sorted(self.chains, key=lambda x: (x[0], x[1], x[2])):
+        for u, f, _n, _, packed in sorted(self.chains, key=lambda x: (x[0], x[1], x[2])):
             self.by_start.setdefault((u, f), []).append(packed)
         self.base: dict[int, int] = {}
         self.plans: dict[int, tuple[list[int], int]] = {}
@@ -377,7 +377,7 @@ class Planner:
             # counting cards: take the lead with a play nobody can beat when what is left then
             # goes out in one more play
             outside = sum(table.packed[s] for s in range(table.n) if s != seat)
-            for p, r, ids in sorted(cands, key=lambda x: (x[1].tier, x[1].key)):
+            for p, _r, ids in sorted(cands, key=lambda x: (x[1].tier, x[1].key)):
                 if cost_of(c - p, sh) <= 1 and _boss(sh, p, outside):
                     return self._cards(table, seat, p, ids, plain)
         for _ in range(4):  # wild-card games: a natural play the engine reads otherwise is dropped

@@ -25,7 +25,7 @@ import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from typing import Any
 
 from ..game import Game
@@ -36,7 +36,7 @@ from .core import Move, Seat
 #: planted kinds, in the order ``--cheat`` lists them; pairs plant two players each
 CHEATS = {"collude": ("colluder", "colluder"), "dump": ("dumper", "receiver"), "bot": ("bot",)}
 SLOT = 600  # seconds: the schedule's time step
-START = datetime(2026, 3, 2, tzinfo=timezone.utc)
+START = datetime(2026, 3, 2, tzinfo=UTC)
 
 
 def parse_cheats(text: str | None) -> dict[str, int]:

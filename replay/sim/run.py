@@ -86,7 +86,7 @@ class Stop:
         self.asked = False
         self.old: dict[int, object] = {}
 
-    def __enter__(self) -> "Stop":
+    def __enter__(self) -> Stop:
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
                 self.old[sig] = signal.signal(sig, self._ask)
@@ -136,7 +136,7 @@ def write(output: str, job_list: list[Job], workers: int = 1,
     else:
         folder, name = os.path.split(os.path.abspath(output))
         temp = os.path.join(folder, f".{name}.part-{os.getpid()}")
-        f = gzip.open(temp, "wb") if output.endswith(".gz") else open(temp, "wb")
+        f = gzip.open(temp, "wb") if output.endswith(".gz") else open(temp, "wb")  # noqa: SIM115 - closed below
     done = False
     try:
         with Stop() as stop:

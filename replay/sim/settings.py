@@ -108,7 +108,8 @@ def load_toml(rules: Rules, path: str, params: dict[str, Any] | None = None) -> 
         raise SettingError(f"{path}: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise SettingError(f"{path}: not TOML: {e}") from None
-    text = open(path, encoding="utf-8", errors="replace").read().splitlines()
+    with open(path, encoding="utf-8", errors="replace") as lines:
+        text = lines.read().splitlines()
     params = dict(params or {})
     for key, value in data.items():
         line = next((k + 1 for k, s in enumerate(text) if re.match(rf"\s*\"?{re.escape(key)}\"?\s*=", s)), None)
