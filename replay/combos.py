@@ -2,12 +2,12 @@
 
 A :class:`Combo` is one *reading* of some cards: its kind, size (cards), key (what it is
 compared by within its class) and tier (0 for ordinary plays; bombs have tiers, a higher
-tier beats any lower one, whatever the key).  A game builds a :class:`ComboTable` once per
+tier beats any lower one, whatever the key).  A game builds a :class:`ComboIndex` once per
 variant from the list of every legal combination; classifying a play is then one dict
 lookup on packed rank counts, and generating the legal plays of a hand is a filter over
 the same table — validation and generation share one definition of legality.
 
->>> table = ComboTable([(pack_counts([2]), Combo("pair", 2, 0)), (pack_counts([0, 2]), Combo("pair", 2, 1)),
+>>> table = ComboIndex([(pack_counts([2]), Combo("pair", 2, 0)), (pack_counts([0, 2]), Combo("pair", 2, 1)),
 ...                     (pack_counts([4]), Combo("bomb", 4, 0, tier=1))])
 >>> [c.kind for c in table.classify(pack_counts([0, 2]))]
 ['pair']
@@ -73,7 +73,7 @@ def any_beats(plays: tuple[Combo, ...], lasts: tuple[Combo, ...]) -> bool:
     return False
 
 
-class ComboTable:
+class ComboIndex:
     """Every legal combination of a variant, keyed by packed rank counts."""
 
     #: classes larger than this are searched with NumPy
@@ -168,7 +168,7 @@ class ComboTable:
 
 
 class WildMoves:
-    """Move generation with wild cards over a :class:`ComboTable`, from rank counts.
+    """Move generation with wild cards over a :class:`ComboIndex`, from rank counts.
 
     A move is built from one table entry (rank-level counts): the hand's lowest natural
     cards of each rank, wild cards for the shortage. Which entries the hand can make is
@@ -184,7 +184,7 @@ class WildMoves:
     #: readings cached per table at most this many (then the cache starts again)
     MEMO = 200_000
 
-    def __init__(self, table: ComboTable, wild_bomb: int, flushable: frozenset[str] = frozenset()):
+    def __init__(self, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()):
         self.table = table
         packed = np.array(table.packed, dtype=object)
         #: each entry's packed counts in two int64 halves: ranks 0..7 and ranks 8..14
@@ -201,7 +201,7 @@ class WildMoves:
         self.memo: dict[object, tuple[Combo, ...]] = {}
 
     @classmethod
-    def of(cls, table: ComboTable, wild_bomb: int, flushable: frozenset[str] = frozenset()) -> WildMoves:
+    def of(cls, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()) -> WildMoves:
         gen = table._wild_moves
         if gen is None:
             gen = table._wild_moves = cls(table, wild_bomb, flushable)
@@ -436,4 +436,4 @@ def packed_of(rank_counts: dict[int, int]) -> int:
     return total
 
 
-__all__ = ["Combo", "ComboTable", "beats", "any_beats", "chains", "kicker_sets", "packed_of", "pack_counts"]
+__all__ = ["Combo", "ComboIndex", "beats", "any_beats", "chains", "kicker_sets", "packed_of", "pack_counts"]

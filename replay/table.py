@@ -14,7 +14,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT, contains
 
-from .combos import JOKERS, NORMAL, Combo, ComboTable, any_beats, at_least, beats, strongest
+from .combos import JOKERS, NORMAL, Combo, ComboIndex, any_beats, at_least, beats, strongest
 from .rules import Rules
 from .verdicts import Code, Event, Violation
 
@@ -59,7 +59,7 @@ class Table:
     """One hand being replayed."""
 
     #: the game's combination table for its rules, built once per rules object
-    _tables: ClassVar[dict[Rules, ComboTable]] = {}
+    _tables: ClassVar[dict[Rules, ComboIndex]] = {}
     #: True when a play's readings depend on its rank counts alone (no wild cards, no suits)
     plain_lookup: ClassVar[bool] = True
     #: True when the hand ends as soon as one seat is out (the last trick counts then)
@@ -99,7 +99,7 @@ class Table:
         #: the hand's setup fields (a record dict is read into one once)
         self.spec = setup if isinstance(setup, HandSetup) else HandSetup.of(setup)
         self.n = n = rules.players
-        self.table = self.table_for(rules)
+        self.combos = self.table_for(rules)
         self.hands = [bytearray(54) for _ in range(n)]
         self.packed = [0] * n
         self.left = [0] * n
@@ -115,13 +115,13 @@ class Table:
     # ----------------------------------------------------------------- the combination table
 
     @classmethod
-    def combo_table(cls, rules: Rules) -> ComboTable:
+    def combo_table(cls, rules: Rules) -> ComboIndex:
         table = cls._tables.get(rules)
         if table is None:
-            table = cls._tables[rules] = ComboTable(cls.iter_combos(rules))
+            table = cls._tables[rules] = ComboIndex(cls.iter_combos(rules))
         return table
 
-    def table_for(self, rules: Rules) -> ComboTable:
+    def table_for(self, rules: Rules) -> ComboIndex:
         """The combination table this hand uses (hook: Guandan's depends on the level)."""
         return per_rules(rules, "combo_table", lambda: self.combo_table(rules))
 
@@ -134,7 +134,7 @@ class Table:
         """Readings of a play (hook for wild cards and suits); empty if none."""
         if declared is not None and sorted(CARD_OF.get(t, -1) for t in declared) != sorted(ids):
             return ()
-        return self.table.classify(packed)
+        return self.combos.classify(packed)
 
     # ----------------------------------------------------------------- dealing
 
@@ -261,7 +261,7 @@ class Table:
         readings: tuple[Combo, ...] = ()
         if v is None:
             if declared is None and self.plain_lookup:
-                readings = self.table.readings.get(packed, ())
+                readings = self.combos.readings.get(packed, ())
             else:
                 readings = self.classify(ids, packed, declared)
             if named is not None:
@@ -302,7 +302,7 @@ class Table:
                 return None
             hand[c] -= 1
         packed = sum(map(RANK_BIT.__getitem__, ids))
-        readings = self.table.readings.get(packed)
+        readings = self.combos.readings.get(packed)
         if readings is not None:
             ok: bool | int = True
             last = self.last
@@ -497,9 +497,9 @@ class Table:
         seat = self.turn if seat is None else seat
         hand = self.packed[seat]
         if self.last is None:
-            plays = self.table.all_plays(hand)
+            plays = self.combos.all_plays(hand)
         else:
-            plays = list(self.table.iter_beating(hand, self.last))
+            plays = list(self.combos.iter_beating(hand, self.last))
         return [p for p in plays if self.allows(seat, p)]
 
     def can_beat(self, seat: int | None = None) -> bool:
@@ -522,7 +522,7 @@ class Table:
     def beats_exist(self, seat: int, last: Combo) -> bool:
         """True if the seat holds a play that beats *last* (the game's hook; this default
         scans the combination table)."""
-        return self.table.has_beating(self.packed[seat], (last,))
+        return self.combos.has_beating(self.packed[seat], (last,))
 
     def allows(self, seat: int, packed: int) -> bool:
         """Extra per-play restrictions at rank level (the game's hook; default none)."""
@@ -532,7 +532,7 @@ class Table:
         """The plays the seat may make now as (card ids, readings): what the bots choose
         from. Games whose readings depend on the cards themselves (wild cards) override."""
         seat = self.turn if seat is None else seat
-        return [(self.cards_for(seat, p), self.table.classify(p)) for p in self.legal_plays(seat)]
+        return [(self.cards_for(seat, p), self.combos.classify(p)) for p in self.legal_plays(seat)]
 
     def partners(self, seat: int) -> frozenset[int]:
         """The seats playing on *seat*'s side in this hand: the game's fixed partners (games

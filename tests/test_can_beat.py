@@ -69,7 +69,7 @@ def _wild_table(game: str):
 def test_wild_card_games_agree_with_the_generated_moves_on_random_hands(game, seed):
     table = _wild_table(game)
     rng = random.Random(seed)
-    lasts = sorted({c for readings in table.table.readings.values() for c in readings})
+    lasts = sorted({c for readings in table.combos.readings.values() for c in readings})
     if game == "guandan":
         lasts += [Combo("straight_flush", 5, k, guandan.TIER_STRAIGHT_FLUSH) for k in range(4, 14)]
     else:  # the joker-only plays

@@ -270,7 +270,7 @@ def test_a_partner_about_to_go_out_is_fed_the_lowest_single():
         mates = partners_of(table, seat)
         opponents = set(range(3)) - mates - {seat}
         if table.last is None and any(table.left[m] == 1 for m in mates) and \
-                all(table.left[o] > 1 for o in opponents) and table.table.readings.get(table.packed[seat]) is None:
+                all(table.left[o] > 1 for o in opponents) and table.combos.readings.get(table.packed[seat]) is None:
             fed += 1
             lowest = min(RANK[c] for c in range(54) if table.hands[seat][c])
             assert [RANK[CARD_OF[t]] for t in action["cards"]] == [lowest], action
@@ -301,10 +301,10 @@ def test_bombs_are_led_only_to_finish():
     for table, action in positions("doudizhu", 300):
         if table.last is None and action["act"] == "play":
             played = pack(CARD_OF[t] for t in action["cards"])
-            if table.table.readings[played][0].tier:
+            if table.combos.readings[played][0].tier:
                 led += 1
                 rest = table.packed[action["seat"]] - played
-                assert rest == 0 or table.table.readings.get(rest) or all(
+                assert rest == 0 or table.combos.readings.get(rest) or all(
                     (rest >> (5 * r)) & 31 in (0, 4) for r in range(13)) and rest >> 65 in (0, 1 + (1 << 5)), action
     assert led > 0
 

@@ -55,7 +55,7 @@ def test_generated_moves_equal_the_reference_on_random_hands_with_wild_cards(gam
     rng.shuffle(deck)
     cards = deck[:rng.randint(1, 27 - len(wild_cards))] + wild_cards
     with_hand(table, table.turn, cards)
-    lasts = sorted({c for readings in table.table.readings.values() for c in readings})
+    lasts = sorted({c for readings in table.combos.readings.values() for c in readings})
     if game == "guandan":
         lasts += [Combo("straight_flush", 5, k, guandan.TIER_STRAIGHT_FLUSH) for k in range(4, 14)]
     for last in [None] + rng.sample(lasts, 8):

@@ -122,7 +122,7 @@ def brute_force_plays(table, seat) -> set[int]:
     passes the game's own restrictions: what move generation must give for plain games."""
     out = set()
     for packed in submultisets(table.packed[seat]):
-        readings = table.table.classify(packed)
+        readings = table.combos.classify(packed)
         if readings and (table.last is None or any_beats(readings, table.last)) and table.allows(seat, packed):
             out.add(packed)
     return out

@@ -24,7 +24,7 @@ from ..cards import (
     card_id,
 )
 from ..combos import (
-    JOKERS, NORMAL, Combo, ComboTable, WildMoves, any_beats, at_least, capped, count_at, iter_ranks, packed_of,
+    JOKERS, NORMAL, Combo, ComboIndex, WildMoves, any_beats, at_least, capped, count_at, iter_ranks, packed_of,
     positions, window_holds,
 )
 from ..game import Game
@@ -149,7 +149,7 @@ class Guandan(Table):
 
     plain_lookup: ClassVar[bool] = False
     ends_on_first_out: ClassVar[bool] = False
-    _level_tables: ClassVar[dict[tuple[GuandanRules, int], ComboTable]] = {}
+    _level_tables: ClassVar[dict[tuple[GuandanRules, int], ComboIndex]] = {}
 
     def __init__(self, rules: GuandanRules, setup: HandSetup | dict[str, Any], detail: bool = False):
         spec = setup if isinstance(setup, HandSetup) else HandSetup.of(setup)
@@ -158,12 +158,12 @@ class Guandan(Table):
         super().__init__(rules, spec, detail)
 
     @classmethod
-    def combo_table(cls, rules: GuandanRules, level: int | None = None) -> ComboTable:  # type: ignore[override]
+    def combo_table(cls, rules: GuandanRules, level: int | None = None) -> ComboIndex:  # type: ignore[override]
         level = RANK_2 if level is None else level
         key = (rules, level)
         table = cls._level_tables.get(key)
         if table is None:
-            table = cls._level_tables[key] = ComboTable(iter_combos(rules, level))
+            table = cls._level_tables[key] = ComboIndex(iter_combos(rules, level))
         return table
 
     def wild_cards(self) -> frozenset[int]:
@@ -175,8 +175,8 @@ class Guandan(Table):
     def level_text(self) -> str | None:
         return level_name(self.level)
 
-    def table_for(self, rules: Rules) -> ComboTable:
-        tables: dict[int, ComboTable] = per_rules(rules, "level_tables", dict)
+    def table_for(self, rules: Rules) -> ComboIndex:
+        tables: dict[int, ComboIndex] = per_rules(rules, "level_tables", dict)
         table = tables.get(self.level)
         if table is None:
             table = tables[self.level] = self.combo_table(self.rules, self.level)
@@ -186,7 +186,7 @@ class Guandan(Table):
 
     def classify(self, ids: Sequence[int], packed: int, declared: list[str] | None) -> tuple[Combo, ...]:
         if declared is not None:
-            return classify_cards(self.table, list(ids), self.wild, declared)
+            return classify_cards(self.combos, list(ids), self.wild, declared)
         # the readings depend on the natural counts, the number of wilds and (five cards) one suit
         wild = self.wild
         wilds = ids.count(wild)
@@ -194,8 +194,8 @@ class Guandan(Table):
         if len(ids) == 5:
             suits = {SUIT[c] for c in ids if c != wild}
             flush = len(suits) == 1 and -1 not in suits
-        return self.table.cached((packed - (wilds << (5 * self.level)), wilds, flush),
-                                 lambda: classify_cards(self.table, list(ids), wild))
+        return self.combos.cached((packed - (wilds << (5 * self.level)), wilds, flush),
+                                 lambda: classify_cards(self.combos, list(ids), wild))
 
     def describe(self, readings: tuple[Combo, ...]) -> str:
         c = readings[0]
@@ -316,7 +316,7 @@ def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> 
     return bool(ends & _WINDOW_ENDS[max(4, key + 1)]) if key < 13 else False
 
 
-def classify_cards(table: ComboTable, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:
+def classify_cards(table: ComboIndex, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:
     """Every reading of a Guandan play, wild hearts standing for any non-joker card.
 
     With *declared* (the record's ``as``), only that reading counts: non-wild cards must
@@ -338,7 +338,7 @@ def classify_cards(table: ComboTable, ids: list[int], wild: int, declared: list[
     return _readings(table, rest, len(ids) - len(rest), {SUIT[c] for c in rest})
 
 
-def stand_for(table: ComboTable, ids: list[int], wild: int, level: int, kind: str, key: str) -> list[int] | None:
+def stand_for(table: ComboIndex, ids: list[int], wild: int, level: int, kind: str, key: str) -> list[int] | None:
     """What each card of a play stands for so that it reads as the declared combination
     (*kind* and its key as :meth:`Guandan.name_key` names it), or None when the cards
     cannot form it: natural cards stand for themselves, wild hearts for any non-joker card.
@@ -370,7 +370,7 @@ def stand_for(table: ComboTable, ids: list[int], wild: int, level: int, kind: st
     return None
 
 
-def _readings(table: ComboTable, cards: list[int], wilds: int, suits: set[int] | None,
+def _readings(table: ComboIndex, cards: list[int], wilds: int, suits: set[int] | None,
               declared: bool = False) -> tuple[Combo, ...]:
     base = 0
     for card in cards:
@@ -702,7 +702,7 @@ def legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[i
     wild = self.wild
     wilds = hand[wild]
     last = self.last
-    table = self.table
+    table = self.combos
     gen = WildMoves.of(table, 4, FLUSHABLE)
     by_rank: list[list[int]] = [[] for _ in range(15)]
     for c in range(54):
@@ -747,11 +747,11 @@ def legal_moves_reference(self: GuandanHand, seat: int | None = None) -> list[tu
         if key in seen:
             return
         seen.add(key)
-        readings = classify_cards(self.table, cards, wild)
+        readings = classify_cards(self.combos, cards, wild)
         if readings and (self.last is None or any_beats(readings, self.last)):
             moves.append((cards, readings))
 
-    for packed in self.table.readings:
+    for packed in self.combos.readings:
         need = [(packed >> (5 * r)) & 31 for r in range(15)]
         if need[13] > nat[13] or need[14] > nat[14]:
             continue

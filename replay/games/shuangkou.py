@@ -22,7 +22,7 @@ import pyarrow as pa
 from ..cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
                      SMALL_JOKER)
 from ..combos import (
-    NATURAL, NORMAL, Combo, ComboTable, WildMoves, above, any_beats, at_least, capped, chains, count_at,
+    NATURAL, NORMAL, Combo, ComboIndex, WildMoves, above, any_beats, at_least, capped, chains, count_at,
     iter_ranks, packed_of, strongest, window_holds,
 )
 from ..game import Game
@@ -112,7 +112,7 @@ def bomb_chain(counts: list[int], rules: ShuangkouRules) -> Combo | None:
     return None
 
 
-def classify_cards(table: ComboTable, rules: ShuangkouRules, ids: list[int]) -> tuple[Combo, ...]:
+def classify_cards(table: ComboIndex, rules: ShuangkouRules, ids: list[int]) -> tuple[Combo, ...]:
     """Every reading of a Shuangkou play, at its strongest of each kind (jokers are wild)."""
     jokers = [c for c in ids if c >= 52]
     base = 0
@@ -178,7 +178,7 @@ def chain_readings(counts: list[int], jokers: int, rules: ShuangkouRules) -> lis
 _SIZES: dict[int, dict[int, list[tuple[int, tuple[Combo, ...]]]]] = {}
 
 
-def _by_size(table: ComboTable) -> dict[int, list[tuple[int, tuple[Combo, ...]]]]:
+def _by_size(table: ComboIndex) -> dict[int, list[tuple[int, tuple[Combo, ...]]]]:
     """The table's entries grouped by number of cards (built once per table)."""
     found = _SIZES.get(id(table))
     if found is None:
@@ -305,11 +305,11 @@ class Shuangkou(Table):
             jokers = [c for c in stand if RANK[c] >= RANK_SMALL_JOKER]
             if jokers and len(jokers) < len(stand):
                 return ()  # a declared reading names the rank each joker stands for
-            return classify_cards(self.table, self.rules, stand)
+            return classify_cards(self.combos, self.rules, stand)
         # the readings depend on the natural counts and the number of jokers (alone: which)
         natural = packed & NATURAL
         name = (natural, len(ids)) if natural else tuple(sorted(ids))
-        return self.table.cached(name, lambda: classify_cards(self.table, self.rules, list(ids)))
+        return self.combos.cached(name, lambda: classify_cards(self.combos, self.rules, list(ids)))
 
     def setup(self) -> Violation | None:
         v = self.check_deal(self.spec.deal)
@@ -410,7 +410,7 @@ def legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int
     seat = self.turn if seat is None else seat
     hand = self.hands[seat]
     last = self.last
-    table, rules = self.table, self.rules
+    table, rules = self.combos, self.rules
     gen = WildMoves.of(table, 3)  # three jokers alone are a bomb
     by_rank: list[list[int]] = [[] for _ in range(RANK_2 + 1)]
     for c in range(52):
@@ -459,11 +459,11 @@ def legal_moves_reference(self: Shuangkou, seat: int | None = None) -> list[tupl
         if not cards or key in seen:
             return
         seen.add(key)
-        readings = classify_cards(self.table, self.rules, cards)
+        readings = classify_cards(self.combos, self.rules, cards)
         if readings and (self.last is None or any_beats(readings, self.last)):
             moves.append((cards, readings))
 
-    for packed in self.table.readings:
+    for packed in self.combos.readings:
         need = [(packed >> (5 * r)) & 31 for r in range(RANK_2 + 1)]
         short = sum(max(0, need[r] - nat[r]) for r in range(RANK_2 + 1))
         if short > len(jokers):

@@ -10,7 +10,7 @@ greedy plan over rank counts; its *cost* is how many plays it needs. The bot
 - follows an opponent with the play that costs its plan least (a unit it has anyway),
   keeps high cards and bombs unless an opponent is close to going out, the bomb wins the
   hand or the hand is nearly done; never beats a partner's play unless it goes out;
-- chooses among the plays that beat the table only (``ComboTable.iter_beating`` on rank
+- chooses among the plays that beat the table only (``ComboIndex.iter_beating`` on rank
   counts); leads are its own candidates, checked by the engine before they are played.
 
 Games with wild cards (Guandan's hearts, Shuangkou's jokers) follow from the engine's
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import CARD_NAMES, CARD_OF, GUARD, counts, pack
-from ..combos import ComboTable
+from ..combos import ComboIndex
 
 #: rank offsets of the packed counts
 _SHIFT = [5 * r for r in range(15)]
@@ -38,13 +38,13 @@ class Shapes:
     _cache: dict[int, Shapes] = {}
 
     @classmethod
-    def of(cls, table: ComboTable) -> Shapes:
+    def of(cls, table: ComboIndex) -> Shapes:
         found = cls._cache.get(id(table))
         if found is None or found.table is not table:
             found = cls._cache[id(table)] = Shapes(table)
         return found
 
-    def __init__(self, table: ComboTable):
+    def __init__(self, table: ComboIndex):
         self.table = table
         m = table.matrix
         nz = m > 0
@@ -193,7 +193,7 @@ class Planner:
     # ------------------------------------------------------------------ bidding
 
     def bid(self, table: Any, rng: random.Random, seat: int, power: float, stage: str) -> bool:
-        sh = Shapes.of(table.table)
+        sh = Shapes.of(table.combos)
         cost = cost_of(table.packed[seat], sh)
         # a hand worth the bottom: strong cards, or few plays to empty it
         score = power - 0.6 * max(0, cost - 6)
@@ -208,7 +208,7 @@ class Planner:
         seat = table.turn
         partners: frozenset[int] = hints.get("partners", frozenset())
         must = hints.get("must_play", False)
-        sh = Shapes.of(table.table)
+        sh = Shapes.of(table.combos)
         c = table.packed[seat]
         if table.last is None:
             choice = self._lead(table, seat, c, sh, partners, hints, moves)
@@ -233,7 +233,7 @@ class Planner:
 
     def _lead(self, table, seat, c, sh, partners, hints, moves) -> list[int] | None:
         hand = table.packed[seat]
-        ct = table.table
+        ct = table.combos
         whole = ct.readings.get(hand)
         if whole:  # the whole hand in one play
             ids = self._checked(table, seat, hand)
@@ -328,7 +328,7 @@ class Planner:
 
     def _checked(self, table, seat: int, packed: int) -> list[int] | None:
         """The cards of *packed* if the engine accepts them as a play now, else None."""
-        ct = table.table
+        ct = table.combos
         if table.plain_lookup and not ct.readings.get(packed):
             return None
         try:
@@ -353,7 +353,7 @@ class Planner:
         counts (natural readings, checked by the engine before playing in games with wild
         cards), or with *wild* from the engine's legal moves."""
         if not wild:
-            ct = table.table
+            ct = table.combos
             return [(p, ct.readings[p][0], None) for p in ct.iter_beating(table.packed[seat], table.last)
                     if table.allows(seat, p)]
         from ..cards import pack

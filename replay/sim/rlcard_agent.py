@@ -76,7 +76,7 @@ class RLCardRule:
             return legal[action]
         if table.last is None and action:
             packed = packed_of(action)
-            if table.table.readings.get(packed):
+            if table.combos.readings.get(packed):
                 return table.cards_for(seat, packed)
         # the agent found nothing it can play (it has no reading for this lead): the lowest legal play
         return min(moves, key=lambda m: (m[1][0].tier, m[1][0].key, -len(m[0])))[0] if table.last is None else None
