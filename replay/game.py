@@ -94,6 +94,16 @@ class Game:
         team = self.team_of(seat)
         return () if team is None else tuple(s for s in self.teams[team] if s != seat)
 
+    def seat_teams(self) -> tuple[int, ...]:
+        """Each seat's team index, seat by seat, for games of fixed partnerships: what the
+        games index on their hot paths (computed once from :attr:`teams`)."""
+        team = {s: k for k, seats in enumerate(self.teams) for s in seats}
+        return tuple(team[s] for s in range(len(team)))
+
+    def seat_partners(self) -> tuple[frozenset[int], ...]:
+        """Each seat's partners, seat by seat (computed once from :attr:`teams`)."""
+        return tuple(frozenset(self.partners_of(s)) for s in range(len(self.seat_teams())))
+
     @property
     def levels(self) -> bool:
         return self.parse_level is not None

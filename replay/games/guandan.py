@@ -403,7 +403,6 @@ def _readings(table: ComboIndex, cards: list[int], wilds: int, suits: set[int] |
 
 # ---------------------------------------------------------------------- the hand
 
-TEAM = (0, 1, 0, 1)
 LEVEL_CYCLE = [RANK_2] + list(range(RANK_A + 1))  # 2, 3, …, K, A, then 2 again
 
 
@@ -437,7 +436,7 @@ def levels_after(rules: GuandanRules, levels: list[int], level: int, order: list
     """
     first = order[0]
     team = TEAM[first]
-    partner = (first + 2) % 4
+    partner = PARTNER[first]
     place = order.index(partner) + 1 if partner in order else 4
     upgrade = {2: 3, 3: 2}.get(place, 1)
     new = list(levels)
@@ -620,7 +619,7 @@ class GuandanHand(Guandan):
     def on_out(self, i: int, seat: int) -> None:
         """The hand ends when a team has both seats out (with three out, that is always so)."""
         out = self.out
-        if (seat + 2) % 4 in out:
+        if PARTNER[seat] in out:
             self.over = True
             self.end_reason = "out"
             if len(out) == 3:  # the last seat takes the last place
@@ -630,7 +629,7 @@ class GuandanHand(Guandan):
                 self.events.append(Event("match_won", i, out[0], {"team": winner}))
 
     def leader_after_out(self, seat: int) -> int:
-        partner = (seat + 2) % 4
+        partner = PARTNER[seat]
         return partner if self.active[partner] else self.next_active(seat)
 
     def multiplier_now(self) -> int:
@@ -788,3 +787,8 @@ GAME = Game(
                      "level": pa.string(), "levels_after": pa.list_(pa.string()), "match_over": pa.bool_()},
     stats=("guandan",), classify=_classify,
 )
+
+#: each seat's team and partner, from the declaration above (indexed on the hot paths)
+TEAM = GAME.seat_teams()
+PARTNERS = GAME.seat_partners()
+PARTNER = tuple(min(p) for p in PARTNERS)

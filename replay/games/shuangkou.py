@@ -384,11 +384,11 @@ class Shuangkou(Table):
                 out["coins"] = coins
             return out
         winner = self.out[0]
-        team = winner % 2
-        left = sum(self.left[s] for s in range(4) if s % 2 != team)
+        team = TEAM[winner]
+        left = sum(self.left[s] for s in range(4) if TEAM[s] != team)
         kou = "double" if left >= 12 else "single" if left >= 7 else "flat"
         mult = {"double": 3, "single": 2, "flat": 1}[kou]
-        scores = [base * mult if s % 2 == team else -base * mult for s in range(4)]
+        scores = [base * mult if TEAM[s] == team else -base * mult for s in range(4)]
         out.update(winner=winner, winning_team=team, kou=kou, kou_multiplier=mult, cards_left_losers=left,
                    scores=scores)
         return out
@@ -503,3 +503,7 @@ GAME = Game(
     outcome_columns={"winning_team": pa.int8(), "kou": pa.string(), "stars": pa.list_(pa.int16())},
     stats=("shuangkou",), classify=_classify,
 )
+
+#: each seat's team and partners, from the declaration above
+TEAM = GAME.seat_teams()
+PARTNERS = GAME.seat_partners()

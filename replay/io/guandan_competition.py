@@ -80,7 +80,7 @@ class MatchState:
 
 def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> dict:
     """One competition deal as a hand record (raises CompetitionError or RecordError)."""
-    from ..games.guandan import STANDARD, TEAM, level_name, levels_after, parse_level
+    from ..games.guandan import GAME, STANDARD, level_name, levels_after, parse_level
 
     if not isinstance(obj, dict):
         raise CompetitionError("(line)", "a JSON object per deal")
@@ -152,7 +152,7 @@ def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> di
     m_state = state.start(match_id)
     m_state["hand"] += 1
     # our finishing order stops when a team is out: after a double-down, the first two
-    stop = 2 if TEAM[order[0]] == TEAM[order[1]] else 4
+    stop = 2 if GAME.team_of(order[0]) == GAME.team_of(order[1]) else 4
     record = {
         "paipu": 1, "id": str(obj.get("id") or f"{match_id}-{m_state['hand']:03d}"), "game": "guandan",
         "variant": str(obj.get("variant") or "standard"),

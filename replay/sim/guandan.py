@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterator
 
 from ..cards import RANK, RANK_2, RANK_BIG_JOKER, card_id, card_name
-from ..games.guandan import TEAM, GuandanHand, GuandanRules, level_name, parse_level, value
+from ..games.guandan import PARTNERS, TEAM, GuandanHand, GuandanRules, level_name, parse_level, value
 from .bots import HEURISTIC
 from .core import Recorder, Seat, play_turn, seat_names
 
@@ -76,7 +76,7 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
             break
         seat = table.turn
         play_turn(table, rng, act, policies[seat],
-                  {"partners": frozenset({(seat + 2) % 4}), "strong": 13, "bomb_chance": 0.15})
+                  {"partners": PARTNERS[seat], "strong": 13, "bomb_chance": 0.15})
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "levels", "upgrade", "scores", "coins") if k in outcome}
     if table.end_reason == "escape" or outcome.get("match_over"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..cards import card_name
-from ..games.shuangkou import Shuangkou, ShuangkouRules
+from ..games.shuangkou import PARTNERS, Shuangkou, ShuangkouRules
 from .bots import HEURISTIC
 from .core import Recorder, Seat, play_turn, seat_names
 
@@ -38,7 +38,7 @@ def simulate_hand(rng: random.Random, rules: ShuangkouRules, hand_id: str, escap
             act({"seat": rng.randrange(4), "act": "escape"})
             continue
         seat = table.turn
-        play_turn(table, rng, act, policies[seat], {"partners": frozenset({(seat + 2) % 4}), "bomb_chance": 0.15})
+        play_turn(table, rng, act, policies[seat], {"partners": PARTNERS[seat], "bomb_chance": 0.15})
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "kou", "scores", "coins") if k in outcome}
     return record
