@@ -291,8 +291,6 @@ class Section:
         for name in ("landlord_wins", "spring", "paodekuai_events", "guandan", "shuangkou"):
             self.stats.setdefault(name, pl.DataFrame())  # statistics of games not registered here
         self.decl = GAME_REPORT.get(game, DEFAULT_REPORT)
-        over = self.stats["overview"]
-        self.groups_raw = [(r["variant"], r["setting"]) for r in over.iter_rows(named=True)]
         self.charts: list[Chart] = []
 
     # ------------------------------------------------------------------ helpers

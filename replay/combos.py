@@ -416,11 +416,6 @@ def count_at(hand: int, rank: int) -> int:
     return (hand >> (5 * rank)) & 31
 
 
-def guard_rank(bit: int) -> int:
-    """The rank index of one guard bit."""
-    return (bit.bit_length() - 5) // 5
-
-
 def iter_ranks(bits: int) -> Iterator[int]:
     """Rank indexes of the guard bits set in *bits*, lowest first."""
     while bits:

@@ -274,7 +274,6 @@ class Doudizhu(Table):
                 self.turn = self.leader_given
             else:
                 self.turn = seat  # no leader recorded: the first bid names the first bidder
-            self.first_bidder = self.turn
         if seat != self.turn:
             return Violation(Code.OUT_OF_TURN, i, f"seat {seat} bid, but it is seat {self.turn}'s turn to bid", seat)
         if call:

@@ -477,7 +477,6 @@ class GuandanHand(Guandan):
         if self.prev_first is not None and leader is None:
             self.turn = self.prev_first  # no tribute, or resisted: the previous first place leads
         self.big_bombs = 0
-        self.bomb_count = 0
         self.escaper: int | None = None
         return None
 
@@ -610,7 +609,6 @@ class GuandanHand(Guandan):
     def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
         c = readings[0]
         if c.tier:
-            self.bomb_count += 1
             if c.kind in ("straight_flush", "joker_bomb") or c.size >= self.rules.double_bomb_size:
                 self.big_bombs += 1
             self.events.append(Event(c.kind, i, seat, {"size": c.size}))

@@ -196,7 +196,6 @@ class Paodekuai(Table):
         card = self.rules.opening_card
         self.opener = next((s for s in range(self.n) if self.hands[s][card]), 0)
         self.turn = self.opener
-        self.let_go_by: int | None = None
         self.released: int | None = None
         self.let_goes: list[tuple[int, int]] = []
         room = self.spec.room

@@ -35,7 +35,6 @@ from ..record import check_record
 from ..verdicts import Code, RecordError
 from .sources import Item, LongLine, ReadError, id_of, iter_lines, short
 
-FORMAT = "guandan-competition"
 _SUITS = {"S": "s", "H": "h", "C": "c", "D": "d"}
 
 
