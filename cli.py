@@ -13,8 +13,8 @@ import typer
 import typer.core
 from rich.console import Console
 
-from analysis import stat_files
-from analysis import fmt as human  # numbers for people (small, no heavy imports)
+from paipu.analysis import stat_files
+from paipu.analysis import fmt as human  # numbers for people (small, no heavy imports)
 
 
 class _Group(typer.core.TyperGroup):
@@ -88,7 +88,7 @@ FORMAT_OPT = typer.Option("--format", "--from", help="auto (sniffed), jsonl, tex
 @app.command()
 def games() -> None:
     """List the games paipu knows: names, aliases, variants (the first is the default)."""
-    from replay.games import games as registered
+    from paipu.replay.games import games as registered
 
     for g in registered():
         out.print(f"{g.name} ({g.title_zh} {g.title}): variants {', '.join(g.variants)}; "
@@ -116,7 +116,7 @@ def main_options(
 ) -> None:
     """Replay, audit and analyse hands of Dou Dizhu, Paodekuai, Guandan and Shuangkou."""
     if s3_endpoint:
-        from replay.io.store import set_endpoint
+        from paipu.replay.io.store import set_endpoint
 
         set_endpoint(s3_endpoint)
 
@@ -162,9 +162,9 @@ def ingest(
     workers: Annotated[int | None, typer.Option(help="parsing processes (default: all cores for large inputs)")] = None,
 ) -> None:
     """Read hand histories into a Parquet dataset (hands, actions, rejects)."""
-    from replay.ingest import ingest_files
-    from replay.io.commit import DatasetLocked, DatasetWriteError
-    from replay.io.sources import InputError, expand_inputs
+    from paipu.replay.ingest import ingest_files
+    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
+    from paipu.replay.io.sources import InputError, expand_inputs
 
     try:
         files = expand_inputs(inputs)
@@ -172,7 +172,7 @@ def ingest(
         fail(str(e))
     if not files:
         fail("no input files found (paipu reads .jsonl, .ndjson, .json, .paipu and .txt, also gzipped)")
-    from replay.io.readers import FORMATS
+    from paipu.replay.io.readers import FORMATS
 
     if fmt not in FORMATS:
         fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -210,7 +210,7 @@ def read_size(path: str) -> int:
     """The bytes ingest reads from *path*: its size, or for gzip what it unpacks to (the
     trailer's size field, modulo 4 GiB). Ingest counts its progress in unpacked bytes:
     with the packed size as the total, the bar of a .gz input ran to several hundred per cent."""
-    from replay.io.sources import size_of
+    from paipu.replay.io.sources import size_of
 
     size = size_of(path)
     if not path.endswith(".gz") or size < 18:
@@ -231,10 +231,10 @@ def convert(
     fmt: Annotated[str, typer.Option("--format", help="input format: auto, jsonl or text")] = "auto",
 ) -> None:
     """Convert hand records between JSONL and the paipu text format (lossless)."""
-    from replay.io.jsonl import record_to_json
-    from replay.io.readers import iter_file
-    from replay.io.sources import InputError, expand_inputs
-    from replay.io.text import record_to_text
+    from paipu.replay.io.jsonl import record_to_json
+    from paipu.replay.io.readers import iter_file
+    from paipu.replay.io.sources import InputError, expand_inputs
+    from paipu.replay.io.text import record_to_text
 
     if to not in ("jsonl", "text"):
         fail(f"--to must be jsonl or text, got {to!r}")
@@ -273,7 +273,7 @@ def convert(
 
 
 def _rules_or_fail(game: str, variant: str | None, level: str | None):
-    from replay.games import UnknownGame, find_game, find_rules
+    from paipu.replay.games import UnknownGame, find_game, find_rules
 
     try:
         rules = find_rules(game, variant)
@@ -286,7 +286,7 @@ def _rules_or_fail(game: str, variant: str | None, level: str | None):
 
 
 def _classify(declared, rules, text: str, level: str | None = None):
-    from replay.cards import CardError, parse_cards
+    from paipu.replay.cards import CardError, parse_cards
 
     try:
         ids = parse_cards(text)
@@ -350,9 +350,9 @@ def beats(
     level: Annotated[str | None, LEVEL_OPT] = None,
 ) -> None:
     """Print yes when A, played on B, is legal and beats it; no otherwise."""
-    from replay.combos import any_beats
+    from paipu.replay.combos import any_beats
 
-    from replay.combos import strongest
+    from paipu.replay.combos import strongest
 
     rules, declared, level = _rules_or_fail(game, variant, level)
     ra, rb = _classify(declared, rules, a, level), _classify(declared, rules, b, level)
@@ -378,10 +378,10 @@ def audit(
     """
     import json
 
-    from replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
-    from replay.distributed import ClusterError
-    from replay.io.commit import DatasetLocked, DatasetWriteError
-    from replay.io.sources import InputError
+    from paipu.replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
+    from paipu.replay.distributed import ClusterError
+    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
+    from paipu.replay.io.sources import InputError
 
     total = bad = unreadable = 0
     by_code: dict[str, int] = {}
@@ -398,8 +398,8 @@ def audit(
     for ds in datasets:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
-        from replay.io.dataset import iter_hand_files
-        from replay.io.store import parquet_rows
+        from paipu.replay.io.dataset import iter_hand_files
+        from paipu.replay.io.store import parquet_rows
 
         in_ds = sum(parquet_rows(h) for _, h, _ in iter_hand_files(ds))
         progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
@@ -481,11 +481,11 @@ def simulate(
     under several rule settings (each record's params name its setting). With --players, a
     population: players with schedules and human think times, cheaters planted on request
     (docs/fraud.md)."""
-    from replay.games import UnknownGame
-    from replay.sim import BLOCK
-    from replay.sim.bots import BOTS
-    from replay.sim.run import jobs, write
-    from replay.sim.settings import SettingError, settings_of, trial
+    from paipu.replay.games import UnknownGame
+    from paipu.replay.sim import BLOCK
+    from paipu.replay.sim.bots import BOTS
+    from paipu.replay.sim.run import jobs, write
+    from paipu.replay.sim.settings import SettingError, settings_of, trial
 
     if hands < 0:
         fail("--hands must be 0 or more")
@@ -544,10 +544,10 @@ def _simulate_population(game: str, variant: str | None, hands: int, seed: int, 
     hand depends on who played before)."""
     import gzip
 
-    from replay.games import UnknownGame
-    from replay.io.jsonl import record_to_json
-    from replay.io.text import record_to_text
-    from replay.sim.population import parse_cheats, simulate_population, write_labels
+    from paipu.replay.games import UnknownGame
+    from paipu.replay.io.jsonl import record_to_json
+    from paipu.replay.io.text import record_to_text
+    from paipu.replay.sim.population import parse_cheats, simulate_population, write_labels
 
     try:
         pop, records = simulate_population(game, variant, hands, seed, players, parse_cheats(cheat),
@@ -581,7 +581,7 @@ def replay_cmd(
         "--hands", help="several hand ids (comma-separated, repeatable, or @FILE with one id a line) into the --html folder")] = None,
 ) -> None:
     """Show a recorded hand move by move; exit 1 if it breaks a rule."""
-    from replay.io.sources import InputError
+    from paipu.replay.io.sources import InputError
 
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")
@@ -609,7 +609,7 @@ def replay_cmd(
     if record is None:
         fail(f"no readable hand in {source}")
     if html_out is not None:
-        from replay.html import write_page
+        from paipu.replay.html import write_page
 
         try:
             v = write_page(record, html_out, lang)
@@ -617,7 +617,7 @@ def replay_cmd(
             fail(f"{html_out}: cannot write: {e.strerror}")
         err.print(f"wrote {html_out}" + (f" (violation {v['code']})" if v else ""), markup=False)
         raise typer.Exit(1 if v is not None else 0)
-    from replay.view import render, step_through
+    from paipu.replay.view import render, step_through
 
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
@@ -642,12 +642,12 @@ def _hand_ids(values: list[str]) -> list[str]:
 
 def _find_records(source: str, ids: list[str] | None, first: bool = False) -> dict[str, dict]:
     """The records of *ids* (all readable ones when None; only the first with *first*) by id."""
-    from replay.audit import is_dataset
-    from replay.io.readers import iter_items
+    from paipu.replay.audit import is_dataset
+    from paipu.replay.io.readers import iter_items
 
     found: dict[str, dict] = {}
     if is_dataset(source):
-        from replay.io.dataset import read_records
+        from paipu.replay.io.dataset import read_records
 
         for record in read_records(source, ids):
             found.setdefault(record["id"], record)
@@ -668,7 +668,7 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
     """One page per hand and an index.html into *folder*; the exit code (1: a hand breaks a rule or is missing)."""
     from html import escape
 
-    from replay.html import html_name, write_page
+    from paipu.replay.html import html_name, write_page
 
     try:
         os.makedirs(folder, exist_ok=True)
@@ -706,8 +706,8 @@ def _nearest(source: str, hand: str) -> str:
     to list them; "" when none does."""
     import difflib
 
-    from replay.audit import is_dataset
-    from replay.io.readers import iter_items
+    from paipu.replay.audit import is_dataset
+    from paipu.replay.io.readers import iter_items
 
     if is_dataset(source):
         ids = _dataset_ids(source)
@@ -722,7 +722,7 @@ def _dataset_ids(root: str) -> list[str]:
     """Every hand id of a dataset (the ``id`` column only)."""
     import pyarrow.parquet as pq
 
-    from analysis.queries import parquet_files
+    from paipu.analysis.queries import parquet_files
 
     return [i for f in parquet_files(os.path.join(root, "hands")) for i in pq.read_table(f, columns=["id"])["id"].to_pylist()]
 
@@ -754,7 +754,7 @@ STAT_HELP = "only these statistics (repeatable): " + ", ".join(stat_files())
 
 def _variant_or_fail(game: str | None, variant: str | None) -> None:
     """A --variant that no game (or not --game) has is an error naming the known ones."""
-    from replay.games import UnknownGame, find_rules, games
+    from paipu.replay.games import UnknownGame, find_rules, games
 
     if variant is None:
         return
@@ -783,8 +783,8 @@ def stats(
     """
     import json
 
-    from analysis.queries import STATS, DatasetError, connect, run_stat
-    from replay.games import UnknownGame, game_name
+    from paipu.analysis.queries import STATS, DatasetError, connect, run_stat
+    from paipu.replay.games import UnknownGame, game_name
 
     try:
         game = game_name(game) if game else None
@@ -824,9 +824,9 @@ def hands(
     """List a dataset's hands (id, game, variant, players, time, verdict) to find one to replay."""
     from datetime import datetime
 
-    from analysis.queries import DatasetError, find_hands
-    from replay.games import UnknownGame, game_name
-    from replay.verdicts import Code
+    from paipu.analysis.queries import DatasetError, find_hands
+    from paipu.replay.games import UnknownGame, game_name
+    from paipu.replay.verdicts import Code
 
     try:
         game = game_name(game) if game else None
@@ -865,9 +865,9 @@ def compare(
     which are significant (Holm-corrected over every difference tested)."""
     import json
 
-    from analysis.compare import compare as run, sentences
-    from analysis.queries import DatasetError
-    from replay.games import UnknownGame, game_name
+    from paipu.analysis.compare import compare as run, sentences
+    from paipu.analysis.queries import DatasetError
+    from paipu.replay.games import UnknownGame, game_name
 
     try:
         game = game_name(game) if game else None
@@ -905,7 +905,7 @@ def sql(
     import duckdb
     import polars as pl
 
-    from analysis.queries import DatasetError, run_sql
+    from paipu.analysis.queries import DatasetError, run_sql
 
     if parquet:
         writable_file(parquet, "--parquet")
@@ -957,10 +957,10 @@ def fraud(
     Writes the players (profiles) and suspects tables beside the others."""
     import json
 
-    from analysis.fraud import screen, write_tables
-    from analysis.queries import DatasetError
-    from replay.audit import audit_dataset, is_dataset
-    from replay.games import UnknownGame, game_name
+    from paipu.analysis.fraud import screen, write_tables
+    from paipu.analysis.queries import DatasetError
+    from paipu.replay.audit import audit_dataset, is_dataset
+    from paipu.replay.games import UnknownGame, game_name
 
     try:
         game = game_name(game) if game else None
@@ -972,8 +972,8 @@ def fraud(
         fail("--min-hands must be 1 or more")
     if not 0 < alpha < 1:
         fail("--fdr must be between 0 and 1")
-    from replay.distributed import ClusterError
-    from replay.io.commit import DatasetLocked, DatasetWriteError
+    from paipu.replay.distributed import ClusterError
+    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
 
     try:
         done = audit_dataset(dataset, decisions=True, ray_address=ray)
@@ -1014,9 +1014,9 @@ def report(
     replays: Annotated[str | None, typer.Option("--replays", help="a folder of 'paipu replay --hands' pages the suspects' hands link to")] = None,
 ) -> None:
     """A self-contained HTML balance report for designers, with charts."""
-    from analysis.queries import DatasetError
-    from analysis.report import write_report
-    from replay.games import UnknownGame, game_name
+    from paipu.analysis.queries import DatasetError
+    from paipu.analysis.report import write_report
+    from paipu.replay.games import UnknownGame, game_name
 
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")

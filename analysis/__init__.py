@@ -10,7 +10,7 @@ COMMON_STATS = (
 def stat_names() -> tuple[str, ...]:
     """:data:`COMMON_STATS` and those the registered games declare as their own (kept out
     of :mod:`analysis.queries` so that ``paipu stats --help`` does not load duckdb)."""
-    from replay.games import games
+    from paipu.replay.games import games
 
     return COMMON_STATS + tuple(dict.fromkeys(s for g in games() for s in g.stats if s not in COMMON_STATS))
 

@@ -47,7 +47,7 @@ def setting_label(game: str, variant: str, setting: str) -> str:
         return "base"
     try:
         params = json.loads(setting)
-        from replay.games import find_rules
+        from paipu.replay.games import find_rules
 
         rules = find_rules(game, variant)
     except (ValueError, TypeError):

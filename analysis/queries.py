@@ -50,8 +50,8 @@ def connect(root: str, need_audit: bool = True, safe: bool = False) -> duckdb.Du
     registered as an Arrow dataset that DuckDB scans: DuckDB's own S3 reader (the httpfs
     extension) is downloaded at first use, which machines without internet cannot do.
     """
-    from replay.io import store
-    from replay.io.commit import part_files, settle
+    from paipu.replay.io import store
+    from paipu.replay.io.commit import part_files, settle
 
     def has(table: str) -> bool:
         return store.isdir(store.join(root, table))

@@ -28,7 +28,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
-from replay.games import UnknownGame, find_game  # noqa: E402
+from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
 from .inference import holm, mean_interval, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import all_stats, optional_table  # noqa: E402
@@ -727,7 +727,7 @@ class Page:
         ids = [str(x) for x in ids if str(x)]
         if not self.replays:
             return html.escape(", ".join(ids))
-        from replay.html import html_name
+        from paipu.replay.html import html_name
 
         base = os.path.dirname(os.path.abspath(self.out))
         links = []

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from replay.sim import simulate
+from paipu.replay.sim import simulate
 
 
 def base_hands(game: str, n: int, seed: int = 1, variant: str | None = None) -> list[dict]:

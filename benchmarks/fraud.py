@@ -24,12 +24,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from analysis.fraud import screen  # noqa: E402
-from replay.audit import audit_dataset  # noqa: E402
-from replay.games import find_rules  # noqa: E402
-from replay.ingest import ingest_files  # noqa: E402
-from replay.io.jsonl import record_to_json  # noqa: E402
-from replay.sim.population import CHEATS, parse_cheats, simulate_population  # noqa: E402
+from paipu.analysis.fraud import screen  # noqa: E402
+from paipu.replay.audit import audit_dataset  # noqa: E402
+from paipu.replay.games import find_rules  # noqa: E402
+from paipu.replay.ingest import ingest_files  # noqa: E402
+from paipu.replay.io.jsonl import record_to_json  # noqa: E402
+from paipu.replay.sim.population import CHEATS, parse_cheats, simulate_population  # noqa: E402
 
 #: which planted roles each ``--cheat`` kind is judged on
 ROLES = {kind: set(roles) for kind, roles in CHEATS.items()}
@@ -75,7 +75,7 @@ def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: 
 def audit_cost(game: str, hands: int, workdir: str) -> None:
     """CPU seconds of a plain audit against one that also writes the decisions table, in
     process (one worker), best of three each."""
-    from replay.sim import simulate
+    from paipu.replay.sim import simulate
 
     path = os.path.join(workdir, f"cost-{game}.jsonl")
     with open(path, "wb") as f:

@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 from benchmarks._common import base_hands, dump, peak_of  # noqa: E402
 
-from replay.io.text import record_to_text  # noqa: E402
+from paipu.replay.io.text import record_to_text  # noqa: E402
 
 
 def write_inputs(folder: str, n: int) -> tuple[str, str]:
@@ -50,7 +50,7 @@ def main() -> None:
     for k, (label, path, workers) in enumerate(runs):
         out = os.path.join(folder, f"ds-{k}")
         shutil.rmtree(out, ignore_errors=True)
-        code = f"from replay.ingest import ingest_files\n" \
+        code = f"from paipu.replay.ingest import ingest_files\n" \
                f"s = ingest_files([{path!r}], {out!r}, workers={workers})\nassert s.written == {args.hands}, s"
         seconds, peak, _ = peak_of(code)
         rows.append((label, path, seconds, peak))

@@ -117,7 +117,7 @@ def main() -> None:
         import pyspiel
     except ImportError as e:
         raise SystemExit("OpenSpiel is not installed (pip install open_spiel): nothing to compare with") from e
-    from replay.replayer import replay
+    from paipu.replay.replayer import replay
 
     game = pyspiel.load_game("dou_dizhu")
     rng = random.Random(args.seed)

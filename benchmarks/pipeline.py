@@ -75,8 +75,8 @@ def main() -> None:
         code = RAY_SETUP.format(nodes=nodes) if nodes else "ADDRESS = None\n"
         code += f"""
 import time
-from replay.ingest import ingest_files
-from replay.audit import audit_dataset
+from paipu.replay.ingest import ingest_files
+from paipu.replay.audit import audit_dataset
 t = time.perf_counter()
 s = ingest_files([{src!r}], {ds!r}, workers={workers})
 t1 = time.perf_counter()

@@ -39,9 +39,9 @@ GAMES = (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic
 
 CHILD = r"""
 import json, statistics, sys, time
-from replay.replayer import make_table, replay
-from replay.cards import RANK_BIT
-from replay.table import compare_result
+from paipu.replay.replayer import make_table, replay
+from paipu.replay.cards import RANK_BIT
+from paipu.replay.table import compare_result
 records = [json.loads(line) for line in open(PATH, encoding="utf-8")]
 # only the hands this checkout finds legal (an older checkout may not know a newer rule)
 records = [r for r in records if replay(r).ok]

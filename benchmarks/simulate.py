@@ -27,8 +27,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 
-from replay.sim import BLOCK, Seat, simulate  # noqa: E402
-from replay.sim.bots import BOTS  # noqa: E402
+from paipu.replay.sim import BLOCK, Seat, simulate  # noqa: E402
+from paipu.replay.sim.bots import BOTS  # noqa: E402
 
 GAMES = (("doudizhu", "huopin", 3, 500, 1000), ("paodekuai", "huopin", 3, 500, 1000),
          ("paodekuai", "classic", 3, 500, 1000), ("guandan", "standard", 4, 100, 240),
@@ -87,8 +87,8 @@ def landlord_rate(records: list[dict]) -> tuple[int, int]:
 
 
 def anchor(deals: int) -> None:
-    from replay.sim.planner import FAST
-    from replay.sim.rlcard_agent import ByRole, RLCardRule
+    from paipu.replay.sim.planner import FAST
+    from paipu.replay.sim.rlcard_agent import ByRole, RLCardRule
 
     rl = RLCardRule()
     pairings = {"paipu landlord, paipu farmers": ByRole(FAST, FAST), "paipu landlord, RLCard farmers": ByRole(FAST, rl),
@@ -121,8 +121,8 @@ def anchor(deals: int) -> None:
 
 def levels(deals: int) -> None:
     """--bot strong against the default on the same deals, in each role."""
-    from replay.sim.planner import FAST, STRONG
-    from replay.sim.rlcard_agent import ByRole
+    from paipu.replay.sim.planner import FAST, STRONG
+    from paipu.replay.sim.rlcard_agent import ByRole
 
     pairings = {"fast landlord, fast farmers": ByRole(FAST, FAST), "strong landlord, fast farmers": ByRole(STRONG, FAST),
                 "fast landlord, strong farmers": ByRole(FAST, STRONG)}

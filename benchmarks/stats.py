@@ -20,12 +20,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 from benchmarks._common import base_hands, dump  # noqa: E402
 
-from analysis.queries import STATS, connect, run_stat  # noqa: E402
+from paipu.analysis.queries import STATS, connect, run_stat  # noqa: E402
 
 
 def build(folder: str, hands: int) -> str:
-    from replay.audit import audit_dataset
-    from replay.ingest import ingest_files
+    from paipu.replay.audit import audit_dataset
+    from paipu.replay.ingest import ingest_files
 
     src = os.path.join(folder, "hands.jsonl")
     base = [r for g, v in (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"))

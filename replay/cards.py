@@ -10,7 +10,7 @@ rank order for singles, pairs and bombs; a game may reorder (Guandan's level car
 >>> parse_cards("3h 10s ♣A BJ")
 Traceback (most recent call last):
 ...
-replay.cards.CardError: not a card: '♣A' (expected rank then suit, like '3h', 'Ts', '10♠', or 'SJ'/'BJ')
+paipu.replay.cards.CardError: not a card: '♣A' (expected rank then suit, like '3h', 'Ts', '10♠', or 'SJ'/'BJ')
 >>> cards_name(parse_cards("3h,10s BJ"))
 '3h Ts BJ'
 >>> rank_of(parse_cards("2c")[0]) == RANK_2

@@ -11,7 +11,7 @@ Nothing from the log reaches the page as markup: the frames are JSON inside a
 ``<script type="application/json">`` element (``<``, ``>``, ``&`` escaped as ``\\u003c``...),
 and the script writes every string with ``textContent``.
 
->>> from replay.io.text import parse_text
+>>> from paipu.replay.io.text import parse_text
 >>> rec = parse_text(open("sample_logs/doudizhu_handmade.paipu", encoding="utf-8").read())[0].record
 >>> d = hand_data(rec)
 >>> len(d["frames"]), d["frames"][4]["act"]["en"], d["frames"][-1]["hands"][0]

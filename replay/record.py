@@ -9,7 +9,7 @@ the text format and what the engines read.  :func:`check_record` raises
 ...               "players": ["a", "b", "c"], "deal": [[], [], ["3h", "1x"]], "actions": []})
 Traceback (most recent call last):
 ...
-replay.verdicts.RecordError: bad_card: field "deal[2][1]": expected a card like '3h', 'Ts' or 'BJ', got '1x'
+paipu.replay.verdicts.RecordError: bad_card: field "deal[2][1]": expected a card like '3h', 'Ts' or 'BJ', got '1x'
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Replay a hand record: re-validate every action, return verdict, events and outcome.
 
->>> from replay.io.text import parse_text
+>>> from paipu.replay.io.text import parse_text
 >>> rec = parse_text(open("sample_logs/doudizhu_handmade.paipu", encoding="utf-8").read())[0].record
 >>> r = replay(rec)
 >>> r.ok, r.outcome["landlord"], r.outcome["multiplier"], r.outcome["scores"]

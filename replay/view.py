@@ -12,7 +12,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.text import Text
 
-from analysis.fmt import signed
+from paipu.analysis.fmt import signed
 
 from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .games import find_game

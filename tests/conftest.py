@@ -33,7 +33,7 @@ def s3(aws_env):
     server = server_mod.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     url = f"http://127.0.0.1:{server._server.server_port}"
-    from replay.io import store
+    from paipu.replay.io import store
 
     store.set_endpoint(url)
     import pyarrow.fs as pafs

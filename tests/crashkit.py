@@ -21,16 +21,16 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from replay.io.commit import read_table
-from replay.sim import simulate
+from paipu.replay.io.commit import read_table
+from paipu.replay.sim import simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-INGEST = ("import sys\nfrom replay.ingest import ingest_files\n"
+INGEST = ("import sys\nfrom paipu.replay.ingest import ingest_files\n"
           "ingest_files([sys.argv[1]], sys.argv[2], batch_size=int(sys.argv[3]), workers=1)\n"
-          "from replay.io import commit\nprint(commit._steps)")
-AUDIT = ("import sys\nfrom replay.audit import audit_dataset\naudit_dataset(sys.argv[2], workers=1)\n"
-         "from replay.io import commit\nprint(commit._steps)")
+          "from paipu.replay.io import commit\nprint(commit._steps)")
+AUDIT = ("import sys\nfrom paipu.replay.audit import audit_dataset\naudit_dataset(sys.argv[2], workers=1)\n"
+         "from paipu.replay.io import commit\nprint(commit._steps)")
 #: the key of a row in each table
 KEYS = {"hands": ("id",), "actions": ("hand_id", "idx"), "rejects": ("source", "line", "code"),
         "verdicts": ("hand_id",), "plays": ("hand_id", "idx"), "outcomes": ("hand_id",), "seats": ("hand_id", "seat")}
@@ -77,16 +77,16 @@ def _forked(code: str, src: str, out: str, batch: int, crash_at: int | None) -> 
         status = 1
         try:
             os.close(read)
-            from replay.io import commit
+            from paipu.replay.io import commit
 
             os.environ["PAIPU_CRASH_AT"] = str(crash_at if crash_at is not None else 10 ** 9)
             commit._steps = 0
             if code == AUDIT:
-                from replay.audit import audit_dataset
+                from paipu.replay.audit import audit_dataset
 
                 audit_dataset(out, workers=1)
             else:
-                from replay.ingest import ingest_files
+                from paipu.replay.ingest import ingest_files
 
                 ingest_files([src], out, batch_size=batch, workers=1)
             os.write(write, str(commit._steps).encode())

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 
-from replay.cards import BIG_JOKER, HEARTS, SMALL_JOKER, card_id
-from replay.combos import any_beats, strongest
-from replay.games.guandan import STANDARD, Guandan, classify_cards, parse_level
+from paipu.replay.cards import BIG_JOKER, HEARTS, SMALL_JOKER, card_id
+from paipu.replay.combos import any_beats, strongest
+from paipu.replay.games.guandan import STANDARD, Guandan, classify_cards, parse_level
 
 # a copy of ../shared/oracles/guandan (MIT, the guandan-world project), so the suite runs anywhere
 ORACLE = os.path.join(os.path.dirname(__file__), "data", "guandan_oracle")

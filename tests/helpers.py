@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 import json
 
-from replay.cards import counts
-from replay.io.text import parse_text
-from replay.replayer import Replay, replay
+from paipu.replay.cards import counts
+from paipu.replay.io.text import parse_text
+from paipu.replay.replayer import Replay, replay
 
 # seat 0 holds a 3..A straight, 2s 2h 2d, SJ, 3h; the bottom BJ 2c 3d completes a bomb of
 # twos and the rocket.  Seat 1: hearts 4..A and diamonds 4..9.  Seat 2: the rest.
@@ -111,7 +111,7 @@ def code_at(record: dict) -> tuple[str, int | None] | None:
 def stepping(record: dict):
     """(index, action, table) for every action of a legal record, the table as it stands
     just before that action; each action is then replayed and must be legal."""
-    from replay.replayer import make_table
+    from paipu.replay.replayer import make_table
 
     table = make_table(record)
     assert table.setup() is None
@@ -122,7 +122,7 @@ def stepping(record: dict):
 
 def table_after(record: dict, stop: int):
     """A table replayed through ``record["actions"][:stop]`` (each action legal)."""
-    from replay.replayer import make_table
+    from paipu.replay.replayer import make_table
 
     table = make_table(record)
     assert table.setup() is None
@@ -133,7 +133,7 @@ def table_after(record: dict, stop: int):
 
 def with_hand(table, seat: int, cards: list[int]) -> None:
     """Give *seat* exactly *cards* (card ids), replacing its hand."""
-    from replay.cards import RANK_BIT
+    from paipu.replay.cards import RANK_BIT
 
     hand = table.hands[seat]
     for c in range(54):

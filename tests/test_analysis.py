@@ -11,9 +11,9 @@ from helpers import ANTI_SPRING, BID_0, CLASSIC_HEAD, PDK_HEAD, SPRING, ddz, tex
 from test_paodekuai import CLASSIC_GAME, LET_GO
 from typer.testing import CliRunner
 
-from cli import app
-from replay.io.jsonl import record_to_json
-from replay.sim import simulate
+from paipu.cli import app
+from paipu.replay.io.jsonl import record_to_json
+from paipu.replay.sim import simulate
 
 runner = CliRunner()
 

@@ -12,8 +12,8 @@ from helpers import ANTI_SPRING, BID_0, PDK_HEAD, SPRING, ddz, text_record
 from test_paodekuai import LET_GO
 from typer.testing import CliRunner
 
-from cli import app
-from replay.io.jsonl import record_to_json
+from paipu.cli import app
+from paipu.replay.io.jsonl import record_to_json
 
 runner = CliRunner()
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
@@ -127,13 +127,13 @@ def test_reaudit_touches_only_new_hands_and_force_redoes(tmp_path, dataset):
 
 
 def test_engine_crash_becomes_a_verdict(tmp_path, monkeypatch):
-    from replay.games import doudizhu
+    from paipu.replay.games import doudizhu
 
     def boom(self, i, seat, ids, readings, led):
         raise RuntimeError("engine bug")
 
     monkeypatch.setattr(doudizhu.Doudizhu, "on_play", boom)
-    from replay.replayer import replay
+    from paipu.replay.replayer import replay
 
     r = replay(ddz(SPRING))
     assert r.violation.code == "engine_error" and "RuntimeError: engine bug" in r.violation.message

@@ -9,10 +9,10 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from replay.io.jsonl import record_to_json
-from replay.io.text import parse_text
-from replay.sim import simulate
+from paipu.cli import app
+from paipu.replay.io.jsonl import record_to_json
+from paipu.replay.io.text import parse_text
+from paipu.replay.sim import simulate
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[test]')")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import stepping, with_hand
-from replay.cards import RANK_BIT, parse_cards
-from replay.combos import Combo
-from replay.games import doudizhu, guandan, paodekuai, shuangkou
-from replay.replayer import make_table
-from replay.sim import simulate
+from paipu.replay.cards import RANK_BIT, parse_cards
+from paipu.replay.combos import Combo
+from paipu.replay.games import doudizhu, guandan, paodekuai, shuangkou
+from paipu.replay.replayer import make_table
+from paipu.replay.sim import simulate
 
 SEEDS = st.integers(0, 10_000)
 PLAIN = [(doudizhu.Doudizhu, doudizhu.beating_exists, doudizhu.HUOPIN),

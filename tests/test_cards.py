@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from replay.cards import (
+from paipu.replay.cards import (
     DECK_48, DECK_52, DECK_54, DECK_108, CardError, canonical, card_name, cards_name, contains, counts, pack,
     parse_card, parse_cards,
 )

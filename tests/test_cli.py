@@ -10,8 +10,8 @@ import duckdb
 from helpers import BID_0, SPRING, ddz
 from typer.testing import CliRunner
 
-from cli import app
-from replay.io.jsonl import record_to_json
+from paipu.cli import app
+from paipu.replay.io.jsonl import record_to_json
 
 runner = CliRunner()
 HERE = os.path.dirname(__file__)

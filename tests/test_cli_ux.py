@@ -17,9 +17,9 @@ from helpers import ANTI_SPRING, BID_0, SPRING, ddz
 from rich.console import Console
 from typer.testing import CliRunner
 
-import cli
-from cli import app
-from replay.io.jsonl import record_to_json
+import paipu.cli as cli
+from paipu.cli import app
+from paipu.replay.io.jsonl import record_to_json
 
 runner = CliRunner()
 ROOT = os.path.join(os.path.dirname(__file__), "..")
@@ -72,7 +72,7 @@ def test_output_for_pipes_never_wraps_at_40_columns(tmp_path, hands_file, datase
     env = dict(os.environ, COLUMNS="40", LINES="10")
 
     def run(*args: str) -> tuple[str, str]:
-        p = subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, env=env, capture_output=True, text=True)
+        p = subprocess.run([sys.executable, "-m", "paipu.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True)
         return p.stdout, p.stderr
 
     stdout, _ = run("audit", str(src))
@@ -118,15 +118,15 @@ def test_a_full_disk_is_a_one_line_error(dataset, tmp_path, monkeypatch):
 
     import polars as pl
 
-    import analysis.report
-    import replay.io.jsonl
+    import paipu.analysis.report
+    import paipu.replay.io.jsonl
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "x"))
 
-    monkeypatch.setattr(analysis.report, "write_report", full)
+    monkeypatch.setattr(paipu.analysis.report, "write_report", full)
     one_line_error(invoke("report", dataset, "--out", str(tmp_path / "r.html")), "x: No space left on device")
-    monkeypatch.setattr(replay.io.jsonl, "record_to_json", full)
+    monkeypatch.setattr(paipu.replay.io.jsonl, "record_to_json", full)
     one_line_error(invoke("simulate", "-g", "ddz", "-n", "5", "--out", str(tmp_path / "s.jsonl")),
                    "x: No space left on device")
 
@@ -311,8 +311,8 @@ def test_version():
 
 
 def test_help_shows_flags_as_flags_and_lists_the_statistics():
-    from analysis import stat_files
-    from analysis.queries import STATS
+    from paipu.analysis import stat_files
+    from paipu.analysis.queries import STATS
 
     assert set(stat_files()) == set(STATS)  # what --help lists without loading the games
     r = runner.invoke(app, ["audit", "--help"], env={"COLUMNS": "200"})

@@ -8,8 +8,8 @@ import copy
 import pytest
 from helpers import code_at
 
-from replay.replayer import replay
-from replay.sim import simulate
+from paipu.replay.replayer import replay
+from paipu.replay.sim import simulate
 
 
 @pytest.mark.parametrize("game", ["doudizhu", "paodekuai", "guandan", "shuangkou"])

@@ -10,9 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from replay.audit import audit_jobs
-from replay.distributed import ClusterError, connect, run_parts
+from paipu.cli import app
+from paipu.replay.audit import audit_jobs
+from paipu.replay.distributed import ClusterError, connect, run_parts
 
 SAMPLES = os.path.join(os.path.dirname(__file__), "..", "sample_logs")
 

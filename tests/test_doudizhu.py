@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import ANTI_SPRING, BID_0, DDZ_HEAD, SPRING, STRAIGHT, ddz, run, verdict
 
-from replay.replayer import replay
+from paipu.replay.replayer import replay
 
 # ---------------------------------------------------------------- the deal
 

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from replay.cards import pack, pack_counts, parse_cards
-from replay.combos import any_beats
-from replay.games.doudizhu import HUOPIN, Doudizhu
+from paipu.replay.cards import pack, pack_counts, parse_cards
+from paipu.replay.combos import any_beats
+from paipu.replay.games.doudizhu import HUOPIN, Doudizhu
 
 ORDER = "3456789TJQKA2BR"  # RLCard's rank letters (B small joker, R big joker)
 RLCARD_KIND = {

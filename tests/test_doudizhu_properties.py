@@ -9,9 +9,9 @@ from helpers import code_at, stepping, submultisets, table_after
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from replay.cards import CARD_NAMES, counts
-from replay.replayer import replay
-from replay.sim import simulate
+from paipu.replay.cards import CARD_NAMES, counts
+from paipu.replay.replayer import replay
+from paipu.replay.sim import simulate
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

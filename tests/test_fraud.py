@@ -12,13 +12,13 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from analysis.fraud import (bh, bot_timing, co_seating, fisher_greater, pair_effects, poisson_upper, presence_z, ratings,
+from paipu.analysis.fraud import (bh, bot_timing, co_seating, fisher_greater, pair_effects, poisson_upper, presence_z, ratings,
                             robust_z, soft_play, wilson)
-from analysis.queries import run_sql
-from cli import app
-from replay.decisions import hand_decisions
-from replay.io.jsonl import record_to_json
-from replay.sim.population import BotClock, HumanClock, Population, parse_cheats
+from paipu.analysis.queries import run_sql
+from paipu.cli import app
+from paipu.replay.decisions import hand_decisions
+from paipu.replay.io.jsonl import record_to_json
+from paipu.replay.sim.population import BotClock, HumanClock, Population, parse_cheats
 from tests.helpers import ANTI_SPRING, SPRING, ddz
 
 runner = CliRunner()
@@ -135,7 +135,7 @@ def test_poisson_and_fisher_tails():
 
 
 def test_co_seating_expected_from_who_was_playing_then(monkeypatch):
-    import analysis.fraud as fraud
+    import paipu.analysis.fraud as fraud
 
     monkeypatch.setattr(fraud, "SITTING_GAP", 10)  # every hand its own sitting
     # four sittings in one window: A with B three times, A with C once; C and D elsewhere
@@ -181,7 +181,7 @@ def test_soft_play_against_the_same_place_per_direction():
 
 
 def test_dispersion_per_player():
-    from analysis.fraud import dispersion
+    from paipu.analysis.fraud import dispersion
 
     rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "clusters": 5, "chi2": 12.0},
                          {"game": "g", "variant": "v", "a": "B", "clusters": 5, "chi2": 2.0},

@@ -13,13 +13,13 @@ from helpers import code_at, table_after
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.cards import HEARTS, card_id, parse_cards
-from replay.combos import any_beats, strongest
-from replay.games.guandan import (
+from paipu.replay.cards import HEARTS, card_id, parse_cards
+from paipu.replay.combos import any_beats, strongest
+from paipu.replay.games.guandan import (
     NO_TRIBUTE, STANDARD, GuandanHand, classify_cards, level_name, parse_level, upgrade_level,
 )
-from replay.replayer import make_table, replay
-from replay.sim import simulate
+from paipu.replay.replayer import make_table, replay
+from paipu.replay.sim import simulate
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
@@ -344,7 +344,7 @@ def test_coins_double_for_every_big_bomb():
 
 
 def audit_codes(records) -> list[tuple[str | None, int | None]]:
-    from replay.replayer import Matches
+    from paipu.replay.replayer import Matches
 
     matches = Matches()
     out = []
@@ -364,7 +364,7 @@ def a_match(pred=lambda records: True, variant="standard"):
 
 def test_simulation_stops_at_a_won_match():
     """With the sample's seed a match is won at A; the hand after a won match starts a new one."""
-    from replay.replayer import Matches
+    from paipu.replay.replayer import Matches
 
     records = list(simulate("guandan", "standard", 12, 2026))
     matches = Matches()
@@ -438,7 +438,7 @@ def test_no_tribute_first_place_of_previous_hand_leads():
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS, st.data())
 def test_every_generated_move_validates(seed, data):
-    from replay.cards import CARD_NAMES
+    from paipu.replay.cards import CARD_NAMES
 
     record = match(seed, "no_tribute", 1)[0]
     plays = [k for k, a in enumerate(record["actions"]) if a["act"] in ("play", "pass")]
@@ -462,8 +462,8 @@ def test_every_generated_move_validates(seed, data):
 def test_dataset_audit_follows_a_match_across_part_files(tmp_path):
     from typer.testing import CliRunner
 
-    from cli import app
-    from replay.io.jsonl import record_to_json
+    from paipu.cli import app
+    from paipu.replay.io.jsonl import record_to_json
 
     records = a_match()
     bad = copy.deepcopy(records)

@@ -8,14 +8,14 @@ import os
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from replay.cards import CARD_NAMES, DECK_108, parse_cards
-from replay.io.guandan_competition import (
+from paipu.cli import app
+from paipu.replay.cards import CARD_NAMES, DECK_108, parse_cards
+from paipu.replay.io.guandan_competition import (
     card, declaration, items_of_competition_lines, platform_card, platform_declaration, record_to_deal,
 )
-from replay.io.readers import iter_file
-from replay.replayer import Matches, replay
-from replay.sim import simulate
+from paipu.replay.io.readers import iter_file
+from paipu.replay.replayer import Matches, replay
+from paipu.replay.sim import simulate
 
 runner = CliRunner()
 

@@ -17,14 +17,14 @@ import re
 
 import pytest
 
-from replay.audit import iter_verdicts
-from replay.ingest import ingest_files
-from replay.io import sources
-from replay.io.commit import read_table
-from replay.io.dataset import read_records
-from replay.io.sources import expand_inputs
-from replay.io.text import record_to_text
-from replay.sim import simulate
+from paipu.replay.audit import iter_verdicts
+from paipu.replay.ingest import ingest_files
+from paipu.replay.io import sources
+from paipu.replay.io.commit import read_table
+from paipu.replay.io.dataset import read_records
+from paipu.replay.io.sources import expand_inputs
+from paipu.replay.io.text import record_to_text
+from paipu.replay.sim import simulate
 
 GOOD = list(simulate("doudizhu", None, 4, 7))
 GUANDAN = list(simulate("guandan", None, 1, 3))[0]
@@ -126,8 +126,8 @@ def test_values_json_cannot_hold_in_jsonl(tmp_path, name, fragment, expected):
 
 def test_integers_over_64_bits_from_python_are_bad_records():
     """JSONL's parser reads such integers as doubles; records built in Python can hold them."""
-    from replay.record import check_record
-    from replay.verdicts import RecordError
+    from paipu.replay.record import check_record
+    from paipu.replay.verdicts import RecordError
 
     for change, field in ((lambda r: r.update(note=2 ** 70), "note"),
                           (lambda r: r["actions"][1].update(n=-(2 ** 64) - 1), "actions[1].n"),
@@ -337,7 +337,7 @@ def test_a_value_no_audit_column_holds_costs_only_its_hand(tmp_path):
     src.write_bytes(jsonl_lines(GOOD + [huge]))
     out = str(tmp_path / "ds")
     ingest_files([str(src)], out)
-    from replay.audit import audit_dataset
+    from paipu.replay.audit import audit_dataset
 
     summaries = []
     audit_dataset(out, workers=1, on_part=summaries.append)
@@ -352,7 +352,7 @@ def test_a_value_no_audit_column_holds_costs_only_its_hand(tmp_path):
 
 
 def test_full_disk_leaves_the_dataset_as_before_the_batch(tmp_path, monkeypatch):
-    from replay.io import commit
+    from paipu.replay.io import commit
 
     src = tmp_path / "h.jsonl"
     src.write_bytes(jsonl_lines(GOOD))
@@ -383,7 +383,7 @@ def test_full_disk_leaves_the_dataset_as_before_the_batch(tmp_path, monkeypatch)
 
 
 def test_full_disk_is_one_line_from_the_cli(tmp_path, monkeypatch):
-    from replay.io import commit
+    from paipu.replay.io import commit
     from tests.test_cli import invoke
 
     src = tmp_path / "h.jsonl"
@@ -403,12 +403,12 @@ def test_a_second_writer_fails_at_once_naming_the_first(tmp_path):
     import subprocess
     import sys
 
-    from replay.io.commit import DatasetLocked, Lock
+    from paipu.replay.io.commit import DatasetLocked, Lock
 
     out = str(tmp_path / "ds")
     src = tmp_path / "h.jsonl"
     src.write_bytes(jsonl_lines(GOOD))
-    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom replay.io.commit import Lock\n"
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom paipu.replay.io.commit import Lock\n"
                                f"Lock({out!r}).acquire()\nprint('locked', flush=True)\ntime.sleep(30)"],
                               stdout=subprocess.PIPE, text=True)
     try:
@@ -418,7 +418,7 @@ def test_a_second_writer_fails_at_once_naming_the_first(tmp_path):
         message = str(e.value)
         assert message.startswith(f"{out} is being written by pid {holder.pid} (")
         assert "-c" in message and " UTC); wait for it to finish" in message
-        from replay.audit import audit_dataset
+        from paipu.replay.audit import audit_dataset
 
         with pytest.raises(DatasetLocked):
             audit_dataset(out)
@@ -446,7 +446,7 @@ def test_stale_temporaries_are_ignored_and_cleaned(tmp_path):
         with open(path, "wb") as f:
             f.write(b"PAR1 half a file")
     assert len(list(read_records(out))) == 2  # readers skip them
-    from analysis.queries import run_sql
+    from paipu.analysis.queries import run_sql
 
     assert run_sql(out, "select count(*) as n from hands")["n"].to_list() == [2]
     (tmp_path / "more.jsonl").write_bytes(jsonl_lines(GOOD[2:]))
@@ -455,7 +455,7 @@ def test_stale_temporaries_are_ignored_and_cleaned(tmp_path):
 
 
 def test_uncommitted_staging_is_dropped_and_committed_is_completed(tmp_path):
-    from replay.io.commit import StagedBatch, recover
+    from paipu.replay.io.commit import StagedBatch, recover
 
     src = tmp_path / "h.jsonl"
     src.write_bytes(jsonl_lines(GOOD[:1]))
@@ -497,7 +497,7 @@ def test_the_cli_never_shows_a_traceback_on_the_hostile_corpus(tmp_path):
 def test_last_resort_a_value_the_checks_miss_rejects_one_record(tmp_path, monkeypatch):
     """Were the checks to let a value through that no column holds, the batch's conversion
     fails and each record is tried alone: that one is rejected naming the column."""
-    from replay.io import jsonl
+    from paipu.replay.io import jsonl
 
     monkeypatch.setattr(jsonl, "check_record", lambda obj, action_cards=True: obj)  # checks nothing
     bad = [spoil(lambda r: r.update(stacks=[2 ** 60, 0, 0])),
@@ -517,7 +517,7 @@ def test_last_resort_a_value_the_checks_miss_rejects_one_record(tmp_path, monkey
 def test_sniffing_a_gzip_bomb_holds_one_bounded_line(tmp_path, monkeypatch):
     import tracemalloc
 
-    from replay.io.sources import sniff_format
+    from paipu.replay.io.sources import sniff_format
 
     monkeypatch.setattr(sources, "MAX_LINE", 1 << 20)
     path = tmp_path / "bomb.gz"  # no telling name: the format is sniffed from the content

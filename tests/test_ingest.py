@@ -9,12 +9,12 @@ import os
 import duckdb
 import pytest
 
-from replay.ingest import ingest_files
-from replay.io.dataset import read_records
-from replay.io.readers import iter_items
-from replay.io.sources import expand_inputs
-from replay.io.text import record_to_text
-from replay.sim import simulate
+from paipu.replay.ingest import ingest_files
+from paipu.replay.io.dataset import read_records
+from paipu.replay.io.readers import iter_items
+from paipu.replay.io.sources import expand_inputs
+from paipu.replay.io.text import record_to_text
+from paipu.replay.sim import simulate
 
 RECORDS = list(simulate("doudizhu", None, 6, 11))
 
@@ -130,7 +130,7 @@ def test_no_temporary_files_left_and_parts_small_batches(tmp_path):
 
 
 def test_missing_input_is_an_error(tmp_path):
-    from replay.io.sources import InputError
+    from paipu.replay.io.sources import InputError
 
     with pytest.raises(InputError):
         list(iter_items([str(tmp_path / "nope.jsonl")]))

@@ -12,14 +12,14 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from analysis.compare import paired, sentences
-from cli import app
-from replay.cards import CARD_OF, RANK, pack
-from replay.games import find_rules
-from replay.replayer import Matches, replay
-from replay.sim import BLOCK, simulate, simulate_settings
-from replay.sim.run import Job, jobs, write
-from replay.sim.settings import SettingError, changes, load_toml, setting, settings_of
+from paipu.analysis.compare import paired, sentences
+from paipu.cli import app
+from paipu.replay.cards import CARD_OF, RANK, pack
+from paipu.replay.games import find_rules
+from paipu.replay.replayer import Matches, replay
+from paipu.replay.sim import BLOCK, simulate, simulate_settings
+from paipu.replay.sim.run import Job, jobs, write
+from paipu.replay.sim.settings import SettingError, changes, load_toml, setting, settings_of
 from tests.helpers import BID_0, code_at, ddz, stepping
 
 runner = CliRunner()
@@ -329,9 +329,9 @@ def test_a_setting_that_cannot_be_played_is_a_one_line_error_before_any_file(tmp
 
 def test_rlcard_rule_agent_plays_legal_hands_inside_paipu():
     pytest.importorskip("rlcard")
-    from replay.sim import Seat
-    from replay.sim.planner import FAST
-    from replay.sim.rlcard_agent import ByRole, RLCardRule, rank_string, trace_of
+    from paipu.replay.sim import Seat
+    from paipu.replay.sim.planner import FAST
+    from paipu.replay.sim.rlcard_agent import ByRole, RLCardRule, rank_string, trace_of
 
     assert rank_string(pack(CARD_OF[t] for t in ["4h", "3s", "3h", "3d"])) == "3334"
     assert rank_string(pack([CARD_OF["BJ"], CARD_OF["SJ"]])) == "BR"  # RLCard: B small, R big
@@ -350,7 +350,7 @@ def test_rlcard_rule_agent_plays_legal_hands_inside_paipu():
 
 @pytest.mark.parametrize("bot", ["fast", "strong", "simple"])
 def test_every_bot_level_plays_legal_hands_of_every_game(bot, tmp_path):
-    from replay.sim.run import records
+    from paipu.replay.sim.run import records
 
     matches = Matches()
     for game, variant, hands in (("doudizhu", "huopin", 6), ("paodekuai", "huopin", 6), ("paodekuai", "classic", 6),

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import stepping, with_hand
-from replay.combos import Combo
-from replay.games import guandan, shuangkou
-from replay.replayer import make_table
-from replay.sim import simulate
+from paipu.replay.combos import Combo
+from paipu.replay.games import guandan, shuangkou
+from paipu.replay.replayer import make_table
+from paipu.replay.sim import simulate
 
 SEEDS = st.integers(0, 10_000)
 MODULES = {"guandan": guandan, "shuangkou": shuangkou}

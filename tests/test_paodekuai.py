@@ -9,11 +9,11 @@ from helpers import CLASSIC_HEAD, PDK_HEAD, code_at, pdk_verdict, stepping, subm
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from replay.cards import CARD_NAMES, pack, parse_cards
-from replay.combos import any_beats
-from replay.games.paodekuai import CLASSIC, HUOPIN, Paodekuai
-from replay.replayer import replay
-from replay.sim import simulate
+from paipu.replay.cards import CARD_NAMES, pack, parse_cards
+from paipu.replay.combos import any_beats
+from paipu.replay.games.paodekuai import CLASSIC, HUOPIN, Paodekuai
+from paipu.replay.replayer import replay
+from paipu.replay.sim import simulate
 
 H = Paodekuai.combo_table(HUOPIN)
 C = Paodekuai.combo_table(CLASSIC)

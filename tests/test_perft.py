@@ -13,11 +13,11 @@ from collections import Counter
 import pytest
 from helpers import submultisets
 
-from replay.cards import RANK_BIT, parse_cards
-from replay.combos import any_beats, strongest
-from replay.games import find_game, find_rules
-from replay.replayer import make_table
-from replay.sim import simulate
+from paipu.replay.cards import RANK_BIT, parse_cards
+from paipu.replay.combos import any_beats, strongest
+from paipu.replay.games import find_game, find_rules
+from paipu.replay.replayer import make_table
+from paipu.replay.sim import simulate
 
 
 def table_of(game: str, variant: str, level: int | None = None):

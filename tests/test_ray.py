@@ -18,13 +18,13 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
+from paipu.cli import app
 from helpers import BID_0, ddz
-from replay.io.jsonl import record_to_json
-from replay.audit import audit_dataset, audit_jobs, audit_parts
-from replay.derive import AUDIT_TABLES
-from replay.distributed import run_parts
-from replay.io.dataset import iter_hand_files
+from paipu.replay.io.jsonl import record_to_json
+from paipu.replay.audit import audit_dataset, audit_jobs, audit_parts
+from paipu.replay.derive import AUDIT_TABLES
+from paipu.replay.distributed import run_parts
+from paipu.replay.io.dataset import iter_hand_files
 
 ray = pytest.importorskip("ray")
 pytestmark = pytest.mark.ray
@@ -216,8 +216,8 @@ def test_an_interrupted_run_resumes_with_the_parts_left(cluster, ingested, local
 
 def test_a_dataset_on_s3_is_audited_on_the_cluster_as_by_the_local_pool(cluster, s3, tmp_path):
     """The nodes reach the dataset on object storage: the endpoint goes with the tasks."""
-    from replay.io import store
-    from replay.io.commit import read_table
+    from paipu.replay.io import store
+    from paipu.replay.io.commit import read_table
 
     inputs = [os.path.join(SAMPLES, f) for f in ("guandan_standard_simulated.jsonl", "doudizhu_simulated.paipu")]
     remote, local = "s3://paipu/on-ray", str(tmp_path / "ds")
@@ -281,7 +281,7 @@ def test_a_node_removed_mid_run_is_survived_with_every_hand_once(ray_cluster, in
 def test_fraud_decisions_on_the_cluster_equal_the_local_ones(cluster, ingested, tmp_path):
     """paipu fraud --ray: the heavy per-hand part (the decisions) runs as Ray tasks, the
     screens stay in DuckDB/polars; the decisions rows and the suspects equal a local run."""
-    from replay.io.commit import read_table
+    from paipu.replay.io.commit import read_table
 
     here, there = copy_of(ingested, tmp_path / "a"), copy_of(ingested, tmp_path / "b")
     r = CliRunner().invoke(app, ["fraud", here, "--min-hands", "1", "--json"], catch_exceptions=False)

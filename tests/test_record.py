@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from replay.record import check_record
-from replay.verdicts import RecordError
+from paipu.replay.record import check_record
+from paipu.replay.verdicts import RecordError
 
 GOOD = {
     "paipu": 1, "id": "h1", "game": "doudizhu", "variant": "huopin", "players": ["a", "b", "c"],
@@ -82,7 +82,7 @@ def audit_jsonl(path) -> list[dict]:
 
     from typer.testing import CliRunner
 
-    from cli import app
+    from paipu.cli import app
 
     r = CliRunner().invoke(app, ["audit", str(path), "--jsonl"], catch_exceptions=False)
     assert r.exit_code == 1

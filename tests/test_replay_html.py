@@ -10,13 +10,13 @@ import re
 import polars as pl
 from typer.testing import CliRunner
 
-from analysis.report import Section
-from cli import app
-from replay.html import hand_data, html_name, page
-from replay.io.jsonl import record_to_json
-from replay.io.readers import iter_items
-from replay.io.text import parse_text
-from replay.sim import simulate
+from paipu.analysis.report import Section
+from paipu.cli import app
+from paipu.replay.html import hand_data, html_name, page
+from paipu.replay.io.jsonl import record_to_json
+from paipu.replay.io.readers import iter_items
+from paipu.replay.io.text import parse_text
+from paipu.replay.sim import simulate
 
 runner = CliRunner()
 HANDMADE = "sample_logs/doudizhu_handmade.paipu"

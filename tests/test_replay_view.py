@@ -10,10 +10,10 @@ from helpers import BID_0, SPRING, ddz
 from rich.console import Console
 from typer.testing import CliRunner
 
-from cli import app
-from replay.io.jsonl import record_to_json
-from replay.verdicts import Code
-from replay.view import CODE_ZH, render, step_through
+from paipu.cli import app
+from paipu.replay.io.jsonl import record_to_json
+from paipu.replay.verdicts import Code
+from paipu.replay.view import CODE_ZH, render, step_through
 
 runner = CliRunner()
 SAMPLES = os.path.join(os.path.dirname(__file__), "..", "sample_logs")
@@ -124,7 +124,7 @@ def test_step_to_the_end_then_any_key_returns_the_verdict():
 def test_cli_step_uses_getchar_on_a_terminal(monkeypatch, tmp_path):
     import typer
 
-    import cli
+    import paipu.cli as cli
 
     src = tmp_path / "h.jsonl"
     src.write_bytes(record_to_json(ddz(SPRING)) + b"\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.io.readers import iter_file
+from paipu.replay.io.readers import iter_file
 
 FORMATS = ("jsonl", "text", "guandan-competition")
 
@@ -30,7 +30,7 @@ def test_any_bytes_give_items_not_exceptions(tmp_path_factory, data, fmt):
 def test_any_json_gives_items_not_exceptions(tmp_path_factory, obj, fmt):
     import json
 
-    from replay.replayer import replay
+    from paipu.replay.replayer import replay
 
     path = tmp_path_factory.mktemp("json") / "x.jsonl"
     path.write_text(json.dumps(obj) + "\n")

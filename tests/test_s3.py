@@ -10,9 +10,9 @@ import os
 import pyarrow as pa
 from typer.testing import CliRunner
 
-from cli import app
-from replay.io import store
-from replay.io.commit import read_table
+from paipu.cli import app
+from paipu.replay.io import store
+from paipu.replay.io.commit import read_table
 
 SAMPLES = os.path.join(os.path.dirname(__file__), "..", "sample_logs")
 

@@ -11,11 +11,11 @@ from helpers import code_at, stepping, table_after
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.cards import CARD_NAMES, parse_cards
-from replay.combos import any_beats, strongest
-from replay.games.shuangkou import HUOPIN, Shuangkou, classify_cards, stars_of
-from replay.replayer import make_table, replay, run
-from replay.sim import simulate
+from paipu.replay.cards import CARD_NAMES, parse_cards
+from paipu.replay.combos import any_beats, strongest
+from paipu.replay.games.shuangkou import HUOPIN, Shuangkou, classify_cards, stars_of
+from paipu.replay.replayer import make_table, replay, run
+from paipu.replay.sim import simulate
 
 TABLE = Shuangkou.combo_table(HUOPIN)
 
@@ -89,7 +89,7 @@ def test_a_two_bomb_chain_by_record_params():
 
 
 def test_a_joker_takes_the_highest_reading():
-    from replay.cards import RANK_NAMES
+    from paipu.replay.cards import RANK_NAMES
 
     (c,) = read(spell("5678R"))
     assert (c.kind, RANK_NAMES[c.key]) == ("straight", "9")  # 5-9, not 4-8

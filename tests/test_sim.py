@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from replay.replayer import Matches
-from replay.sim import Seat, simulate
-from replay.sim.bots import HEURISTIC
+from paipu.replay.replayer import Matches
+from paipu.replay.sim import Seat, simulate
+from paipu.replay.sim.bots import HEURISTIC
 
 
 @dataclass
@@ -59,7 +59,7 @@ def test_seats_set_names_policies_and_clocks(game, variant):
 
 
 def test_timid_policy_never_beats_a_play():
-    from replay.replayer import replay
+    from paipu.replay.replayer import replay
 
     timid = Timid()
     seats = [Seat("a", timid), Seat("b", HEURISTIC), Seat("c", HEURISTIC)]

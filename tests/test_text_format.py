@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.io.jsonl import iter_jsonl
-from replay.io.text import parse_text, record_to_text, strip_comment
-from replay.sim import simulate
+from paipu.replay.io.jsonl import iter_jsonl
+from paipu.replay.io.text import parse_text, record_to_text, strip_comment
+from paipu.replay.sim import simulate
 
 FULL = {
     "paipu": 1, "id": "full 1", "game": "doudizhu", "variant": "huopin",

@@ -27,7 +27,7 @@ def hand(hand_id: str, acts: str) -> dict:
 
 def paipu(*args: str, cwd: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PAIPU_GAMES="toygame", PYTHONPATH=HERE + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-c", "from cli import app; app(prog_name='paipu')", *args],
+    return subprocess.run([sys.executable, "-c", "from paipu.cli import app; app(prog_name='paipu')", *args],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 

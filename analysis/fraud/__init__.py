@@ -479,7 +479,7 @@ def write_tables(root: str, result: FraudResult, game: str | None = None) -> Non
     """The ``players`` and ``suspects`` tables, one part file per game, each replaced whole
     (with *game*: only that game's): one staged batch under the dataset's writer lock, so
     a crash leaves the old tables or the new ones."""
-    from replay.io.commit import StagedBatch, writing
+    from paipu.replay.io.commit import StagedBatch, writing
 
     suspects = result.suspects()
     games = [game] if game else sorted(set(result.players["game"].to_list()) | set(suspects["game"].to_list()))

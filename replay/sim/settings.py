@@ -2,7 +2,7 @@
 settings of ``--compare``, turned into a record's ``params`` (JSON values that
 :meth:`replay.rules.Rules.with_params` reads back).
 
->>> from replay.games import find_rules
+>>> from paipu.replay.games import find_rules
 >>> ddz = find_rules("ddz")
 >>> changes(ddz, ["straight-min=6", "kinds-=four_two_single,four_two_pair"])["straight_min"]
 6
@@ -11,7 +11,7 @@ settings of ``--compare``, turned into a record's ``params`` (JSON values that
 >>> changes(ddz, ["colour=red"])
 Traceback (most recent call last):
 ...
-replay.sim.settings.SettingError: --rule colour=red: no rule 'colour' in doudizhu/huopin (known: players, deck, bottom, kinds, max_play, straight_min, pair_chain_min, triple_chain_min, peek_limit, escape_threshold, escape_landlord, escape_farmer)
+paipu.replay.sim.settings.SettingError: --rule colour=red: no rule 'colour' in doudizhu/huopin (known: players, deck, bottom, kinds, max_play, straight_min, pair_chain_min, triple_chain_min, peek_limit, escape_threshold, escape_landlord, escape_farmer)
 """
 
 from __future__ import annotations

@@ -16,10 +16,10 @@ import json
 import os
 import random
 
-from replay.games.guandan import STANDARD
-from replay.io.guandan_competition import record_to_deal
-from replay.replayer import replay
-from replay.sim.guandan import simulate_hand
+from paipu.replay.games.guandan import STANDARD
+from paipu.replay.io.guandan_competition import record_to_deal
+from paipu.replay.replayer import replay
+from paipu.replay.sim.guandan import simulate_hand
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "guandan_won_at_a.jsonl")
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import pyarrow as pa
 
-from replay.combos import Combo, packed_of
-from replay.game import Game
-from replay.rules import Rules
-from replay.table import Table
-from replay.verdicts import Violation
+from paipu.replay.combos import Combo, packed_of
+from paipu.replay.game import Game
+from paipu.replay.rules import Rules
+from paipu.replay.table import Table
+from paipu.replay.verdicts import Violation
 
 DECK = tuple(range(20))  # ranks 3..7, four suits
 KINDS = {"single": "单张", "pair": "对子"}
