@@ -114,7 +114,7 @@ def main_options(
         "--s3-endpoint", metavar="URL",
         help="the S3-compatible server of s3:// dataset paths (default: AWS_ENDPOINT_URL, else AWS)")] = None,
 ) -> None:
-    """Replay, audit and analyse hands of Dou Dizhu, Paodekuai, Guandan and Shuangkou."""
+    """Replay, audit and analyse hands of Chinese climbing card games ('paipu games' lists them)."""
     if s3_endpoint:
         from paipu.replay.io.store import set_endpoint
 

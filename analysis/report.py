@@ -2,7 +2,7 @@
 
 It opens with a summary (per game, the few rates that matter, each with its 95% interval
 and sample size) and a table of contents; then a section per game with the charts its
-designers ask for (:data:`GAME_REPORT`, the one place that chooses them), every rate with
+designers ask for (each game's declaration chooses them: ``Game.report``), every rate with
 its error bar and n, a caption that names a winner only when the difference is
 significant after Holm's correction, and the table behind each chart. Charts are inline
 SVG with text kept as text, so that the browser's fonts draw Chinese. Variant and setting
@@ -45,25 +45,22 @@ logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 ALPHA = 0.05
 
-#: per game: the rates of the summary and of the setting comparisons, and the charts, in order.
-#: The one place that chooses what a game's section shows (a game missing here gets DEFAULT_REPORT).
-GAME_REPORT: dict[str, dict[str, tuple[str, ...]]] = {
-    "doudizhu": {"metrics": ("landlord_wins", "spring", "bomb_hands", "redeal", "escape"),
-                 "charts": ("landlord_wins", "landlord_by_bid", "multiplier_tail", "multiplier_drivers", "coins_tail",
-                            "bomb_hands", "bombs_by_kind", "bombs_by_seat", "spring", "ends", "compare")},
-    "paodekuai": {"metrics": ("first_lead", "let_go", "let_go_paid", "xiqian", "bomb_hands", "escape"),
-                  "charts": ("seat_advantage", "first_lead", "paodekuai_events", "bomb_hands", "bombs_by_kind",
-                             "bombs_by_seat", "coins_tail", "ends", "compare")},
-    "guandan": {"metrics": ("double_down", "first_lead", "bomb_hands", "escape"),
-                "charts": ("seat_advantage", "first_lead", "double_down", "upgrade", "bomb_hands", "bombs_by_kind",
-                           "bombs_by_seat", "coins_tail", "ends", "compare")},
-    "shuangkou": {"metrics": ("kou_double", "first_lead", "bomb_hands", "escape"),
-                  "charts": ("seat_advantage", "first_lead", "kou", "bomb_hands", "bombs_by_kind", "bombs_by_seat",
-                             "coins_tail", "ends", "compare")},
-}
+#: what a game's section shows when its declaration names nothing (``Game.report``: the rates
+#: of the summary and of the setting comparisons, and the charts, in order)
 DEFAULT_REPORT = {"metrics": ("first_lead", "bomb_hands", "escape"),
                   "charts": ("seat_advantage", "first_lead", "bomb_hands", "bombs_by_kind", "coins_tail", "ends",
                              "compare")}
+
+def _report_of(game: str) -> dict[str, tuple[str, ...]]:
+    """The metrics and charts the game's declaration chooses (``Game.report``), else the default."""
+    from paipu.replay.games import UnknownGame, find_game
+
+    try:
+        chosen = find_game(game).report
+    except UnknownGame:
+        chosen = {}
+    return {key: tuple(chosen.get(key) or DEFAULT_REPORT[key]) for key in DEFAULT_REPORT}
+
 
 #: a rate: (statistic, row filter, successes column, trials column)
 METRICS: dict[str, tuple[str, dict, str, str]] = {
@@ -290,7 +287,7 @@ class Section:
                       for k, df in stats.items()}
         for name in ("landlord_wins", "spring", "paodekuai_events", "guandan", "shuangkou"):
             self.stats.setdefault(name, pl.DataFrame())  # statistics of games not registered here
-        self.decl = GAME_REPORT.get(game, DEFAULT_REPORT)
+        self.decl = _report_of(game)
         self.charts: list[Chart] = []
 
     # ------------------------------------------------------------------ helpers

@@ -62,6 +62,9 @@ class Game:
     outcome_columns: Mapping[str, pa.DataType] = field(default_factory=dict)
     #: statistics (``analysis/sql`` names) that apply to this game only
     stats: tuple[str, ...] = ()
+    #: what the HTML report shows for the game: "metrics" (summary rates) and "charts" (in
+    #: order), names of analysis/report.py; what is missing takes the report's default
+    report: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the simulation driver module (``replay.sim.<name>`` when None and it exists)
     simulation: str | None = None
     #: classify cards outside a hand: (rules, card ids, level or None) -> readings

@@ -784,6 +784,9 @@ GAME = Game(
     outcome_columns={"winning_team": pa.int8(), "double_down": pa.bool_(), "upgrade": pa.int16(),
                      "level": pa.string(), "levels_after": pa.list_(pa.string()), "match_over": pa.bool_()},
     stats=("guandan",), classify=_classify,
+    report={"metrics": ("double_down", "first_lead", "bomb_hands", "escape"),
+            "charts": ("seat_advantage", "first_lead", "double_down", "upgrade", "bomb_hands", "bombs_by_kind",
+                       "bombs_by_seat", "coins_tail", "ends", "compare")},
 )
 
 #: each seat's team and partner, from the declaration above (indexed on the hot paths)

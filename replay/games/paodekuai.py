@@ -353,4 +353,7 @@ GAME = Game(
     outcome_columns={"let_go": pa.int8(), "xiqian": pa.list_(pa.float64()), "let_goes": pa.int16(),
                      "xiqian_bombs": pa.int16()},
     stats=("paodekuai_events",),
+    report={"metrics": ("first_lead", "let_go", "let_go_paid", "xiqian", "bomb_hands", "escape"),
+            "charts": ("seat_advantage", "first_lead", "paodekuai_events", "bomb_hands", "bombs_by_kind",
+                       "bombs_by_seat", "coins_tail", "ends", "compare")},
 )

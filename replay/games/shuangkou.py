@@ -502,6 +502,9 @@ GAME = Game(
     variants={"huopin": HUOPIN}, engine=Shuangkou, kinds=KINDS, teams=((0, 2), (1, 3)),
     outcome_columns={"winning_team": pa.int8(), "kou": pa.string(), "stars": pa.list_(pa.int16())},
     stats=("shuangkou",), classify=_classify,
+    report={"metrics": ("kou_double", "first_lead", "bomb_hands", "escape"),
+            "charts": ("seat_advantage", "first_lead", "kou", "bomb_hands", "bombs_by_kind", "bombs_by_seat",
+                       "coins_tail", "ends", "compare")},
 )
 
 #: each seat's team and partners, from the declaration above
