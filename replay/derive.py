@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from .games import find_game, games
+from .games import games
 from .replayer import Replay
 from .table import _same
 
@@ -52,7 +52,6 @@ SEATS = pa.schema([
     ("coin", pa.float64()),
 ])
 AUDIT_TABLES = {"verdicts": VERDICTS, "plays": PLAYS, "outcomes": OUTCOMES, "seats": SEATS}
-BOMB_EVENTS = ("bomb", "rocket", "straight_flush", "joker_bomb", "bomb_chain", "three_joker_bomb", "four_joker_bomb")
 
 
 class AuditRows:
@@ -69,32 +68,31 @@ class AuditRows:
             "hand_id": hand_id, "variant": variant, "ok": v is None, "code": str(v.code) if v else None,
             "action": v.action if v else None, "seat": v.seat if v else None, "message": v.message if v else None,
         })
-        table = r.table
         out = r.outcome if r.ok else {}
         n_actions = len(record.get("actions") or ())
-        if table is None:
+        hand = r.summary()
+        if hand is None:
             self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
                                           "params": _params(record)})
             return
-        game = find_game(table.rules.game)
-        if table.plays:
+        if hand.plays:
             p = self.plays
-            count = len(table.plays)
+            count = len(hand.plays)
             p["hand_id"] += [hand_id] * count
             p["variant"] += [variant] * count
-            for i, seat, c, led, mult in table.plays:
-                p["idx"].append(i)
-                p["seat"].append(seat)
-                p["kind"].append(c.kind)
-                p["rank"].append(table.key_name(c))
-                p["key"].append(c.key)
-                p["size"].append(c.size)
-                p["bomb"].append(c.tier > 0)
-                p["tier"].append(c.tier)
-                p["stars"].append(table.bomb_stars(c) if c.tier else None)
-                p["led"].append(led)
-                p["beat"].append(not led)
-                p["multiplier"].append(mult)
+            for play in hand.plays:
+                p["idx"].append(play.action)
+                p["seat"].append(play.seat)
+                p["kind"].append(play.kind)
+                p["rank"].append(play.rank)
+                p["key"].append(play.key)
+                p["size"].append(play.size)
+                p["bomb"].append(play.tier > 0)
+                p["tier"].append(play.tier)
+                p["stars"].append(play.stars)
+                p["led"].append(play.led)
+                p["beat"].append(not play.led)
+                p["multiplier"].append(play.multiplier)
         if not r.ok:
             self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
                                           "params": _params(record)})
@@ -102,39 +100,28 @@ class AuditRows:
         declared = record.get("result") if isinstance(record.get("result"), dict) else {}
         mismatched = [k for k, value in declared.items() if k in out and not _same(value, out[k])]
         order = out.get("order") or []
-        side = None
-        if order:
-            side = table.winning_side(out)
-            if side is None:
-                team = game.team_of(order[0])
-                side = f"team {team}" if team is not None else f"seat {order[0]}"
         row = {
             "hand_id": hand_id, "variant": variant, "ok": True, "n_actions": n_actions,
-            "n_tricks": table.tricks, "finish_order": order, "winner": order[0] if order else None, "winning_side": side,
-            "first_leader": table.plays[0][1] if table.plays else None,
-            "multiplier": out.get("multiplier"),
-            "bombs": sum(1 for e in table.events if e.kind in BOMB_EVENTS and e.kind != "rocket"),
-            "rockets": sum(1 for e in table.events if e.kind == "rocket"),
+            "n_tricks": hand.tricks, "finish_order": order, "winner": order[0] if order else None,
+            "winning_side": hand.winning_side, "first_leader": hand.first_leader,
+            "multiplier": out.get("multiplier"), "bombs": hand.bombs, "rockets": hand.rockets,
             "escape": out.get("escape"), "scores": out.get("scores"), "coins": out.get("coins"),
             "mismatched": mismatched, "params": _params(record),
         }
-        row.update(table.outcome_columns(out))
+        row.update(hand.game_columns)
         self.rows["outcomes"].append(row)
-        bombs_played = [0] * table.n
-        for e in table.events:
-            if e.kind in BOMB_EVENTS and e.seat is not None:
-                bombs_played[e.seat] += 1
         scores, coins = out.get("scores") or [], out.get("coins") or []
         players = record.get("players") or []
-        for seat in range(table.n):
+        for seat in hand.seats:
+            k = seat.seat
             self.rows["seats"].append({
-                "hand_id": hand_id, "variant": variant, "seat": seat,
-                "player": players[seat] if seat < len(players) else None, "role": table.seat_role(seat),
-                "place": order.index(seat) + 1 if seat in order else None,
-                "cards_left": table.left[seat], "cards_played": table.cards_played[seat], "plays": table.plays_by[seat],
-                "bombs_played": bombs_played[seat], "bombs_held": table.held_bombs(seat),
-                "score": scores[seat] if seat < len(scores) else None,
-                "coin": coins[seat] if seat < len(coins) else None,
+                "hand_id": hand_id, "variant": variant, "seat": k,
+                "player": players[k] if k < len(players) else None, "role": seat.role,
+                "place": order.index(k) + 1 if k in order else None,
+                "cards_left": seat.cards_left, "cards_played": seat.cards_played, "plays": seat.plays,
+                "bombs_played": seat.bombs_played, "bombs_held": seat.bombs_held,
+                "score": scores[k] if k < len(scores) else None,
+                "coin": coins[k] if k < len(coins) else None,
             })
 
     def tables(self) -> tuple[dict[str, pa.Table], list[tuple[str, str | None]]]:

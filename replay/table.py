@@ -55,6 +55,57 @@ class HandSetup:
                    room if isinstance(room, dict) else {}, get("stacks"), get("match"), get("level"), get("levels"))
 
 
+#: the event kinds that are bombs (of any game); a rocket is counted apart as well
+BOMB_EVENTS = frozenset({"bomb", "rocket", "straight_flush", "joker_bomb", "bomb_chain", "three_joker_bomb",
+                         "four_joker_bomb"})
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySummary:
+    """One play of a replayed hand, as the ``plays`` table keeps it."""
+
+    action: int
+    seat: int
+    kind: str
+    rank: str | None
+    key: int
+    size: int
+    tier: int
+    stars: int | None
+    led: bool
+    multiplier: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat at the end of a replayed hand, as the ``seats`` table keeps it."""
+
+    seat: int
+    role: str | None
+    cards_left: int
+    cards_played: int
+    plays: int
+    bombs_played: int
+    bombs_held: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """What the audit tables need of a replayed hand: read from here, never from the
+    engine's attributes (:meth:`Table.summary`)."""
+
+    tricks: int
+    plays: list[PlaySummary]
+    seats: list[SeatSummary]
+    bombs: int
+    rockets: int
+    first_leader: int | None
+    #: who won, in the game's words ("landlord", "team 1", "seat 2"); None before an end
+    winning_side: str | None
+    #: the game's own ``outcomes`` columns (its declaration names them)
+    game_columns: dict[str, Any]
+
+
 class Table:
     """One hand being replayed."""
 
@@ -455,6 +506,36 @@ class Table:
     def winning_side(outcome: dict[str, Any]) -> str | None:
         """Who won, in the game's words (games with roles override; else team or seat)."""
         return None
+
+    def summary(self, outcome: dict[str, Any]) -> HandSummary:
+        """The hand as the audit tables see it (plays need ``detail``), given its *outcome*
+        (empty when the hand broke a rule)."""
+        from .game import Game
+
+        bombs_played = [0] * self.n
+        bombs = rockets = 0
+        for e in self.events:
+            if e.kind in BOMB_EVENTS:
+                if e.kind == "rocket":
+                    rockets += 1
+                else:
+                    bombs += 1
+                if e.seat is not None:
+                    bombs_played[e.seat] += 1
+        plays = [PlaySummary(i, seat, c.kind, self.key_name(c), c.key, c.size, c.tier,
+                             self.bomb_stars(c) if c.tier else None, led, mult)
+                 for i, seat, c, led, mult in self.plays]
+        seats = [SeatSummary(s, self.seat_role(s), self.left[s], self.cards_played[s], self.plays_by[s],
+                             bombs_played[s], self.held_bombs(s)) for s in range(self.n)]
+        order = outcome.get("order") or []
+        side = None
+        if order:
+            side = self.winning_side(outcome)
+            if side is None:
+                team = Game.of(self.rules).team_of(order[0])
+                side = f"team {team}" if team is not None else f"seat {order[0]}"
+        return HandSummary(self.tricks, plays, seats, bombs, rockets, plays[0].seat if plays else None, side,
+                           self.outcome_columns(outcome) if outcome else {})
 
     def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
         """The values of the game's own ``outcomes`` columns (its declaration names them):
