@@ -4,7 +4,9 @@ Chromium, headless (``.ci/run`` installs it; elsewhere these skip when no browse
 from __future__ import annotations
 
 import copy
+import os
 import shutil
+import tempfile
 
 import pytest
 from typer.testing import CliRunner
@@ -30,10 +32,17 @@ def invoke(*args):
 
 @pytest.fixture(scope="module")
 def browser():
+    # Chromium puts a Unix socket in TMPDIR and dies at launch when that path passes 107
+    # bytes ("Socket path too long"): a long TMPDIR gets a short folder under /tmp instead
+    env = dict(os.environ)
+    if len(tempfile.gettempdir()) > 40:
+        env["TMPDIR"] = tempfile.mkdtemp(prefix="pw-", dir="/tmp")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"], env=env)
         yield b
         b.close()
+    if env["TMPDIR"] != os.environ.get("TMPDIR"):
+        shutil.rmtree(env["TMPDIR"], ignore_errors=True)
 
 
 class Watched:
