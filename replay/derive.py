@@ -75,24 +75,24 @@ class AuditRows:
             self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
                                           "params": _params(record)})
             return
-        if hand.plays:
+        plays = hand.plays
+        if plays:
             p = self.plays
-            count = len(hand.plays)
+            count = len(plays)
             p["hand_id"] += [hand_id] * count
             p["variant"] += [variant] * count
-            for play in hand.plays:
-                p["idx"].append(play.action)
-                p["seat"].append(play.seat)
-                p["kind"].append(play.kind)
-                p["rank"].append(play.rank)
-                p["key"].append(play.key)
-                p["size"].append(play.size)
-                p["bomb"].append(play.tier > 0)
-                p["tier"].append(play.tier)
-                p["stars"].append(play.stars)
-                p["led"].append(play.led)
-                p["beat"].append(not play.led)
-                p["multiplier"].append(play.multiplier)
+            p["idx"] += plays.action
+            p["seat"] += plays.seat
+            p["kind"] += plays.kind
+            p["rank"] += plays.rank
+            p["key"] += plays.key
+            p["size"] += plays.size
+            p["bomb"] += [t > 0 for t in plays.tier]
+            p["tier"] += plays.tier
+            p["stars"] += plays.stars
+            p["led"] += plays.led
+            p["beat"] += [not x for x in plays.led]
+            p["multiplier"] += plays.multiplier
         if not r.ok:
             self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
                                           "params": _params(record)})

@@ -61,19 +61,23 @@ BOMB_EVENTS = frozenset({"bomb", "rocket", "straight_flush", "joker_bomb", "bomb
 
 
 @dataclass(frozen=True, slots=True)
-class PlaySummary:
-    """One play of a replayed hand, as the ``plays`` table keeps it."""
+class PlayColumns:
+    """The plays of a replayed hand as columns (one list per field of the ``plays`` table):
+    columns, not an object per play, because the audit writes them column-wise."""
 
-    action: int
-    seat: int
-    kind: str
-    rank: str | None
-    key: int
-    size: int
-    tier: int
-    stars: int | None
-    led: bool
-    multiplier: int | None
+    action: list[int]
+    seat: list[int]
+    kind: list[str]
+    rank: list[str | None]
+    key: list[int]
+    size: list[int]
+    tier: list[int]
+    stars: list[int | None]
+    led: list[bool]
+    multiplier: list[int | None]
+
+    def __len__(self) -> int:
+        return len(self.action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +99,7 @@ class HandSummary:
     engine's attributes (:meth:`Table.summary`)."""
 
     tricks: int
-    plays: list[PlaySummary]
+    plays: PlayColumns
     seats: list[SeatSummary]
     bombs: int
     rockets: int
@@ -522,9 +526,13 @@ class Table:
                     bombs += 1
                 if e.seat is not None:
                     bombs_played[e.seat] += 1
-        plays = [PlaySummary(i, seat, c.kind, self.key_name(c), c.key, c.size, c.tier,
-                             self.bomb_stars(c) if c.tier else None, led, mult)
-                 for i, seat, c, led, mult in self.plays]
+        rows = self.plays
+        combos = [p[2] for p in rows]
+        key_name, stars = self.key_name, self.bomb_stars
+        plays = PlayColumns([p[0] for p in rows], [p[1] for p in rows], [c.kind for c in combos],
+                            [key_name(c) for c in combos], [c.key for c in combos], [c.size for c in combos],
+                            [c.tier for c in combos], [stars(c) if c.tier else None for c in combos],
+                            [p[3] for p in rows], [p[4] for p in rows])
         seats = [SeatSummary(s, self.seat_role(s), self.left[s], self.cards_played[s], self.plays_by[s],
                              bombs_played[s], self.held_bombs(s)) for s in range(self.n)]
         order = outcome.get("order") or []
@@ -534,7 +542,7 @@ class Table:
             if side is None:
                 team = Game.of(self.rules).team_of(order[0])
                 side = f"team {team}" if team is not None else f"seat {order[0]}"
-        return HandSummary(self.tricks, plays, seats, bombs, rockets, plays[0].seat if plays else None, side,
+        return HandSummary(self.tricks, plays, seats, bombs, rockets, rows[0][1] if rows else None, side,
                            self.outcome_columns(outcome) if outcome else {})
 
     def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
