@@ -31,7 +31,7 @@ from typing import Any
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
 from .games import find_game
 from .replayer import make_table
-from .table import compare_result
+from .table import BOMB_EVENTS, compare_result
 from .verdicts import Code, Violation
 from .view import WORDS, _action_words, _event_words
 
@@ -62,8 +62,8 @@ RESULT_FIELDS = {
     "upgrade": ("levels up", "升级"), "levels_after": ("levels after", "之后级数"), "kou": ("kou (扣)", "扣"),
     "kou_multiplier": ("kou multiplier", "扣倍数"), "escape": ("escaped seat", "逃跑座位"),
 }
-BOMB_EVENTS = frozenset({"bomb", "rocket", "bomb_chain", "joker_bomb", "three_joker_bomb", "four_joker_bomb",
-                         "straight_flush", "xiqian"})
+#: events highlighted as bombs: the engine's bomb events, and 喜钱 (paid for a bomb)
+HIGHLIGHTED = BOMB_EVENTS | {"xiqian"}
 
 
 def _json_for_script(data: Any) -> str:
@@ -187,7 +187,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
             else:
                 note = {k: _event_words(e, w, name) for k, w in words.items()}
             if note["en"]:
-                notes.append({**note, "kind": "bomb" if e.kind in BOMB_EVENTS else e.kind})
+                notes.append({**note, "kind": "bomb" if e.kind in HIGHLIGHTED else e.kind})
             if e.kind == "show" and e.seat is not None:
                 shown.add(e.seat)
         now = table.multiplier_now() if table.phase == "play" or table.over else None
