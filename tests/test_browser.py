@@ -35,14 +35,15 @@ def browser():
     # Chromium puts a Unix socket in TMPDIR and dies at launch when that path passes 107
     # bytes ("Socket path too long"): a long TMPDIR gets a short folder under /tmp instead
     env = dict(os.environ)
-    if len(tempfile.gettempdir()) > 40:
-        env["TMPDIR"] = tempfile.mkdtemp(prefix="pw-", dir="/tmp")
+    short = tempfile.mkdtemp(prefix="pw-", dir="/tmp") if len(tempfile.gettempdir()) > 40 else None
+    if short:
+        env["TMPDIR"] = short
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"], env=env)
         yield b
         b.close()
-    if env["TMPDIR"] != os.environ.get("TMPDIR"):
-        shutil.rmtree(env["TMPDIR"], ignore_errors=True)
+    if short:
+        shutil.rmtree(short, ignore_errors=True)
 
 
 class Watched:
