@@ -6,7 +6,7 @@ plays about ``--hands-per-player`` hands each; the hands go through the real pip
 against it (-log10 of the smallest p of any test naming it). Printed per kind and game:
 ROC-AUC (planted players of the kind against honest ones, seeds pooled), recall at the
 score that flags at most 1% of honest players, and precision / recall at the default
-threshold (flagged: q <= 0.05 after Benjamini-Hochberg). Then the honest-only runs: how
+threshold (flagged: q <= 0.01 after Benjamini-Hochberg). Then the honest-only runs: how
 many seeds give no flag at all.
 
     python benchmarks/fraud.py                       # every game, the default sizes
@@ -16,11 +16,14 @@ many seeds give no flag at all.
 from __future__ import annotations
 
 import argparse
+import csv
 import math
 import os
+import shutil
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -33,37 +36,66 @@ from paipu.replay.sim.population import CHEATS, parse_cheats, simulate_populatio
 
 #: which planted roles each ``--cheat`` kind is judged on
 ROLES = {kind: set(roles) for kind, roles in CHEATS.items()}
+#: screens that accuse only the first player of a pair (the sparer, the feeder): the other
+#: is the one favoured, which proves nothing by itself
+DIRECTED = ("soft_play", "feeding")
+
+
+def prepare(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str) -> str:
+    """The audited dataset (with decisions) of one population and its ``labels.csv``, made
+    once: a folder that already has both is reused as it is (``--work``)."""
+    seats = find_rules(game, None).players
+    hands = per_player * players // seats
+    folder = os.path.join(workdir, f"{game}-{seed}-{players}x{per_player}-{_cheat_tag(cheats)}")
+    ds = os.path.join(folder, "ds")
+    labels = os.path.join(folder, "labels.csv")
+    if os.path.isdir(os.path.join(ds, "decisions")) and os.path.exists(labels):
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    pop, records = simulate_population(game, None, hands, seed, players, cheats)
+    path = os.path.join(folder, "hands.jsonl")
+    with open(path, "wb") as f:
+        for record in records:
+            f.write(record_to_json(record) + b"\n")
+    ingest_files([path], ds, workers=1)
+    audit_dataset(ds, decisions=True, workers=1)
+    os.remove(path)
+    with open(labels + ".tmp", "w", newline="") as f:
+        out = csv.DictWriter(f, ["player", "kind", "mate"])
+        out.writeheader()
+        out.writerows(pop.labels())
+    os.replace(labels + ".tmp", labels)
+    return folder
+
+
+def _cheat_tag(cheats: dict[str, int]) -> str:
+    return "+".join(f"{k}{v}" for k, v in sorted(cheats.items()) if v) or "honest"
+
+
+def _prepare(job: tuple) -> str:
+    return prepare(*job)
 
 
 def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str):
     """(labels {player: kind}, player scores {player: -log10 min p}, flagged players, seconds)."""
     t0 = time.perf_counter()
-    seats = find_rules(game, None).players
-    hands = per_player * players // seats
-    pop, records = simulate_population(game, None, hands, seed, players, cheats)
-    folder = os.path.join(workdir, f"{game}-{seed}-{sum(cheats.values())}")
+    folder = prepare(game, players, per_player, cheats, seed, workdir)
     ds = os.path.join(folder, "ds")
-    if not os.path.isdir(os.path.join(ds, "decisions")):  # else kept from an earlier run (--work)
-        os.makedirs(folder, exist_ok=True)
-        path = os.path.join(folder, "hands.jsonl")
-        with open(path, "wb") as f:
-            for record in records:
-                f.write(record_to_json(record) + b"\n")
-        ingest_files([path], ds)
-        audit_dataset(ds, decisions=True)
+    with open(os.path.join(folder, "labels.csv"), newline="") as f:
+        labels = {row["player"]: row["kind"] for row in csv.DictReader(f)}
     result = screen(ds, game, min_hands=min(100, per_player // 3))
     score: dict[str, float] = {}
     flagged: set[str] = set()
-    labels = {row["player"]: row["kind"] for row in pop.labels()}
     for t in result.flagged:
-        named = (t.player,) if t.kind == "soft_play" else (t.player, t.other)
+        named = (t.player,) if t.kind in DIRECTED else (t.player, t.other)
         if any(p and labels.get(p) == "honest" for p in named):
             print(f"    honest player flagged: {t.kind} {t.player} {t.other or ''} q={t.q:.2g} "
                   f"({labels.get(t.player)}, {labels.get(t.other)})")
     for t in result.tests:
         # the suspects a test names: soft play names the sparer (the one spared is not
         # accused); pair screens of co-seating and chip flow name both
-        for p in (t.player,) if t.kind == "soft_play" else (t.player, t.other):
+        for p in (t.player,) if t.kind in DIRECTED else (t.player, t.other):
             if p is None:
                 continue
             score[p] = max(score.get(p, 0.0), -math.log10(max(t.p, 1e-300)))
@@ -110,7 +142,10 @@ def main() -> None:
     ap.add_argument("--honest-seeds", type=int, default=20, help="honest-only populations per game")
     ap.add_argument("--honest-hands-per-player", type=int, default=None,
                     help="hands per player of the honest-only runs (default: --hands-per-player)")
-    ap.add_argument("--work", help="keep the simulated datasets in this folder and reuse them (same sizes)")
+    ap.add_argument("--work", help="keep the simulated datasets in this folder and reuse them (same game, seed, "
+                    "sizes and cheats; empty it after changing the simulator)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="simulate and audit this many populations at once (processes) before screening")
     ap.add_argument("--audit-cost", type=int, default=0, metavar="HANDS",
                     help="only measure what the decisions add to an audit, on this many hands per game")
     args = ap.parse_args()
@@ -125,6 +160,13 @@ def main() -> None:
           f"{args.seeds} planted seeds, {args.honest_seeds} honest seeds (~{honest_per} hands per player)")
     with tempfile.TemporaryDirectory() as temp:
         work = args.work or temp
+        if args.jobs > 1:  # make every dataset first, seeds of all games interleaved
+            games = args.games.split(",")
+            jobs = [(g, args.players, args.hands_per_player, cheats, s, work) for s in range(args.seeds) for g in games]
+            jobs += [(g, args.players, honest_per, {}, 1000 + s, work) for s in range(args.honest_seeds) for g in games]
+            with ProcessPoolExecutor(args.jobs) as pool:
+                for done, folder in enumerate(pool.map(_prepare, jobs), 1):
+                    print(f"  prepared {done}/{len(jobs)}: {os.path.basename(folder)}", flush=True)
         for game in args.games.split(","):
             rows: list[tuple[str, float, bool]] = []  # (label, score, flagged)
             spent = 0.0
