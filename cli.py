@@ -995,7 +995,7 @@ def fraud(
     out.print(f"{len(flagged)} suspects flagged among {len(result.tests)} tests of {result.players.height} "
               f"player profiles (false discovery rate {alpha:g})", markup=False)
     for k, t in enumerate(shown, 1):
-        # soft play and chip flow are directed (the sparer, the giver first); co-seating is not
+        # soft play, feeding and chip flow are directed (the sparer, the feeder, the giver first); co-seating is not
         who = t.player + (f" {'&' if t.kind == 'co_seating' else '->'} {t.other}" if t.other else "")
         mark = "FLAG" if t.q <= alpha else "    "
         out.print(f"{k:3d} {mark} {t.kind:<10} {t.game}/{t.variant} {who}  q={t.q:.2g} p={t.p:.2g} "

@@ -12,8 +12,9 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from paipu.analysis.fraud import (bh, bot_timing, co_seating, fisher_greater, pair_effects, poisson_upper, presence_z, ratings,
-                            robust_z, soft_play, wilson)
+from paipu.analysis.fraud import (bh, bot_timing, co_seating, feeding, fisher_greater, pair_effects, poisson_upper,
+                                  presence_z, ratings, robust_z, soft_play, sql_text, wilson)
+from paipu.analysis.queries import connect
 from paipu.analysis.queries import run_sql
 from paipu.cli import app
 from paipu.replay.decisions import hand_decisions
@@ -115,8 +116,27 @@ def test_suspects_table_is_written_beside_the_others(handmade):
     ds, out = handmade
     n = run_sql(ds, "select count(*) as n from suspects").item()
     assert n == out["tests"] and out["players"] == 3
-    assert set(run_sql(ds, "select distinct kind from suspects")["kind"]) <= {"soft_play", "chip_flow", "co_seating",
-                                                                            "bot_timing"}
+    assert set(run_sql(ds, "select distinct kind from suspects")["kind"]) <= {"soft_play", "feeding", "chip_flow",
+                                                                            "co_seating", "bot_timing"}
+
+
+def test_feed_chances_of_the_handmade_hands(handmade):
+    ds, _ = handmade
+    con = connect(ds)
+    con.execute(sql_text("_hands"), {"game": None, "variant": None})
+    con.execute(sql_text("feed_chances"))
+    rows = sorted(con.execute("select hand_id, a, b, place, taken from feed_chances").fetchall())
+    con.close()
+    assert rows == sorted([
+        # h1 (A landlord at seat 0): A leads 3h, B takes it over with 4h; C, two seats on, did not
+        ("h1", "A", "B", 1, True), ("h1", "A", "C", 2, False),
+        # B's two leads (idx 7, 10) are never taken; B's only opponent is the landlord A
+        ("h1", "B", "A", 2, False), ("h1", "B", "A", 2, False),
+        # h2 (B landlord): four leads, nobody plays on them
+        *[("h2", "B", b, place, False) for b, place in (("C", 1), ("A", 2)) for _ in range(4)],
+        # h3 (C landlord at seat 0, A at seat 1): A takes C's 3h; A's two leads stand
+        ("h3", "C", "A", 1, True), ("h3", "C", "B", 2, False), ("h3", "A", "C", 2, False), ("h3", "A", "C", 2, False),
+    ])
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -166,7 +186,7 @@ def test_soft_play_against_the_same_place_per_direction():
         {"game": "g", "variant": "v", "a": "B", "b": "A", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
         {"game": "g", "variant": "v", "a": "B", "b": "C", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
     ])
-    tests = {(t.player, t.other): t for t in soft_play(rows, {("g", "v", "A"), ("g", "v", "B")}, {("g", "v", "A"): 2.0})}
+    tests = {(t.player, t.other): t for t in soft_play(rows, {("g", "v", "A"), ("g", "v", "B")}, {("g", "v", "A", "B"): 2.0})}
     assert set(tests) == {("A", "B"), ("B", "A")}  # C has too few hands
     t = tests[("A", "B")]
     expected = 10 * 0.1 + 10 * 0.5
@@ -180,13 +200,60 @@ def test_soft_play_against_the_same_place_per_direction():
     assert tests[("B", "A")].evidence["z"] == round((1 - 1.0) / math.sqrt(10 * 0.1 * 0.9 * 1.25), 3)
 
 
-def test_dispersion_per_player():
+def test_feeding_beyond_both_baselines_and_the_sittings():
+    from scipy.stats import t as student
+
+    rows = pl.DataFrame([
+        # B took 12 of A's 20 leads from the next seat; A's leads taken by its others
+        # there: 10 of 50; B's take-overs of other leaders there: 15 of 50
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 20, "k_ab": 12,
+         "n_other": 50, "k_other": 10, "n_rival": 50, "k_rival": 15},
+        # a place without any baseline of A's leads: left out of A's comparison, in B's
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 2, "n_ab": 5, "k_ab": 5,
+         "n_other": 0, "k_other": 0, "n_rival": 10, "k_rival": 1},
+    ])
+    # the 20 leads in four sittings: 6/8, 3/4, 2/4, 1/4 taken; expected at the higher
+    # baseline rate 0.3 per lead
+    clusters = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": 1, "n": n, "k": k}
+                             for c, n, k in (("s1", 8, 6), ("s2", 4, 3), ("s3", 4, 2), ("s4", 4, 1))])
+    (t,) = feeding(rows, clusters, {("g", "v", "A"), ("g", "v", "B")})
+    assert (t.kind, t.player, t.other, t.n) == ("feeding", "A", "B", 20)
+    z_a = (12 - 20 * 0.2) / math.sqrt(20 * 0.2 * 0.8 * (1 + 20 / 50))
+    z_b = (17 - 20 * 0.3 - 5 * 0.1) / math.sqrt(20 * 0.3 * 0.7 * (1 + 20 / 50) + 5 * 0.1 * 0.9 * (1 + 5 / 10))
+    d = np.array([6 - 8 * 0.3, 3 - 1.2, 2 - 1.2, 1 - 1.2])
+    z_c = d.sum() / math.sqrt(d @ d)
+    assert (t.evidence["z_leader"], t.evidence["z_taker"], t.evidence["z_sittings"]) == (
+        round(z_a, 3), round(z_b, 3), round(z_c, 3))
+    p_c = float(student.sf(z_c, 3))
+    p_a = max(0.5 * math.erfc(z_a / math.sqrt(2)), fisher_greater(12, 20, 10, 50))
+    assert t.p == pytest.approx(p_c) and p_c > p_a  # the sittings are the weakest link here
+    assert t.evidence["sittings"] == 4 and t.effect == pytest.approx(12 / 20 - 6.5 / 25)
+    # one sitting only: nothing can be said at the sitting level
+    (one,) = feeding(rows, clusters.with_columns(pl.lit("s1").alias("c")), {("g", "v", "A"), ("g", "v", "B")})
+    assert one.p == 1.0
+    # B not eligible (too few hands): no test
+    assert feeding(rows, clusters, {("g", "v", "A")}) == []
+
+
+def test_dispersion_per_pair_leaves_the_mate_out():
     from paipu.analysis.fraud import dispersion
 
-    rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "clusters": 5, "chi2": 12.0},
-                         {"game": "g", "variant": "v", "a": "B", "clusters": 5, "chi2": 2.0},
-                         {"game": "g", "variant": "v", "a": "C", "clusters": 1, "chi2": 9.0}])
-    assert dispersion(rows) == {("g", "v", "A"): 3.0, ("g", "v", "B"): 1.0, ("g", "v", "C"): 1.0}
+    # A's sittings: four without B (spares 0, 4, 0, 4 of 4: rate 0.5, chi2 = 4 x 4 = 16,
+    # df 3) and one with B where A spared all 10
+    rows = pl.DataFrame([
+        {"game": "g", "variant": "v", "a": "A", "c": f"m{k}", "n": n, "k": k_, "opponents": opp}
+        for k, (n, k_, opp) in enumerate([(4, 0, ["C"]), (4, 4, ["C"]), (4, 0, ["D"]), (4, 4, ["D"]),
+                                          (10, 10, ["B", "C"])])
+    ] + [{"game": "g", "variant": "v", "a": "E", "c": "m9", "n": 5, "k": 1, "opponents": ["B"]}])
+    phi = dispersion(rows, [("g", "v", "A", "B"), ("g", "v", "A", "C"), ("g", "v", "E", "B"), ("g", "v", "X", "B")])
+    assert phi[("g", "v", "A", "B")] == pytest.approx(16 / 3)
+    # without C: m2, m3 (0 and 4 of 4) -> chi2 = 2 x 4 = 8 on df 1
+    assert phi[("g", "v", "A", "C")] == pytest.approx(8.0)
+    # E has no sitting without B, X no sitting at all: no inflation
+    assert phi[("g", "v", "E", "B")] == 1.0 and phi[("g", "v", "X", "B")] == 1.0
+    # clusters at the pooled rate: chi2 below df, floored at 1
+    even = rows.with_columns(pl.lit(2).alias("k")).filter(pl.col("n") == 4)
+    assert dispersion(even, [("g", "v", "A", "B")])[("g", "v", "A", "B")] == 1.0
 
 
 def test_presence_z_is_the_pooled_t_with_one_opponent():
@@ -304,3 +371,42 @@ def test_simulate_population_writes_labels_and_times(tmp_path):
 def test_fraud_cli_errors(tmp_path):
     r = invoke("fraud", str(tmp_path))
     assert r.exit_code == 2 and "not a paipu dataset" in r.output
+
+
+def test_colluder_feeds_what_only_its_mate_can_beat():
+    import random
+
+    from helpers import with_hand
+    from paipu.replay.cards import cards_name, parse_cards
+    from paipu.replay.replayer import make_table
+    from paipu.replay.sim import simulate
+    from paipu.replay.sim.population import Colluder, _feeding_lead
+
+    record = next(iter(simulate("paodekuai", "huopin", 1, 5)))
+    table = make_table(record)
+    assert table.setup() is None
+    me = table.turn
+    mate, other = (me + 1) % 3, (me + 2) % 3
+    with_hand(table, me, parse_cards("3h 5h 9h"))
+    with_hand(table, mate, parse_cards("6c Tc"))
+    with_hand(table, other, parse_cards("4d 4s"))
+    table.last = None
+    moves = table.legal_moves(me)
+    # 3h: the other seat beats it with a 4; 5h: only the mate (6c, Tc) beats it
+    assert cards_name(_feeding_lead(table, mate, moves)) == "5h"
+    with_hand(table, other, parse_cards("Ks"))  # now the other beats every single of mine
+    assert cards_name(_feeding_lead(table, mate, moves)) == "3h"  # the lowest the mate beats
+    with_hand(table, mate, parse_cards("4c"))
+    with_hand(table, me, parse_cards("5h 9h"))
+    assert _feeding_lead(table, mate, table.legal_moves(me)) is None  # the mate beats nothing
+    # the policy feeds only a mate at the table as an opponent
+    with_hand(table, mate, parse_cards("6c Tc"))
+    with_hand(table, me, parse_cards("3h 5h 9h"))
+    with_hand(table, other, parse_cards("4d 4s"))
+    pick = Colluder(table.spec.players[mate], feed=1.0).play(table, random.Random(1), table.legal_moves(me), {})
+    assert cards_name(pick) == "5h"
+    # with the mate away the colluder plays as the heuristic does
+    from paipu.replay.sim.bots import HEURISTIC
+
+    away = Colluder("nobody", feed=1.0).play(table, random.Random(1), table.legal_moves(me), {})
+    assert away == HEURISTIC.play(table, random.Random(1), table.legal_moves(me), {})

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +36,7 @@ BOT_TRANSFORMS = {"long_pause_rate": np.sqrt, "hours_of_day": np.log, "longest_s
 BOT_CLIP = (-3.0, 4.0)
 #: least chances of sparing (soft play), hands as opponents (chip flow) for a pair to be tested
 MIN_SOFT, MIN_FLOW = 10, 20
-KINDS = ("co_seating", "soft_play", "chip_flow", "bot_timing")
+KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing")
 
 
 def sql_text(name: str) -> str:
@@ -249,10 +250,34 @@ def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], mi
     return tests
 
 
-def dispersion(rows: pl.DataFrame) -> dict[tuple[str, str, str], float]:
-    """Each player's over-dispersion of sparing across sittings (chi-square / df, at least 1)."""
-    return {(r["game"], r["variant"], r["a"]): max(1.0, r["chi2"] / (r["clusters"] - 1)) if r["clusters"] > 1 else 1.0
-            for r in rows.iter_rows(named=True)}
+def dispersion(rows: pl.DataFrame, pairs: Iterable[tuple[str, str, str, str]]) -> dict[tuple[str, str, str, str], float]:
+    """For each pair (A, B): A's over-dispersion of sparing across its sittings without B
+    (Pearson chi-square / df of the spares per sitting against A's rate there, at least 1).
+    Leaving B's sittings out matters: a cheater's sittings with its mate are far from its
+    rate elsewhere, and counting them would inflate the variance of the very effect tested."""
+    by_a: dict[tuple[str, str, str], tuple[np.ndarray, np.ndarray, list[list[str]]]] = {}
+    for (game, variant, a), part in rows.group_by(["game", "variant", "a"], maintain_order=True):
+        by_a[(game, variant, a)] = (part["n"].to_numpy().astype(float), part["k"].to_numpy().astype(float),
+                                    part["opponents"].to_list())
+    out = {}
+    for game, variant, a, b in pairs:
+        if (game, variant, a) not in by_a:
+            out[(game, variant, a, b)] = 1.0
+            continue
+        n, k, opponents = by_a[(game, variant, a)]
+        keep = np.fromiter((b not in o for o in opponents), bool, len(opponents))
+        out[(game, variant, a, b)] = _phi(n[keep], k[keep])
+    return out
+
+
+def _phi(n: np.ndarray, k: np.ndarray) -> float:
+    """Pearson chi-square / (clusters - 1) of counts *k* of *n* against their pooled rate, at least 1."""
+    total, hits = float(n.sum()), float(k.sum())
+    if len(n) < 2 or hits <= 0 or hits >= total:
+        return 1.0
+    p = hits / total
+    chi2 = float(np.sum((k - n * p) ** 2 / (n * p * (1 - p))))
+    return max(1.0, chi2 / (len(n) - 1))
 
 
 def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None) -> list[Test]:
@@ -260,45 +285,141 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None) -> lis
     to beat) against how often A spared its other opponents playing from the same place
     (seats apart: a stratum each). Expected spares = sum over places of B's chances times
     A's rate on the others there; z = (spared - expected) / sd, with the variance of the
-    baseline rates added and inflated by A's over-dispersion across sittings (*phi*,
-    :func:`dispersion`: decisions of one match are not independent); normal upper tail,
+    baseline rates added and inflated by A's over-dispersion across its sittings without B
+    (*phi*, :func:`dispersion`: decisions of one match are not independent); normal upper tail,
     or the one-sided Fisher exact p of the pooled counts when larger (small counts).
 
     The suspect is A, the sparer; B is the one spared (a dumper spares everyone at the
     receiver's table, so B alone proves nothing; colluders show up in both directions)."""
+    tests = []
+    for (game, variant, a, b), strata in _by_pair(rows).items():
+        if (game, variant, a) not in eligible or (game, variant, b) not in eligible:
+            continue
+        f = (phi or {}).get((game, variant, a, b), 1.0)
+        c = _stratified(strata, "other", f)
+        if c is None:
+            continue
+        lo, hi = wilson(c.k, c.n)
+        tests.append(Test("soft_play", game, variant, a, b, c.p, c.rate - c.base, c.n, {
+            "spared": c.k, "chances": c.n, "rate": round(c.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "baseline_rate": round(c.base, 4), "baseline_chances": c.n_base, "baseline_spared": c.k_base,
+            "dispersion": round(f, 3), "z": round(c.z, 3) if math.isfinite(c.z) else None}))
+    return tests
+
+
+def feeding(rows: pl.DataFrame, clusters: pl.DataFrame, eligible: set) -> list[Test]:
+    """Per ordered pair: how often opponent B took over A's leads (made the first play
+    after them) against two baselines from the same place, each compared as in
+    :func:`soft_play`: A's leads taken over by its other opponents (A leads weakly to
+    everyone?) and B's take-overs of other players' leads (B is strong against everyone?).
+    A third test takes the sittings they shared as the units (*clusters*: a match's course,
+    its tribute and levels, moves all its leads together): d = take-overs minus expected at
+    the higher baseline rate per sitting, z = Σd / √Σd², Student's t with sittings − 1
+    degrees of freedom. The pair is suspect only beyond all three: p is the largest (an
+    intersection-union test). A colluder who sees its friend's cards leads what the friend
+    can beat and the third seat cannot; under 有出必出 it cannot spare, so this is where it
+    shows.
+
+    The suspect is A, the feeder; B, the one fed, is named as the beneficiary."""
+    by_cluster: dict[tuple, list[tuple[str, int, int, int]]] = {}
+    for r in clusters.iter_rows(named=True):
+        by_cluster.setdefault((r["game"], r["variant"], r["a"], r["b"]), []).append((r["c"], r["place"], r["n"], r["k"]))
+    tests = []
+    for key, strata in _by_pair(rows).items():
+        game, variant, a, b = key
+        if (game, variant, a) not in eligible or (game, variant, b) not in eligible:
+            continue
+        by_a, by_b = _stratified(strata, "other", 1.0), _stratified(strata, "rival", 1.0)
+        if by_a is None or by_b is None:
+            continue
+        base = {r["place"]: max(r["k_other"] / r["n_other"] if r["n_other"] else 0.0,
+                                r["k_rival"] / r["n_rival"] if r["n_rival"] else 0.0) for r in strata}
+        z_c, p_c, sittings = _cluster_score(by_cluster.get(key, []), base)
+        lo, hi = wilson(by_a.k, by_a.n)
+        tests.append(Test("feeding", game, variant, a, b, max(by_a.p, by_b.p, p_c),
+                          by_a.rate - max(by_a.base, by_b.base), by_a.n, {
+            "taken_by_other": by_a.k, "leads": by_a.n, "rate": round(by_a.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "baseline_rate_leader": round(by_a.base, 4), "baseline_leads": by_a.n_base,
+            "baseline_rate_taker": round(by_b.base, 4), "baseline_takes": by_b.n_base, "sittings": sittings,
+            "z_leader": _finite(by_a.z), "z_taker": _finite(by_b.z), "z_sittings": _finite(z_c)}))
+    return tests
+
+
+def _cluster_score(rows: list[tuple[str, int, int, int]], base: dict[int, float]) -> tuple[float, float, int]:
+    """(z, p, sittings) of the score test over sittings: d per sitting = Σ (k - n·base[place]);
+    z = Σd / √Σd²; p from Student's t with sittings - 1 degrees of freedom (1 with fewer
+    than two sittings)."""
+    from scipy.stats import t as student
+
+    dev: dict[str, float] = {}
+    for c, place, n, k in rows:
+        if place in base:
+            dev[c] = dev.get(c, 0.0) + k - n * base[place]
+    d = np.array(list(dev.values()))
+    m = len(d)
+    ss = float(d @ d) if m else 0.0
+    if m < 2 or ss == 0:
+        return 0.0, 1.0, m
+    z = float(d.sum()) / math.sqrt(ss)
+    return z, float(student.sf(z, m - 1)), m
+
+
+def _finite(z: float) -> float | None:
+    return round(z, 3) if math.isfinite(z) else None
+
+
+def _by_pair(rows: pl.DataFrame) -> dict[tuple, list[dict]]:
     pairs: dict[tuple, list[dict]] = {}
     for r in rows.iter_rows(named=True):
         pairs.setdefault((r["game"], r["variant"], r["a"], r["b"]), []).append(r)
-    tests = []
-    for (game, variant, a, b), strata in pairs.items():
-        if (game, variant, a) not in eligible or (game, variant, b) not in eligible:
-            continue
-        k = n = n_other = k_other = 0
-        expected = var = 0.0
-        for r in strata:
-            if not r["n_other"]:
-                continue  # no baseline from this place
-            p0 = r["k_other"] / r["n_other"]
-            k += r["k_ab"]
-            n += r["n_ab"]
-            n_other += r["n_other"]
-            k_other += r["k_other"]
-            expected += r["n_ab"] * p0
-            var += r["n_ab"] * p0 * (1 - p0) * (1 + r["n_ab"] / r["n_other"])
-        if n == 0:
-            continue
-        f = (phi or {}).get((game, variant, a), 1.0)
-        z = (k - expected) / math.sqrt(f * var) if var > 0 else (math.inf if k > expected else 0.0)
-        rate, base = k / n, expected / n
-        lo, hi = wilson(k, n)
-        # small counts make the normal tail too thin: the exact test of the pooled table
-        # must agree too (each is a valid test, so the larger p is one)
-        p = max(normal_upper(z), fisher_greater(k, n, k_other, n_other))
-        tests.append(Test("soft_play", game, variant, a, b, p, rate - base, n, {
-            "spared": k, "chances": n, "rate": round(rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
-            "baseline_rate": round(base, 4), "baseline_chances": n_other, "baseline_spared": k_other,
-            "dispersion": round(f, 3), "z": round(z, 3) if math.isfinite(z) else None}))
-    return tests
+    return pairs
+
+
+@dataclass(frozen=True)
+class Stratified:
+    """A pair's count against a baseline rate taken place by place (see :func:`_stratified`)."""
+
+    k: int
+    n: int
+    k_base: int
+    n_base: int
+    expected: float
+    z: float
+    p: float
+
+    @property
+    def rate(self) -> float:
+        return self.k / self.n
+
+    @property
+    def base(self) -> float:
+        return self.expected / self.n
+
+
+def _stratified(strata: list[dict], baseline: str, phi: float) -> Stratified | None:
+    """The pair's hits ``k_ab`` of ``n_ab`` chances against the baseline counts
+    ``k_<baseline>`` of ``n_<baseline>``, place by place: expected = the sum of the pair's
+    chances times the baseline rate there; z = (k - expected) / sd, the variance with the
+    baseline rates' own added and inflated by *phi*; p = the normal upper tail or, when
+    larger, the one-sided Fisher exact p of the pooled counts (small counts make the normal
+    tail too thin; each is a valid test, so the larger p is one). None without a baseline."""
+    k = n = n_base = k_base = 0
+    expected = var = 0.0
+    for r in strata:
+        nb, kb = r[f"n_{baseline}"], r[f"k_{baseline}"]
+        if not nb:
+            continue  # no baseline from this place
+        p0 = kb / nb
+        k += r["k_ab"]
+        n += r["n_ab"]
+        n_base += nb
+        k_base += kb
+        expected += r["n_ab"] * p0
+        var += r["n_ab"] * p0 * (1 - p0) * (1 + r["n_ab"] / nb)
+    if n == 0:
+        return None
+    z = (k - expected) / math.sqrt(phi * var) if var > 0 else (math.inf if k > expected else 0.0)
+    return Stratified(k, n, k_base, n_base, expected, z, max(normal_upper(z), fisher_greater(k, n, k_base, n_base)))
 
 
 def presence_z(seats: pl.DataFrame, min_pair: int) -> dict[tuple[str, str, str, str], float]:
@@ -458,8 +579,11 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         timed = bool(con.execute("select coalesce(bool_and(timed), false) from fraud_seats").fetchone()[0])
         tests: list[Test] = []
         tests += co_seating(_frame(con, "seat_times", {}), eligible, min_sittings)
-        tests += soft_play(_frame(con, "pair_soft", {"min_pair": MIN_SOFT}), eligible,
-                           dispersion(_frame(con, "soft_dispersion", {})))
+        soft = _frame(con, "pair_soft", {"min_pair": MIN_SOFT})
+        pairs = set(soft.select("game", "variant", "a", "b").iter_rows())
+        tests += soft_play(soft, eligible, dispersion(_frame(con, "soft_dispersion", {}), pairs))
+        con.execute(sql_text("feed_chances"))
+        tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
                            eligible, MIN_FLOW)
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
@@ -494,7 +618,7 @@ def write_tables(root: str, result: FraudResult, game: str | None = None) -> Non
 
 def _telling(con, t: Test, limit: int) -> list[str]:
     """The ids of the hands that show a flagged suspicion best (for ``paipu replay --hand``)."""
-    name = {"soft_play": "telling_soft", "chip_flow": "telling_flow", "co_seating": "telling_pair",
+    name = {"soft_play": "telling_soft", "feeding": "telling_feed", "chip_flow": "telling_flow", "co_seating": "telling_pair",
             "bot_timing": "telling_player"}[t.kind]
     params = {"a": t.player, "b": t.other, "g": t.game, "v": t.variant, "limit": limit}
     return _frame(con, name, params)["hand_id"].to_list()

@@ -7,8 +7,9 @@ policy (the heuristic bot of :mod:`replay.sim.bots`). Hands are spread over the 
 proportion to how many players are online, and each table is drawn from the players
 online then. Planted cheaters, with a labels file saying who they are:
 
-- ``collude=K``: K pairs who play at the same hours, join each other's tables, and spare
-  each other's plays when they are opponents (pass where they could beat);
+- ``collude=K``: K pairs who play at the same hours, join each other's tables, and, when
+  they are opponents, spare each other's plays (pass where they could beat) and feed each
+  other (lead what the friend can beat and the others cannot, knowing the friend's cards);
 - ``dump=K``: K pairs of a dumper and a receiver who meet at tables the same way; with
   the receiver as an opponent, the dumper throws the hand (passes whenever the rules
   allow, leads single low cards), so that coins flow to the receiver;
@@ -115,21 +116,46 @@ def _mate_seat(table, mate: str | None) -> int | None:
 
 @dataclass(frozen=True)
 class Colluder:
-    """Plays like the heuristic, but spares the mate's plays (with chance *spare*) when the
-    mate is an opponent and the rules allow a pass."""
+    """Plays like the heuristic, but helps the mate when the mate is an opponent: spares
+    the mate's plays (with chance *spare*) where the rules allow a pass, and feeds it (with
+    chance *feed*): knowing the mate's cards, as colluders who share them do, it leads the
+    lowest play the mate can beat and the other seats cannot (else the lowest the mate can
+    beat). Under 有出必出, where no pass is allowed, feeding is what is left to a colluder."""
 
     mate: str
     spare: float = 0.85
+    feed: float = 0.85
 
     def play(self, table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
         mate = _mate_seat(table, self.mate)
-        if (mate is not None and table.last is not None and table.last_seat == mate
-                and not hints.get("must_play") and rng.random() < self.spare):
-            return None
+        if mate is not None and table.last is not None and table.last_seat == mate:
+            if not hints.get("must_play") and rng.random() < self.spare:
+                return None
+        elif mate is not None and table.last is None and moves and rng.random() < self.feed:
+            fed = _feeding_lead(table, mate, moves)
+            if fed is not None:
+                return fed
         return HEURISTIC.play(table, rng, moves, hints)
 
     def bid(self, table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
         return HEURISTIC.bid(table, rng, seat, power, stage)
+
+
+def _feeding_lead(table, mate: int, moves: list[Move]) -> list[int] | None:
+    """The lowest lead *mate* can beat and no other seat with cards can; else the lowest
+    the mate can beat; None when the mate can beat none."""
+    me = table.turn
+    others = [s for s in range(len(table.left)) if s not in (me, mate) and table.left[s] > 0]
+    fallback = None
+    for cards, readings in sorted(moves, key=lambda m: (m[1][0].tier, m[1][0].key, len(m[0]))):
+        combo = readings[0]
+        if not table.beats_exist(mate, combo):
+            continue
+        if not any(table.beats_exist(s, combo) for s in others):
+            return cards
+        if fallback is None:
+            fallback = cards
+    return fallback
 
 
 @dataclass(frozen=True)
@@ -165,11 +191,16 @@ class Person:
     sessions: list[tuple[int, int]] = field(default_factory=list)  # (first slot, last slot) online
 
 
-def _human_sessions(rng: random.Random, days: int, like: tuple[float, float, float] | None = None) -> tuple[list, tuple]:
-    """Daily sessions at human hours: (sessions in slots, the habit used)."""
+def _human_sessions(rng: random.Random, days: int, like: tuple[float, float, float] | None = None,
+                    planted: bool = False) -> tuple[list, tuple]:
+    """Daily sessions at human hours: (sessions in slots, the habit used). A *planted*
+    pair's habit is of the longer half (2.75-4 h on 62-80% of days), so that its members
+    play about as many hands as the average player: the fraud benchmark's targets are
+    stated at about 300 hands per cheater, not at whatever a short habit gives."""
     if like is None:
         start = rng.choice((rng.gauss(20.5, 1.5), rng.gauss(20.5, 1.5), rng.gauss(13, 1.5), rng.gauss(16, 2)))
-        like = (start % 24, rng.uniform(1.5, 4), rng.uniform(0.45, 0.8))
+        like = ((start % 24, rng.uniform(2.75, 4), rng.uniform(0.62, 0.8)) if planted else
+                (start % 24, rng.uniform(1.5, 4), rng.uniform(0.45, 0.8)))
     start, length, often = like
     out = []
     per_day = 86400 // SLOT
@@ -227,7 +258,7 @@ class Population:
                         person = Person(group[k], role, None, BotClock((rng.randint(500, 900), rng.randint(1100, 1600))),
                                         HEURISTIC, _bot_sessions(rng, days))
                     else:
-                        sessions, habit = _human_sessions(rng, days, habit)
+                        sessions, habit = _human_sessions(rng, days, habit, planted=True)
                         policy = Colluder(mate) if role == "colluder" else Dumper(mate) if role == "dumper" else HEURISTIC
                         person = Person(group[k], role, mate, human_clock(rng), policy, sessions)
                     self.people.append(person)
