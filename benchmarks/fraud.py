@@ -41,19 +41,27 @@ ROLES = {kind: set(roles) for kind, roles in CHEATS.items()}
 DIRECTED = ("soft_play", "feeding")
 
 
-def prepare(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str) -> str:
+def prepare(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str,
+            policy: str = "heuristic") -> str:
     """The audited dataset (with decisions) of one population and its ``labels.csv``, made
-    once: a folder that already has both is reused as it is (``--work``)."""
+    once: a folder that already has both is reused as it is (``--work``). *policy*: what
+    everyone plays when not cheating (``rlcard``: RLCard's rule agent, Dou Dizhu only)."""
     seats = find_rules(game, None).players
     hands = per_player * players // seats
-    folder = os.path.join(workdir, f"{game}-{seed}-{players}x{per_player}-{_cheat_tag(cheats)}")
+    tag = "" if policy == "heuristic" else f"-{policy}"
+    folder = os.path.join(workdir, f"{game}-{seed}-{players}x{per_player}-{_cheat_tag(cheats)}{tag}")
     ds = os.path.join(folder, "ds")
     labels = os.path.join(folder, "labels.csv")
     if os.path.isdir(os.path.join(ds, "decisions")) and os.path.exists(labels):
         return folder
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    pop, records = simulate_population(game, None, hands, seed, players, cheats)
+    base = None
+    if policy == "rlcard":
+        from paipu.replay.sim.rlcard_agent import RLCardRule
+
+        base = RLCardRule()
+    pop, records = simulate_population(game, None, hands, seed, players, cheats, base=base)
     path = os.path.join(folder, "hands.jsonl")
     with open(path, "wb") as f:
         for record in records:
@@ -77,10 +85,11 @@ def _prepare(job: tuple) -> str:
     return prepare(*job)
 
 
-def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str):
+def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str,
+        policy: str = "heuristic"):
     """(labels {player: kind}, player scores {player: -log10 min p}, flagged players, seconds)."""
     t0 = time.perf_counter()
-    folder = prepare(game, players, per_player, cheats, seed, workdir)
+    folder = prepare(game, players, per_player, cheats, seed, workdir, policy)
     ds = os.path.join(folder, "ds")
     with open(os.path.join(folder, "labels.csv"), newline="") as f:
         labels = {row["player"]: row["kind"] for row in csv.DictReader(f)}
@@ -144,6 +153,10 @@ def main() -> None:
                     help="hands per player of the honest-only runs (default: --hands-per-player)")
     ap.add_argument("--work", help="keep the simulated datasets in this folder and reuse them (same game, seed, "
                     "sizes and cheats; empty it after changing the simulator)")
+    ap.add_argument("--policy", choices=("heuristic", "rlcard"), default="heuristic",
+                    help="what every player plays when not cheating: paipu's heuristic bot, or RLCard's rule "
+                    "agent (DouDizhuRuleAgentV1; Dou Dizhu only), so that the screens are seen not to lean on "
+                    "the heuristic's habits")
     ap.add_argument("--jobs", type=int, default=1,
                     help="simulate and audit this many populations at once (processes) before screening")
     ap.add_argument("--audit-cost", type=int, default=0, metavar="HANDS",
@@ -156,14 +169,18 @@ def main() -> None:
         return
     cheats = parse_cheats(args.cheat)
     honest_per = args.honest_hands_per_player or args.hands_per_player
-    print(f"players {args.players}, ~{args.hands_per_player} hands per player, cheat {args.cheat}, "
+    if args.policy == "rlcard" and args.games != "doudizhu":
+        ap.error("--policy rlcard plays Dou Dizhu only: add --games doudizhu")
+    print(f"policy {args.policy}, players {args.players}, ~{args.hands_per_player} hands per player, cheat {args.cheat}, "
           f"{args.seeds} planted seeds, {args.honest_seeds} honest seeds (~{honest_per} hands per player)")
     with tempfile.TemporaryDirectory() as temp:
         work = args.work or temp
         if args.jobs > 1:  # make every dataset first, seeds of all games interleaved
             games = args.games.split(",")
-            jobs = [(g, args.players, args.hands_per_player, cheats, s, work) for s in range(args.seeds) for g in games]
-            jobs += [(g, args.players, honest_per, {}, 1000 + s, work) for s in range(args.honest_seeds) for g in games]
+            jobs = [(g, args.players, args.hands_per_player, cheats, s, work, args.policy)
+                    for s in range(args.seeds) for g in games]
+            jobs += [(g, args.players, honest_per, {}, 1000 + s, work, args.policy)
+                     for s in range(args.honest_seeds) for g in games]
             with ProcessPoolExecutor(args.jobs) as pool:
                 for done, folder in enumerate(pool.map(_prepare, jobs), 1):
                     print(f"  prepared {done}/{len(jobs)}: {os.path.basename(folder)}", flush=True)
@@ -171,7 +188,8 @@ def main() -> None:
             rows: list[tuple[str, float, bool]] = []  # (label, score, flagged)
             spent = 0.0
             for seed in range(args.seeds):
-                labels, score, flagged, sec = run(game, args.players, args.hands_per_player, cheats, seed, work)
+                labels, score, flagged, sec = run(game, args.players, args.hands_per_player, cheats, seed, work,
+                                                  args.policy)
                 spent += sec
                 rows += [(kind, score.get(p, 0.0), p in flagged) for p, kind in labels.items()]
             honest = [s for k, s, _ in rows if k == "honest"]
@@ -193,7 +211,7 @@ def main() -> None:
             clean = 0
             spent = 0.0
             for seed in range(args.honest_seeds):
-                _, _, flagged, sec = run(game, args.players, honest_per, {}, 1000 + seed, work)
+                _, _, flagged, sec = run(game, args.players, honest_per, {}, 1000 + seed, work, args.policy)
                 spent += sec
                 clean += not flagged
             print(f"  honest-only: {clean} of {args.honest_seeds} seeds without a flag ({spent:.0f} s)")

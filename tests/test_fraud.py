@@ -410,3 +410,24 @@ def test_colluder_feeds_what_only_its_mate_can_beat():
 
     away = Colluder("nobody", feed=1.0).play(table, random.Random(1), table.legal_moves(me), {})
     assert away == HEURISTIC.play(table, random.Random(1), table.legal_moves(me), {})
+
+
+def test_population_plays_a_given_base_policy_when_not_cheating():
+    from paipu.replay.sim.bots import HEURISTIC
+    from paipu.replay.sim.population import Colluder, Dumper
+
+    class Other:
+        def play(self, table, rng, moves, hints):
+            return HEURISTIC.play(table, rng, moves, hints)
+
+        def bid(self, table, rng, seat, power, stage):
+            return False
+
+    other = Other()
+    pop = Population("doudizhu", None, 10, {"collude": 1, "dump": 1, "bot": 1}, hands=20, seed=2, base=other)
+    policies = {p.kind: p.policy for p in pop.people}
+    assert policies["honest"] is other and policies["bot"] is other and policies["receiver"] is other
+    assert isinstance(policies["colluder"], Colluder) and policies["colluder"].base is other
+    assert isinstance(policies["dumper"], Dumper) and policies["dumper"].base is other
+    assert policies["colluder"].bid(None, None, 0, 1.0, "bid") is False  # bids are the base's
+    assert Population("doudizhu", None, 10, {"collude": 1}, hands=20, seed=2).people[0].policy.base is HEURISTIC

@@ -125,6 +125,7 @@ class Colluder:
     mate: str
     spare: float = 0.85
     feed: float = 0.85
+    base: Any = HEURISTIC  # the policy it plays otherwise
 
     def play(self, table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
         mate = _mate_seat(table, self.mate)
@@ -135,10 +136,10 @@ class Colluder:
             fed = _feeding_lead(table, mate, moves)
             if fed is not None:
                 return fed
-        return HEURISTIC.play(table, rng, moves, hints)
+        return self.base.play(table, rng, moves, hints)
 
     def bid(self, table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
-        return HEURISTIC.bid(table, rng, seat, power, stage)
+        return self.base.bid(table, rng, seat, power, stage)
 
 
 def _feeding_lead(table, mate: int, moves: list[Move]) -> list[int] | None:
@@ -164,10 +165,11 @@ class Dumper:
     the rules allow, else makes the smallest play; leads its lowest single."""
 
     receiver: str
+    base: Any = HEURISTIC  # the policy it plays otherwise
 
     def play(self, table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
         if _mate_seat(table, self.receiver) is None or not moves:
-            return HEURISTIC.play(table, rng, moves, hints)
+            return self.base.play(table, rng, moves, hints)
         if table.last is not None and not hints.get("must_play"):
             return None
         singles = [m for m in moves if len(m[0]) == 1] if table.last is None else []
@@ -175,7 +177,7 @@ class Dumper:
         return pick[0]
 
     def bid(self, table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
-        return HEURISTIC.bid(table, rng, seat, power, stage)
+        return self.base.bid(table, rng, seat, power, stage)
 
 
 # ----------------------------------------------------------------------------- the population
@@ -194,12 +196,13 @@ class Person:
 def _human_sessions(rng: random.Random, days: int, like: tuple[float, float, float] | None = None,
                     planted: bool = False) -> tuple[list, tuple]:
     """Daily sessions at human hours: (sessions in slots, the habit used). A *planted*
-    pair's habit is of the longer half (2.75-4 h on 62-80% of days), so that its members
-    play about as many hands as the average player: the fraud benchmark's targets are
-    stated at about 300 hands per cheater, not at whatever a short habit gives."""
+    pair's habit is an average one (2.5-3 h on 58-67% of days, against 1.5-4 h on 45-80%),
+    so that its members play about as many hands as the average player: the fraud
+    benchmark's targets are stated at about 300 hands per cheater, not at whatever a short
+    or a long habit gives."""
     if like is None:
         start = rng.choice((rng.gauss(20.5, 1.5), rng.gauss(20.5, 1.5), rng.gauss(13, 1.5), rng.gauss(16, 2)))
-        like = ((start % 24, rng.uniform(2.75, 4), rng.uniform(0.62, 0.8)) if planted else
+        like = ((start % 24, rng.uniform(2.5, 3.0), rng.uniform(0.58, 0.67)) if planted else
                 (start % 24, rng.uniform(1.5, 4), rng.uniform(0.45, 0.8)))
     start, length, often = like
     out = []
@@ -229,11 +232,14 @@ class Population:
 
     *hands*: how many hands (Guandan: matches start where ``seats_for`` is asked);
     *days*: the span of play; *follow*: the chance that a planted pair member joins the
-    table of the other when both are online.
+    table of the other when both are online; *base*: the policy everyone plays when not
+    cheating (default the heuristic bot; another engine's agent to check that the screens
+    do not lean on the heuristic's habits).
     """
 
     def __init__(self, game: str, variant: str | None, players: int, cheats: dict[str, int], hands: int,
-                 seed: int = 0, days: int = 14, follow: float = 0.6):
+                 seed: int = 0, days: int = 14, follow: float = 0.6, base: Any = None):
+        base = HEURISTIC if base is None else base
         self.rules = find_rules(game, variant)
         self.n = self.rules.players
         self.game = Game.of(self.rules)  # with fixed partners, a pair that meets sits on opposite teams
@@ -256,15 +262,16 @@ class Population:
                     mate = group[1 - k] if len(group) == 2 else None
                     if role == "bot":
                         person = Person(group[k], role, None, BotClock((rng.randint(500, 900), rng.randint(1100, 1600))),
-                                        HEURISTIC, _bot_sessions(rng, days))
+                                        base, _bot_sessions(rng, days))
                     else:
                         sessions, habit = _human_sessions(rng, days, habit, planted=True)
-                        policy = Colluder(mate) if role == "colluder" else Dumper(mate) if role == "dumper" else HEURISTIC
+                        policy = (Colluder(mate, base=base) if role == "colluder" else
+                                  Dumper(mate, base=base) if role == "dumper" else base)
                         person = Person(group[k], role, mate, human_clock(rng), policy, sessions)
                     self.people.append(person)
         for name in names:
             sessions, _ = _human_sessions(rng, days)
-            self.people.append(Person(name, "honest", None, human_clock(rng), HEURISTIC, sessions))
+            self.people.append(Person(name, "honest", None, human_clock(rng), base, sessions))
         self.by_name = {p.name: p for p in self.people}
         self._schedule(hands)
         self.match_time: dict[str, datetime] = {}
@@ -331,11 +338,12 @@ class Population:
 
 def simulate_population(game: str, variant: str | None, hands: int, seed: int, players: int,
                         cheats: dict[str, int], escape_rate: float = 0.0, params: dict | None = None,
-                        ) -> tuple[Population, Iterator[dict]]:
-    """The population and its hands (records with ``time`` and per-action ``t``)."""
+                        base: Any = None) -> tuple[Population, Iterator[dict]]:
+    """The population and its hands (records with ``time`` and per-action ``t``); *base*:
+    the policy played when not cheating (:class:`Population`)."""
     from . import simulate
 
-    pop = Population(game, variant, players, cheats, hands, seed)
+    pop = Population(game, variant, players, cheats, hands, seed, base=base)
 
     def records() -> Iterator[dict]:
         for k, record in enumerate(simulate(game, variant, hands, seed, escape_rate=escape_rate, params=params,
