@@ -36,9 +36,7 @@ from paipu.replay.sim.population import CHEATS, parse_cheats, simulate_populatio
 
 #: which planted roles each ``--cheat`` kind is judged on
 ROLES = {kind: set(roles) for kind, roles in CHEATS.items()}
-#: screens that accuse only the first player of a pair (the sparer, the feeder): the other
-#: is the one favoured, which proves nothing by itself
-DIRECTED = ("soft_play", "feeding")
+
 
 
 def prepare(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str,
@@ -97,14 +95,14 @@ def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: 
     score: dict[str, float] = {}
     flagged: set[str] = set()
     for t in result.flagged:
-        named = (t.player,) if t.kind in DIRECTED else (t.player, t.other)
+        named = (t.player, t.other)
         if any(p and labels.get(p) == "honest" for p in named):
             print(f"    honest player flagged: {t.kind} {t.player} {t.other or ''} q={t.q:.2g} "
                   f"({labels.get(t.player)}, {labels.get(t.other)})")
     for t in result.tests:
-        # the suspects a test names: soft play names the sparer (the one spared is not
-        # accused); pair screens of co-seating and chip flow name both
-        for p in (t.player,) if t.kind in DIRECTED else (t.player, t.other):
+        # the suspects a test names: both of a pair (the pair is the suspect; the kind and
+        # the order say who acted: the sparer, the feeder, the giver first)
+        for p in (t.player, t.other):
             if p is None:
                 continue
             score[p] = max(score.get(p, 0.0), -math.log10(max(t.p, 1e-300)))

@@ -200,6 +200,32 @@ def test_soft_play_against_the_same_place_per_direction():
     assert tests[("B", "A")].evidence["z"] == round((1 - 1.0) / math.sqrt(10 * 0.1 * 0.9 * 1.25), 3)
 
 
+def test_soft_play_hand_level_test_for_spares_in_runs():
+    from scipy.stats import t as student
+
+    # A rarely spares (1 of 100 others from this place) but spared B 6 of 10 times,
+    # five of them in one hand: the pooled tests see a huge effect, the hands do not
+    rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 6,
+                          "n_other": 100, "k_other": 1}])
+    hands = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": 1, "n": n, "k": k}
+                          for c, n, k in (("h1", 6, 5), ("h2", 2, 1), ("h3", 2, 0))])
+    eligible = {("g", "v", "A"), ("g", "v", "B")}
+    (pooled,) = soft_play(rows, eligible)
+    (t,) = soft_play(rows, eligible, None, hands)
+    d = np.array([5 - 6 * 0.01, 1 - 2 * 0.01, 0 - 2 * 0.01])
+    z_h = d.mean() / (d.std(ddof=1) / math.sqrt(3))
+    assert pooled.p < 1e-6 and "hands" not in pooled.evidence
+    assert t.p == pytest.approx(float(student.sf(z_h, 2))) and t.p > 0.05
+    assert (t.evidence["hands"], t.evidence["z_hands"]) == (3, round(z_h, 3))
+    # spares spread over many hands: the hand-level test agrees with the pooled one
+    spread = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": f"h{k}", "place": 1, "n": 1,
+                            "k": int(k < 6)} for k in range(10)])
+    (t2,) = soft_play(rows, eligible, None, spread)
+    d = np.array([0.99] * 6 + [-0.01] * 4)
+    assert t2.p == pytest.approx(float(student.sf(d.mean() / (d.std(ddof=1) / math.sqrt(10)), 9)))
+    assert t2.p < 0.005 and t2.evidence["hands"] == 10
+
+
 def test_feeding_beyond_both_baselines_and_the_sittings():
     from scipy.stats import t as student
 

@@ -280,31 +280,55 @@ def _phi(n: np.ndarray, k: np.ndarray) -> float:
     return max(1.0, chi2 / (len(n) - 1))
 
 
-def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None) -> list[Test]:
+def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
+              hands: pl.DataFrame | None = None) -> list[Test]:
     """Per ordered pair: how often player A spared opponent B's plays (passed while able
     to beat) against how often A spared its other opponents playing from the same place
     (seats apart: a stratum each). Expected spares = sum over places of B's chances times
     A's rate on the others there; z = (spared - expected) / sd, with the variance of the
     baseline rates added and inflated by A's over-dispersion across its sittings without B
-    (*phi*, :func:`dispersion`: decisions of one match are not independent); normal upper tail,
-    or the one-sided Fisher exact p of the pooled counts when larger (small counts).
+    (*phi*, :func:`dispersion`: decisions of one match are not independent); normal upper
+    tail, or the one-sided Fisher exact p of the pooled counts when larger (small counts).
+    With *hands* (the pair's chances and spares per hand and place), the hand-level test
+    too: d = spares minus expected per hand, the one-sample t of the d's with hands - 1
+    degrees of freedom, and p is the largest of the three (a player that passes rarely
+    passes in runs, within one hand whose shape makes it keep its cards).
 
-    The suspect is A, the sparer; B is the one spared (a dumper spares everyone at the
-    receiver's table, so B alone proves nothing; colluders show up in both directions)."""
+    A acted (the sparer), B was favoured (the one spared): the pair is the suspect (a
+    dumper spares everyone at the receiver's table, but only the receiver at every one;
+    colluders show up in both directions)."""
+    by_hand = _cluster_rows(hands)
     tests = []
-    for (game, variant, a, b), strata in _by_pair(rows).items():
+    for key, strata in _by_pair(rows).items():
+        game, variant, a, b = key
         if (game, variant, a) not in eligible or (game, variant, b) not in eligible:
             continue
-        f = (phi or {}).get((game, variant, a, b), 1.0)
+        f = (phi or {}).get(key, 1.0)
         c = _stratified(strata, "other", f)
         if c is None:
             continue
+        p, evidence = c.p, {}
+        if hands is not None:
+            base = {r["place"]: r["k_other"] / r["n_other"] for r in strata if r["n_other"]}
+            z_h, p_h, m = _cluster_score(by_hand.get(key, []), base, centred=True)
+            p = max(p, p_h)
+            evidence = {"hands": m, "z_hands": _finite(z_h)}
         lo, hi = wilson(c.k, c.n)
-        tests.append(Test("soft_play", game, variant, a, b, c.p, c.rate - c.base, c.n, {
+        tests.append(Test("soft_play", game, variant, a, b, p, c.rate - c.base, c.n, {
             "spared": c.k, "chances": c.n, "rate": round(c.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "baseline_rate": round(c.base, 4), "baseline_chances": c.n_base, "baseline_spared": c.k_base,
-            "dispersion": round(f, 3), "z": round(c.z, 3) if math.isfinite(c.z) else None}))
+            "dispersion": round(f, 3), "z": _finite(c.z), **evidence}))
     return tests
+
+
+def _cluster_rows(frame: pl.DataFrame | None) -> dict[tuple, list[tuple[str, int, int, int]]]:
+    """Rows (game, variant, a, b, c, place, n, k) as {(game, variant, a, b): [(c, place, n, k)]}."""
+    out: dict[tuple, list[tuple[str, int, int, int]]] = {}
+    if frame is None:
+        return out
+    for r in frame.iter_rows(named=True):
+        out.setdefault((r["game"], r["variant"], r["a"], r["b"]), []).append((r["c"], r["place"], r["n"], r["k"]))
+    return out
 
 
 def feeding(rows: pl.DataFrame, clusters: pl.DataFrame, eligible: set) -> list[Test]:
@@ -320,10 +344,8 @@ def feeding(rows: pl.DataFrame, clusters: pl.DataFrame, eligible: set) -> list[T
     can beat and the third seat cannot; under 有出必出 it cannot spare, so this is where it
     shows.
 
-    The suspect is A, the feeder; B, the one fed, is named as the beneficiary."""
-    by_cluster: dict[tuple, list[tuple[str, int, int, int]]] = {}
-    for r in clusters.iter_rows(named=True):
-        by_cluster.setdefault((r["game"], r["variant"], r["a"], r["b"]), []).append((r["c"], r["place"], r["n"], r["k"]))
+    A acted (the feeder), B was favoured (the one fed): the pair is the suspect."""
+    by_cluster = _cluster_rows(clusters)
     tests = []
     for key, strata in _by_pair(rows).items():
         game, variant, a, b = key
@@ -345,10 +367,13 @@ def feeding(rows: pl.DataFrame, clusters: pl.DataFrame, eligible: set) -> list[T
     return tests
 
 
-def _cluster_score(rows: list[tuple[str, int, int, int]], base: dict[int, float]) -> tuple[float, float, int]:
-    """(z, p, sittings) of the score test over sittings: d per sitting = Σ (k - n·base[place]);
-    z = Σd / √Σd²; p from Student's t with sittings - 1 degrees of freedom (1 with fewer
-    than two sittings)."""
+def _cluster_score(rows: list[tuple[str, int, int, int]], base: dict[int, float],
+                   centred: bool = False) -> tuple[float, float, int]:
+    """(z, p, clusters) of a test over clusters: d per cluster = Σ (k - n·base[place]); by
+    default the score test z = Σd / √Σd² (its variance taken under the null: z can be no
+    larger than √clusters, so a pair seen in a few clusters is never significant); with
+    *centred*, the one-sample t of the d's (a steady excess in many clusters counts as
+    such). p from Student's t with clusters - 1 degrees of freedom; 1 with fewer than two."""
     from scipy.stats import t as student
 
     dev: dict[str, float] = {}
@@ -357,10 +382,18 @@ def _cluster_score(rows: list[tuple[str, int, int, int]], base: dict[int, float]
             dev[c] = dev.get(c, 0.0) + k - n * base[place]
     d = np.array(list(dev.values()))
     m = len(d)
-    ss = float(d @ d) if m else 0.0
-    if m < 2 or ss == 0:
+    if m < 2:
         return 0.0, 1.0, m
-    z = float(d.sum()) / math.sqrt(ss)
+    if centred:
+        sd = float(d.std(ddof=1))
+        if sd == 0:
+            return (math.inf, 0.0, m) if d.mean() > 0 else (0.0, 1.0, m)
+        z = float(d.mean()) / (sd / math.sqrt(m))
+    else:
+        ss = float(d @ d)
+        if ss == 0:
+            return 0.0, 1.0, m
+        z = float(d.sum()) / math.sqrt(ss)
     return z, float(student.sf(z, m - 1)), m
 
 
@@ -581,7 +614,8 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         tests += co_seating(_frame(con, "seat_times", {}), eligible, min_sittings)
         soft = _frame(con, "pair_soft", {"min_pair": MIN_SOFT})
         pairs = set(soft.select("game", "variant", "a", "b").iter_rows())
-        tests += soft_play(soft, eligible, dispersion(_frame(con, "soft_dispersion", {}), pairs))
+        tests += soft_play(soft, eligible, dispersion(_frame(con, "soft_dispersion", {}), pairs),
+                           _frame(con, "soft_clusters", {}))
         con.execute(sql_text("feed_chances"))
         tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),

@@ -1,0 +1,10 @@
+-- Soft play per ordered pair, hand and place: the pair's chances and spares in each hand,
+-- for the hand-level test (a player's rare passes come in runs within one hand: a hand
+-- whose shape makes it keep its cards passes on the same opponent again and again).
+select d.game, d.variant, d.player as a, d.target_player as b, d.hand_id as c, d.seat - d.target_seat as place,
+       count(*) as n, count(*) filter (where d.spared) as k
+from decisions d
+join (select distinct game, hand_id from fraud_seats) f on f.hand_id = d.hand_id and f.game = d.game
+where d.can_beat and d.relation = 'opponent' and d.target_player is not null
+group by all
+order by all
