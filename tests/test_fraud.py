@@ -365,12 +365,12 @@ def test_clocks():
 
 
 def test_population_plants_pairs_on_opposite_teams():
-    pop = Population("guandan", None, 12, {"collude": 1, "bot": 1}, hands=40, seed=3)
+    pop = Population("guandan", None, 12, {"collude": 1, "bot": 1}, hands=200, seed=0)
     kinds = sorted(p.kind for p in pop.people)
     assert kinds.count("colluder") == 2 and kinds.count("bot") == 1 and kinds.count("honest") == 9
     mates = [p for p in pop.people if p.kind == "colluder"]
     met = 0
-    for k in range(40):
+    for k in range(200):
         names = [s.name for s in pop.seats_for(k)]
         if mates[0].name in names and mates[1].name in names:
             met += 1
