@@ -31,8 +31,8 @@ from .io.dataset import (
     content_hash, id_key, unfit_field,
 )
 from .io.jsonl import items_of_lines, record_to_json
-from .io.sources import Item, ReadError, iter_lines, short, size_of, sniff_format
-from .io.text import HAND_LINE, items_of_text_lines
+from .io.sources import Item, LongLine, ReadError, iter_blocks, iter_lines, short, size_of, sniff_format
+from .io.text import HAND_LINE, HAND_LINES, items_of_text_blocks
 from .verdicts import Code
 
 #: inputs smaller than this are ingested in-process (starting workers costs more)
@@ -56,7 +56,8 @@ class IngestStats:
 
 @dataclass
 class Batch:
-    """Whole hands of one file, as raw lines with their numbers."""
+    """Whole hands of one file, as raw lines with their numbers (the text format: blocks of
+    lines with the number of their first, see :func:`~replay.io.sources.iter_blocks`)."""
 
     source: str
     fmt: str
@@ -80,6 +81,9 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
     """Split the input files into batches of at most *batch_size* hands."""
     for path in paths:
         kind = sniff_format(path) if fmt == "auto" else fmt
+        if kind not in ("jsonl", "guandan-competition"):
+            yield from _text_batches(path, batch_size)
+            continue
         lines: list[tuple[int, bytes]] = []
         hands = size = 0
         encoding: list[str] = []
@@ -89,12 +93,10 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
                     starts = False  # a file is one batch: its deals carry levels from one to the next
                     if not data.strip():
                         continue
-                elif kind == "jsonl":
+                else:
                     if not data.strip():
                         continue
                     starts = True
-                else:
-                    starts = HAND_LINE.match(data[3:] if n == 1 and data.startswith(b"\xef\xbb\xbf") else data) is not None
                 if starts:
                     if hands >= batch_size or size >= BATCH_BYTES:
                         yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None)
@@ -108,6 +110,42 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
             continue
         if lines:
             yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None)
+
+
+def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
+    """:func:`iter_batches` for a text-format file: blocks of lines, cut where a hand starts
+    (the ``hand`` lines are found by one search per block, not line by line)."""
+    blocks: list[tuple[int, bytes]] = []
+    hands = size = 0
+    encoding: list[str] = []
+    try:
+        for first, block in iter_blocks(path, encoding):
+            if type(block) is LongLine:  # a line cut short: it starts a hand if its head does
+                head = block[3:] if first == 1 and block.startswith(b"\xef\xbb\xbf") else block
+                starts = [0] if HAND_LINE.match(head) else []
+            else:
+                skip = 3 if first == 1 and block.startswith(b"\xef\xbb\xbf") else 0
+                starts = [m.start() + skip for m in HAND_LINES.finditer(block[skip:] if skip else block)]
+            at = 0  # the part of the block before *at* is in a batch already
+            for start in starts:
+                if hands >= batch_size or size + start - at >= BATCH_BYTES:
+                    if start > at:
+                        blocks.append((first, block[at:start]))
+                        size += start - at
+                        first += block.count(b"\n", at, start)
+                        at = start
+                    if blocks:
+                        yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None)
+                    blocks, hands, size = [], 0, 0
+                hands += 1
+            blocks.append((first, block[at:] if at else block))
+            size += len(block) - at
+    except ReadError as e:
+        yield Batch(path, "text", blocks, error=e.message, error_line=e.line, size=size,
+                    encoding=encoding[0] if encoding else None)
+        return
+    if blocks:
+        yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None)
 
 
 def work(batch: Batch) -> BatchResult:
@@ -127,7 +165,7 @@ def _work(batch: Batch) -> BatchResult:
 
         items = items_of_competition_lines(batch.lines, batch.source, batch.strict)
     else:
-        items = items_of_text_lines(batch.lines, batch.source, batch.strict)
+        items = items_of_text_blocks(batch.lines, batch.source, batch.strict)
     columns: dict[str, list[tuple[int, Item, int]]] = {}
     rejects: list[tuple[str, int, str, str, str | None]] = []
     read = 0

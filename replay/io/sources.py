@@ -14,6 +14,7 @@ import os
 import stat
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..verdicts import Code
@@ -205,39 +206,132 @@ def iter_lines(path: str, encoding: list[str] | None = None) -> Iterator[tuple[i
     *encoding*, when given, receives the file's encoding when it is not read as bytes
     (UTF-16).
     """
-    number, opened = 0, False
+    count = [0]
     try:
-        with open_binary(path) as f:
-            opened = True
-            if encoding is not None and isinstance(f, _Transcoded):
-                encoding.append(f.encoding)
-            readline = f.readline
-            while True:
-                data = readline(MAX_LINE + 1)
-                if not data:
-                    return
-                number += 1
-                if len(data) > MAX_LINE and not data.endswith(b"\n"):
-                    length, head = len(data), data[:200]
-                    del data
-                    while True:
-                        chunk = readline(1 << 20)
-                        length += len(chunk)
-                        if not chunk or chunk.endswith(b"\n"):
-                            break
-                    long_line = LongLine(head)
-                    long_line.length = length
-                    yield number, long_line
-                    continue
-                yield number, data.rstrip(b"\r\n")
+        with _opened(path, count, encoding) as f:
+            yield from _lines(f, count)
     except ReadError:
         raise
     except _READ_ERRORS as e:
-        where = number + 1 if opened else 0
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e) or type(e).__name__
-        if isinstance(e, UnicodeDecodeError):
-            reason = f"not valid UTF-16 ({e.reason})"
-        raise ReadError(where, f"cannot read the file{f' past line {number}' if number else ''}: {reason}") from None
+        raise _read_error(e, count) from None
+
+
+def iter_blocks(path: str, encoding: list[str] | None = None) -> Iterator[tuple[int, bytes]]:
+    """The lines of :func:`iter_lines` in blocks: (number of the first line, its bytes).
+
+    A block is whole lines with their line ends (the file's last line may have none),
+    read a megabyte at a time: what a reader splits at ``\\n`` and strips of ``\\r``
+    is :func:`iter_lines`'s lines.  A line longer than :data:`MAX_LINE` comes alone as a
+    :class:`LongLine`, and a read error raises the same :class:`ReadError`, after every
+    whole line before it.
+    """
+    count = [0]
+    try:
+        with _opened(path, count, encoding) as f:
+            if isinstance(f, _Transcoded):  # UTF-16 is transcoded line by line anyway
+                for n, data in _lines(f, count):
+                    yield n, data if type(data) is LongLine else data + b"\n"
+            else:
+                yield from _blocks(f, count)
+    except ReadError:
+        raise
+    except _READ_ERRORS as e:
+        raise _read_error(e, count) from None
+
+
+@contextmanager
+def _opened(path: str, count: list[int], encoding: list[str] | None) -> Iterator[io.BufferedIOBase]:
+    with open_binary(path) as f:
+        count.append(1)  # opened: a read error is at a line, not at 0
+        if encoding is not None and isinstance(f, _Transcoded):
+            encoding.append(f.encoding)
+        yield f
+
+
+def _read_error(e: BaseException, count: list[int]) -> ReadError:
+    number = count[0]
+    where = number + 1 if len(count) > 1 else 0
+    reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e) or type(e).__name__
+    if isinstance(e, UnicodeDecodeError):
+        reason = f"not valid UTF-16 ({e.reason})"
+    return ReadError(where, f"cannot read the file{f' past line {number}' if number else ''}: {reason}")
+
+
+def _long_line(head: bytes, length: int) -> LongLine:
+    line = LongLine(head[:min(200, MAX_LINE + 1)])  # as much as _lines has read
+    line.length = length
+    return line
+
+
+def _lines(f: io.BufferedIOBase, count: list[int]) -> Iterator[tuple[int, bytes]]:
+    readline = f.readline
+    while True:
+        data = readline(MAX_LINE + 1)
+        if not data:
+            return
+        count[0] += 1
+        if len(data) > MAX_LINE and not data.endswith(b"\n"):
+            length, head = len(data), data[:200]
+            del data
+            while True:
+                chunk = readline(1 << 20)
+                length += len(chunk)
+                if not chunk or chunk.endswith(b"\n"):
+                    break
+            yield count[0], _long_line(head, length)
+            continue
+        yield count[0], data.rstrip(b"\r\n")
+
+
+#: bytes read at a time by :func:`iter_blocks` (at most MAX_LINE: see :func:`_blocks`)
+BLOCK = 1 << 20
+
+
+def _blocks(f: io.BufferedIOBase, count: list[int]) -> Iterator[tuple[int, bytes]]:
+    # Reads of at most MAX_LINE bytes: only a line begun in an earlier read (pending) can
+    # be too long, so that is the one line whose length is checked.
+    read = f.read1 if hasattr(f, "read1") else f.read  # read1: whatever is there, before an error
+    size = min(BLOCK, MAX_LINE)
+    pending = bytearray()  # the start of a line begun in earlier reads (at most MAX_LINE bytes)
+    data = read(size)
+    while data:
+        if pending:
+            end = data.find(b"\n")
+            if end < 0 and len(pending) + len(data) <= MAX_LINE:
+                pending += data
+                data = read(size)
+                continue
+            if end >= 0 and len(pending) + end <= MAX_LINE:
+                data = bytes(pending) + data
+            else:  # too long: skip to its end, holding nothing
+                head, length = bytes(pending[:200]) + data[:200], len(pending)
+                count[0] += 1  # counted before the skip, as by _lines: a read error there is past it
+                while end < 0 and data:
+                    length += len(data)
+                    data = read(size)  # the rest after the line's end is at most MAX_LINE, as above
+                    end = data.find(b"\n")
+                if data:
+                    length += end + 1
+                    data = data[end + 1:]
+                yield count[0], _long_line(head, length)
+                pending = bytearray()
+                data = data or read(size)
+                continue
+            pending = bytearray()
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            block = data[:cut] if cut < len(data) else data
+            yield count[0] + 1, block
+            count[0] += block.count(b"\n")
+        if cut < len(data):
+            pending += data[cut:]
+        data = read(size)
+    if pending:
+        count[0] += 1
+        if len(pending) > MAX_LINE:
+            yield count[0], _long_line(bytes(pending[:200]), len(pending))
+        else:
+            yield count[0], bytes(pending)
 
 
 def sniff_format(path: str) -> str:

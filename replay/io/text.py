@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from typing import Any
 
 from ..record import FIELDS, check_record
@@ -36,8 +37,11 @@ _ACT_KEYS = {
     "play": ("cards", "as"), "bid": ("call",), "grab": ("grab",), "show": ("factor",),
     "tribute": ("card", "to"), "return": ("card", "to"),
 }
+_FLAG_OF = {"bid": "call", "grab": "grab"}
 _NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$")
 _NAME_UNSAFE = re.compile(r'[\s:"#]')
+_KEY = re.compile(r"[A-Za-z_][\w.-]*")
+_SEAT = re.compile(r"seat\s+(\d+)\s*")
 
 
 def _no_constant(name: str):
@@ -149,7 +153,7 @@ def record_to_text(record: dict) -> str:
     keys = [k for k in FIELDS if k in record and k not in done] + [k for k in record if k not in FIELDS]
     fields = [k for k in keys if k != "result"]
     for key in fields:
-        if not re.fullmatch(r"[A-Za-z_][\w.-]*", key):
+        if not _KEY.fullmatch(key):
             raise ValueError(f"field name {key!r} cannot be written in the text format")
         lines.append(f"{key}: {_value_text(record[key])}")
     lines += [action_to_text(a) for a in record["actions"]]
@@ -209,7 +213,44 @@ def _parse_value(text: str, n: int, col: int) -> Any:
 
 
 def _parse_action(line: str, n: int) -> dict:
-    """``SEAT ACT [args] [as CARDS] [@T] [{json}]``."""
+    """``SEAT ACT [args] [as CARDS] [@T] [{json}]`` (*line* stripped).
+
+    The common lines (a play, a pass, a bid or grab, with or without ``@T``) are read here
+    with one ``str.split``; anything else, every malformed line included, goes to
+    :func:`_parse_action_full`, which reads it or raises the error naming the column.
+    """
+    if "{" not in line:
+        tokens = line.split()
+        seat = int(tokens[0])
+        if len(tokens) > 1:
+            act, rest = tokens[1], tokens[2:]
+            action: dict[str, Any] = {"seat": seat, "act": act}
+            if rest and rest[-1][0] == "@":
+                digits = rest[-1][1:]
+                if not (digits.isdigit() and digits.isascii() and (digits[0] != "0" or len(digits) == 1)):
+                    return _parse_action_full(line, n)
+                action["t"] = int(digits)
+                del rest[-1]
+            if act == "play":
+                if "as" in rest:
+                    k = rest.index("as")
+                    if k:
+                        action["cards"], action["as"] = rest[:k], rest[k + 1:]
+                        return action
+                elif rest:
+                    action["cards"] = rest
+                    return action
+            elif act in _PLAIN_ACTS:
+                if not rest:
+                    return action
+            elif act in _FLAG_OF and len(rest) == 1 and rest[0] in _BOOL_WORDS:
+                action[_FLAG_OF[act]] = _BOOL_WORDS[rest[0]]
+                return action
+    return _parse_action_full(line, n)
+
+
+def _parse_action_full(line: str, n: int) -> dict:
+    """Any action line: the reading of :func:`_parse_action`, or a TextError at the column."""
     body, extra = line, None
     brace = line.find("{")
     if brace >= 0:
@@ -279,8 +320,8 @@ class _HandBuilder:
         self.action_lines: list[int] = []
         self.lines: list[str] = []
 
-    def feed(self, line: str, n: int) -> None:
-        stripped = line.strip()
+    def feed(self, line: str, stripped: str, n: int) -> None:
+        """One line (an action or not): *line* without its comment, *stripped* also stripped."""
         if stripped[0].isdigit():
             self.actions.append(_parse_action(stripped, n))
             self.action_lines.append(n)
@@ -295,7 +336,7 @@ class _HandBuilder:
             self.record["game"], self.record["variant"] = words[1], words[2]
             return
         if stripped.startswith("seat") and (len(stripped) > 4 and stripped[4] in " \t"):
-            m = re.match(r"seat\s+(\d+)\s*", stripped)
+            m = _SEAT.match(stripped)
             if not m:
                 raise TextError(n, indent + 6, "expected a seat number (like 'seat 0 张三: 3s 4h')")
             seat = int(m.group(1))
@@ -309,7 +350,7 @@ class _HandBuilder:
             return
         key, sep, value = stripped.partition(":")
         key = key.strip()
-        if not sep or not re.fullmatch(r"[A-Za-z_][\w.-]*", key):
+        if not sep or not _KEY.fullmatch(key):
             raise TextError(n, indent + 1, "expected 'hand ID', 'game G V', 'seat N NAME: CARDS', 'KEY: VALUE' or an action 'SEAT ACT ...'")
         if key in self.record or key in ("players", "deal", "actions"):
             raise TextError(n, indent + 1, f"field {key!r} given twice or not writable as a field line")
@@ -344,12 +385,13 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
         if builder is None:
             return None
         b, builder = builder, None
-        raw = short("\n".join(b.lines))
         try:
             record = check_record(b.finish(), action_cards=strict)
         except TextError as e:
-            return Item(source, e.line, encoding, code=Code.BAD_RECORD, message=str(e), raw=raw, hand_id=id_of(b.record))
+            return Item(source, e.line, encoding, code=Code.BAD_RECORD, message=str(e), raw=short("\n".join(b.lines)),
+                        hand_id=id_of(b.record))
         except RecordError as e:
+            raw = short("\n".join(b.lines))
             line = b.line
             m = re.match(r"actions\[(\d+)\]", e.field or "")
             if m and int(m.group(1)) < len(b.action_lines):
@@ -376,11 +418,11 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
             else:
                 yield Item(source, n, encoding, code=Code.BAD_RECORD, message=raw_line.message, raw=short(raw_line))
             continue
-        line = strip_comment(raw_line)
-        if not line.strip():
-            continue
+        line = strip_comment(raw_line) if "#" in raw_line else raw_line
         stripped = line.strip()
-        if stripped.startswith("hand") and (len(stripped) == 4 or stripped[4] in " \t"):
+        if not stripped:
+            continue
+        if stripped[0] == "h" and stripped.startswith("hand") and (len(stripped) == 4 or stripped[4] in " \t"):
             item = close()
             if item:
                 yield item
@@ -403,7 +445,7 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
             continue
         builder.lines.append(raw_line)
         try:
-            builder.feed(line, n)
+            builder.feed(line, stripped, n)
         except TextError as e:
             failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=str(e), raw="\n".join(builder.lines),
                           hand_id=id_of(builder.record))
@@ -436,25 +478,69 @@ def _bad_line(text: str, message: str) -> _BadLine:
 
 def items_of_text_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
     """Items of (line number, bytes) pairs of a text-format file (whole hands)."""
+    yield from iter_text_lines(_decoded(lines), source, strict)
+
+
+def _decoded(lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, str, str]]:
+    """(line number, text, encoding) of (line number, bytes) pairs; a line that cannot be
+    text (too long, a NUL byte) as a :class:`_BadLine`."""
+    for n, data in lines:
+        if type(data) is LongLine:
+            yield n, _bad_line(data.decode("utf-8", "replace") + "…", f"line {n}: {data.message}"), "unknown"
+            continue
+        try:
+            text, enc = decode_line(data, n == 1)
+        except UnicodeDecodeError:
+            text, enc = data.decode("utf-8", "replace"), "unknown"
+        if "\x00" in text:
+            text = _bad_line(text.replace("\x00", "\\0"), str(TextError(
+                n, text.index("\x00") + 1, "expected text, found a NUL byte (a binary file?)")))
+        yield n, text, enc
+
+
+def items_of_text_blocks(blocks: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
+    """Items of blocks of lines (number of the first line, bytes) as from
+    :func:`~replay.io.sources.iter_blocks`: the lines of :func:`items_of_text_lines`,
+    decoded a block at a time when it is all UTF-8 without NUL bytes (else line by line)."""
     def decoded() -> Iterator[tuple[int, str, str]]:
-        for n, data in lines:
-            if type(data) is LongLine:
-                yield n, _bad_line(data.decode("utf-8", "replace") + "…", f"line {n}: {data.message}"), "unknown"
-                continue
-            try:
-                text, enc = decode_line(data, n == 1)
-            except UnicodeDecodeError:
-                text, enc = data.decode("utf-8", "replace"), "unknown"
-            if "\x00" in text:
-                text = _bad_line(text.replace("\x00", "\\0"), str(TextError(
-                    n, text.index("\x00") + 1, "expected text, found a NUL byte (a binary file?)")))
-            yield n, text, enc
+        for first, data in blocks:
+            if type(data) is not LongLine:
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = "\x00"
+                if "\x00" not in text:
+                    lines = text.split("\n")
+                    if text.endswith("\n"):
+                        lines.pop()
+                    if first == 1 and text.startswith("\ufeff"):
+                        yield 1, lines[0][1:].rstrip("\r"), "utf-8-sig"
+                        del lines[0]
+                        first = 2
+                    if "\r" in text:
+                        lines = [line.rstrip("\r") for line in lines]
+                    yield from zip(range(first, first + len(lines)), lines, repeat("utf-8"))
+                    continue
+            yield from _decoded(_lines_of_block(first, data))
 
     yield from iter_text_lines(decoded(), source, strict)
 
 
+def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:
+    if type(data) is LongLine:
+        yield first, data
+        return
+    lines = data.split(b"\n")
+    if data.endswith(b"\n"):
+        lines.pop()
+    for n, line in enumerate(lines, first):
+        yield n, line.rstrip(b"\r")
+
+
 #: a line that starts a hand (comments start with '#', so they never match)
 HAND_LINE = re.compile(rb"^\s*hand(\s|$)")
+#: the same in a block of lines (HAND_LINE on each line: a line has no \n)
+HAND_LINES = re.compile(rb"^[ \t\r\f\v]*hand(?:[ \t\r\f\v\n]|$)", re.MULTILINE)
 HAND_TEXT = re.compile(r"^\s*hand(\s|$)")
 
 
