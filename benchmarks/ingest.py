@@ -6,6 +6,10 @@ Generates N Dou Dizhu hands (a few hundred simulated hands repeated under new id
 JSONL and as paipu text, then times, each in a fresh process:
 - ``paipu ingest`` of the JSONL file and of the text file, with 1 and 2 worker processes,
 - DuckDB ``COPY (select * from read_json(...)) TO ... (FORMAT parquet)`` of the JSONL file.
+
+Each run reports wall seconds and CPU seconds (of the process and its workers, from the
+call to its end: imports and start-up not counted); the ratios to DuckDB are of CPU
+time, 1 worker against DuckDB's 1 thread, so that other work on the machine counts less.
 """
 
 from __future__ import annotations
@@ -35,6 +39,19 @@ def write_inputs(folder: str, n: int) -> tuple[str, str]:
     return jsonl, text
 
 
+def timed(code: str) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds of the timed part, peak MB) of *code* run in a fresh
+    process after ``_start()``; the CPU is the process's and its children's (workers)."""
+    prefix = ("import resource, time\n"
+              "def _cpu():\n"
+              "    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+              "    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime\n")
+    suffix = "\nprint('CPU', _cpu() - _t0)\n"
+    seconds, peak, out = peak_of(prefix + code.replace("_start()", "_t0 = _cpu()") + suffix)
+    cpu = float([line for line in out.splitlines() if line.startswith("CPU")][-1].split()[1])
+    return seconds, cpu, peak
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=100_000)
@@ -42,7 +59,7 @@ def main() -> None:
     args = parser.parse_args()
     folder = args.keep or tempfile.mkdtemp(prefix="paipu-bench-")
     os.makedirs(folder, exist_ok=True)
-    print(f"generating {args.hands} hands in {folder} ...", flush=True)
+    print(f"generating {args.hands} hands in {folder} (load average {os.getloadavg()[0]:.1f}) ...", flush=True)
     jsonl, text = write_inputs(folder, args.hands)
     rows = []
     runs = (("paipu ingest (JSONL, 1 worker)", jsonl, 1), ("paipu ingest (JSONL, 2 workers)", jsonl, 2),
@@ -50,27 +67,26 @@ def main() -> None:
     for k, (label, path, workers) in enumerate(runs):
         out = os.path.join(folder, f"ds-{k}")
         shutil.rmtree(out, ignore_errors=True)
-        code = f"from paipu.replay.ingest import ingest_files\n" \
+        code = f"from paipu.replay.ingest import ingest_files\n_start()\n" \
                f"s = ingest_files([{path!r}], {out!r}, workers={workers})\nassert s.written == {args.hands}, s"
-        seconds, peak, _ = peak_of(code)
-        rows.append((label, path, seconds, peak))
+        rows.append((label, path, *timed(code)))
     duck_out = os.path.join(folder, "duck.parquet")
-    code = ("import duckdb\ncon = duckdb.connect()\ncon.execute(\"SET threads TO 1\")\n"
+    code = ("import duckdb\ncon = duckdb.connect()\ncon.execute(\"SET threads TO 1\")\n_start()\n"
             f"con.execute(\"COPY (SELECT * FROM read_json('{jsonl}', format='newline_delimited', maximum_object_size=100000000)) "
             f"TO '{duck_out}' (FORMAT parquet, COMPRESSION zstd)\")")
-    seconds, peak, _ = peak_of(code)
-    rows.append(("DuckDB read_json -> Parquet (1 thread)", jsonl, seconds, peak))
-    code2 = code.replace('SET threads TO 1', 'SET threads TO 2')
-    seconds2, peak2, _ = peak_of(code2)
-    rows.append(("DuckDB read_json -> Parquet (2 threads)", jsonl, seconds2, peak2))
-    print(f"\n{'':42} {'hands/s':>10} {'MB/s':>8} {'seconds':>8} {'peak MB':>8}")
-    for label, path, seconds, peak in rows:
+    rows.append(("DuckDB read_json -> Parquet (1 thread)", jsonl, *timed(code)))
+    rows.append(("DuckDB read_json -> Parquet (2 threads)", jsonl, *timed(code.replace("SET threads TO 1", "SET threads TO 2"))))
+    print(f"\n{'':42} {'hands/s':>10} {'hands/CPU-s':>12} {'MB/s':>8} {'seconds':>8} {'CPU s':>8} {'peak MB':>8}")
+    for label, path, seconds, cpu, peak in rows:
         mb = os.path.getsize(path) / 1e6
-        print(f"{label:42} {args.hands / seconds:10.0f} {mb / seconds:8.1f} {seconds:8.2f} {peak:8.0f}")
-    duck1, duck2 = rows[4][2], rows[5][2]
-    print(f"\nJSONL ingest takes {rows[0][2] / duck1:.1f}x DuckDB's single-thread copy with 1 worker, "
-          f"{rows[1][2] / duck2:.1f}x DuckDB's 2-thread copy with 2 workers (target: within 3x); "
-          f"input {os.path.getsize(jsonl) / 1e6:.0f} MB JSONL, {os.path.getsize(text) / 1e6:.0f} MB text")
+        print(f"{label:42} {args.hands / seconds:10.0f} {args.hands / cpu:12.0f} {mb / seconds:8.1f} {seconds:8.2f} "
+              f"{cpu:8.2f} {peak:8.0f}")
+    load = os.getloadavg()[0]
+    print(f"\nCPU time against DuckDB's single-thread copy, 1 worker: JSONL ingest {rows[0][3] / rows[4][3]:.1f}x, "
+          f"text ingest {rows[2][3] / rows[4][3]:.1f}x (target: within 3x); 2 workers against DuckDB's 2 threads "
+          f"(wall): JSONL {rows[1][2] / rows[5][2]:.1f}x, text {rows[3][2] / rows[5][2]:.1f}x; "
+          f"input {os.path.getsize(jsonl) / 1e6:.0f} MB JSONL, {os.path.getsize(text) / 1e6:.0f} MB text; "
+          f"load average {load:.1f} at the end")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)
 

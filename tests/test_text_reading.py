@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,7 @@ from paipu.replay.ingest import iter_batches
 from paipu.replay.io import sources
 from paipu.replay.io.sources import LongLine, ReadError, iter_blocks, iter_lines
 from paipu.replay.io.text import (
-    TextError, _parse_action, _parse_action_full, items_of_text_blocks, iter_text, record_to_text,
+    TextError, _parse_action, _parse_action_full, items_of_text_blocks, items_of_text_lines, iter_text, record_to_text,
 )
 from paipu.replay.sim import simulate
 
@@ -146,3 +147,61 @@ def test_text_and_jsonl_ingest_give_the_same_records(tmp_path):
         ingest_files([str(tmp_path / name)], str(tmp_path / f"ds-{name}"), batch_size=3)
     by_id = [sorted(read_records(str(tmp_path / f"ds-{name}")), key=lambda r: r["id"]) for name in ("a.paipu", "b.jsonl")]
     assert by_id[0] == by_id[1] == sorted(RECORDS, key=lambda r: r["id"])
+
+
+BASE_LINES = "\n".join(record_to_text(r) for r in RECORDS[:3]).split("\n")
+EDITS = ["#", "# c", '"', "{", '{"a": 1}', "@", "@01", "as", "to", "0", "9", "yes", "maybe", "play", "pass", "hand",
+         "hand x", "seat", "game", "room:", "x:", ":", "\u3000", "\x0b", "\t", "١", "BJ", "3z"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(BASE_LINES) - 1), st.integers(0, 80), st.sampled_from(EDITS), st.booleans()),
+                max_size=5), st.booleans(), st.booleans(), st.booleans())
+def test_hands_read_whole_as_the_line_reader_reads_them(edits, crlf, bom, strict):
+    """Good hands and hands spoilt by inserted or replacing tokens (comments, ids, acts,
+    JSON, odd white space): read as one text, the items are those read line by line."""
+    lines = list(BASE_LINES)
+    for at, column, token, replace in edits:
+        line = lines[at]
+        words = line.split(" ")
+        if replace and words:
+            words[column % len(words)] = token
+            lines[at] = " ".join(words)
+        else:
+            lines[at] = line[:column] + token + line[column:]
+    data = "\n".join(lines).replace("\n", "\r\n" if crlf else "\n").encode()
+    data = b"\xef\xbb\xbf" + data if bom else data
+    by_line = [(n, line.rstrip(b"\r")) for n, line in enumerate(data.split(b"\n"), 1)]
+    assert _item_tuples(items_of_text_blocks([(1, data)], "f", strict)) == \
+        _item_tuples(items_of_text_lines(by_line, "f", strict))
+
+
+HAND = record_to_text(RECORDS[0]).split("\n")
+SEAT_AT = next(i for i, line in enumerate(HAND) if line.startswith("seat 1 "))
+
+
+@pytest.mark.parametrize("hand_line", [
+    "hand a", "hand a:b", 'hand "a b"', 'hand "a', "hand a b", "hand\u3000a", "hand\ta", "  hand a", "hand a # c",
+    "hand", "hand: 5", "handy 5", "hand \u3000a", 'hand a"b', "hand ١",
+])
+@pytest.mark.parametrize("seat_line", [
+    None, "seat 1 bob: 3s 4s", "seat 1 bob : 3s", 'seat 1 "b o": 3s', "seat 1bob: 3s", "seat 0 bob: 3s", "seat\u30001 b: 3s",
+    "seat 1 \u3000bob: 3s", "seat 1 b:o: 3s", "seat 99999999999999999999999 b: 3s", "seat ١ b:", "seat 1 b:3s",
+    "+seat 1 bob: 3s",  # + : a line more (seat 1 given twice)
+])
+def test_hand_and_seat_lines_read_whole_as_line_by_line(hand_line, seat_line):
+    lines = [hand_line] + HAND[1:]
+    if seat_line is not None and seat_line.startswith("+"):
+        lines.insert(SEAT_AT + 1, seat_line[1:])
+    elif seat_line is not None:
+        lines[SEAT_AT] = seat_line
+    data = "\n".join(lines).encode()
+    by_line = [(n, line) for n, line in enumerate(data.split(b"\n"), 1)]
+    assert _item_tuples(items_of_text_blocks([(1, data)], "f")) == _item_tuples(items_of_text_lines(by_line, "f"))
+
+
+def test_a_seat_given_twice_is_an_error_at_its_line():
+    lines = list(HAND)
+    lines.insert(SEAT_AT + 1, "seat 1 bob: 3s")
+    (item,) = items_of_text_blocks([(1, "\n".join(lines).encode())], "f")
+    assert item.record is None and item.message == f"line {SEAT_AT + 2}, column 1: seat 1 given twice"

@@ -42,6 +42,7 @@ _NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$")
 _NAME_UNSAFE = re.compile(r'[\s:"#]')
 _KEY = re.compile(r"[A-Za-z_][\w.-]*")
 _SEAT = re.compile(r"seat\s+(\d+)\s*")
+_PLAIN_SEAT = re.compile(r'seat\s+(\d+)\s+([^\s:"][^\s:]*):(.*)')
 
 
 def _no_constant(name: str):
@@ -336,6 +337,10 @@ class _HandBuilder:
             self.record["game"], self.record["variant"] = words[1], words[2]
             return
         if stripped.startswith("seat") and (len(stripped) > 4 and stripped[4] in " \t"):
+            m = _PLAIN_SEAT.fullmatch(stripped)  # a bare name right before ':', read as below
+            if m and int(m.group(1)) not in self.seats:
+                self.seats[int(m.group(1))] = (m.group(2), m.group(3).split())
+                return
             m = _SEAT.match(stripped)
             if not m:
                 raise TextError(n, indent + 6, "expected a seat number (like 'seat 0 张三: 3s 4h')")
@@ -370,11 +375,12 @@ class _HandBuilder:
         return self.record
 
 
-def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: bool = True) -> Iterator[Item]:
-    """Hands from (line number, text, encoding) triples."""
+def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: bool = True,
+                    encoding: str = "utf-8") -> Iterator[Item]:
+    """Hands from (line number, text, encoding) triples; an item's encoding is the last
+    one other than UTF-8 seen (*encoding* before any)."""
     builder: _HandBuilder | None = None
     failed: Item | None = None
-    encoding = "utf-8"
 
     def close() -> Item | None:
         nonlocal builder, failed
@@ -498,32 +504,96 @@ def _decoded(lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, str, str
         yield n, text, enc
 
 
-def items_of_text_blocks(blocks: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
-    """Items of blocks of lines (number of the first line, bytes) as from
-    :func:`~replay.io.sources.iter_blocks`: the lines of :func:`items_of_text_lines`,
-    decoded a block at a time when it is all UTF-8 without NUL bytes (else line by line)."""
-    def decoded() -> Iterator[tuple[int, str, str]]:
-        for first, data in blocks:
-            if type(data) is not LongLine:
-                try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError:
-                    text = "\x00"
-                if "\x00" not in text:
-                    lines = text.split("\n")
-                    if text.endswith("\n"):
-                        lines.pop()
-                    if first == 1 and text.startswith("\ufeff"):
-                        yield 1, lines[0][1:].rstrip("\r"), "utf-8-sig"
-                        del lines[0]
-                        first = 2
-                    if "\r" in text:
-                        lines = [line.rstrip("\r") for line in lines]
-                    yield from zip(range(first, first + len(lines)), lines, repeat("utf-8"))
-                    continue
-            yield from _decoded(_lines_of_block(first, data))
+def items_of_text_blocks(blocks: list[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
+    """Items of consecutive blocks of lines (number of the first line, bytes) as from
+    :func:`~replay.io.sources.iter_blocks`: what :func:`items_of_text_lines` gives for
+    their lines.  Blocks that are all UTF-8 without NUL bytes or long lines (the usual case)
+    are read as one text, hand by hand (:func:`_items_of_text`); else line by line."""
+    if all(type(data) is not LongLine for _, data in blocks):
+        data = blocks[0][1] if len(blocks) == 1 else b"".join(data for _, data in blocks)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = "\x00"
+        if "\x00" not in text:
+            if blocks:
+                yield from _items_of_text(text, blocks[0][0], source, strict)
+            return
+    lines = (line for first, data in blocks for line in _lines_of_block(first, data))
+    yield from iter_text_lines(_decoded(lines), source, strict)
 
-    yield from iter_text_lines(decoded(), source, strict)
+
+#: a line that may start a hand (iter_text_lines decides: comments, 'hand:' fields, ...)
+_MAYBE_HAND = re.compile(r"^[^\S\n]*hand", re.MULTILINE)
+#: a hand id that _read_word reads as a bare word to the end of the line
+_BARE_ID = re.compile(r'[^\s:"][^\s:]*')
+
+
+def _items_of_text(text: str, first: int, source: str, strict: bool) -> Iterator[Item]:
+    """The items of :func:`iter_text_lines` for *text*, lines numbered from *first*.
+
+    Each hand is first read by :func:`_plain_hand`, which takes only a hand without
+    comments that reads without error; any other hand, and any line before the first, is
+    read by iter_text_lines alone (a hand's reading does not depend on the lines before
+    its ``hand`` line).
+    """
+    encoding = "utf-8"
+    if first == 1 and text.startswith("\ufeff"):
+        text, encoding = text[1:], "utf-8-sig"  # the encoding of line 1 holds for the rest, as there
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    if "\r" in text:
+        lines = [line.rstrip("\r") for line in lines]
+    starts: list[tuple[int, int]] = []  # (line index, text position) of each hand line
+    index = at = 0
+    for m in _MAYBE_HAND.finditer(text):
+        index += text.count("\n", at, m.start())
+        at = m.start()
+        line = lines[index]
+        stripped = (strip_comment(line) if "#" in line else line).strip()
+        if len(stripped) == 4 or stripped[4] in " \t":  # as iter_text_lines tells a hand line
+            starts.append((index, at))
+    starts.append((len(lines), len(text)))
+
+    def plain(begin: int, end: int) -> Iterator[Item]:
+        yield from iter_text_lines(zip(range(first + begin, first + end), lines[begin:end], repeat("utf-8")),
+                                   source, strict, encoding)
+
+    if starts[0][0] > 0:
+        yield from plain(0, starts[0][0])
+    for (begin, pos), (end, next_pos) in zip(starts, starts[1:]):
+        item = None if text.find("#", pos, next_pos) >= 0 else _plain_hand(lines, begin, end, first, source, strict)
+        if item is None:
+            yield from plain(begin, end)
+        else:
+            item.encoding = encoding
+            yield item
+
+
+def _plain_hand(lines: list[str], begin: int, end: int, first: int, source: str, strict: bool) -> Item | None:
+    """The hand in ``lines[begin:end]`` (no comments) as iter_text_lines reads it, when it
+    is a good record with a bare id; else None (iter_text_lines then says what is wrong)."""
+    hand_id = lines[begin].strip()[4:].lstrip(" \t")
+    if not _BARE_ID.fullmatch(hand_id):
+        return None
+    builder = _HandBuilder(hand_id, first + begin)
+    add = builder.actions.append
+    n = first + begin
+    try:
+        for line in lines[begin + 1:end]:
+            n += 1
+            stripped = line.strip()
+            if not stripped:
+                continue
+            if stripped[0].isdigit():
+                add(_parse_action(stripped, n))
+            else:
+                builder.feed(line, stripped, n)
+        record = check_record(builder.finish(), action_cards=strict)
+    except (TextError, RecordError, ValueError, IndexError):
+        return None
+    return Item(source, first + begin, "utf-8", record=record)
 
 
 def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:
