@@ -31,8 +31,8 @@ from .io.dataset import (
     content_hash, id_key, unfit_field,
 )
 from .io.jsonl import items_of_lines, record_to_json
-from .io.sources import Item, LongLine, ReadError, iter_blocks, iter_lines, short, size_of, sniff_format
-from .io.text import HAND_LINE, HAND_LINES, items_of_text_blocks
+from .io.sources import Item, ReadError, iter_blocks, iter_lines, short, size_of, sniff_format
+from .io.text import hand_starts, items_of_text_blocks
 from .verdicts import Code
 
 #: inputs smaller than this are ingested in-process (starting workers costs more)
@@ -120,12 +120,7 @@ def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
     encoding: list[str] = []
     try:
         for first, block in iter_blocks(path, encoding):
-            if type(block) is LongLine:  # a line cut short: it starts a hand if its head does
-                head = block[3:] if first == 1 and block.startswith(b"\xef\xbb\xbf") else block
-                starts = [0] if HAND_LINE.match(head) else []
-            else:
-                skip = 3 if first == 1 and block.startswith(b"\xef\xbb\xbf") else 0
-                starts = [m.start() + skip for m in HAND_LINES.finditer(block[skip:] if skip else block)]
+            starts = hand_starts(block, first)  # a LongLine starts a hand if its head does
             at = 0  # the part of the block before *at* is in a batch already
             for start in starts:
                 if hands >= batch_size or size + start - at >= BATCH_BYTES:

@@ -19,7 +19,8 @@ from paipu.replay.ingest import iter_batches
 from paipu.replay.io import sources
 from paipu.replay.io.sources import LongLine, ReadError, iter_blocks, iter_lines
 from paipu.replay.io.text import (
-    TextError, _parse_action, _parse_action_full, items_of_text_blocks, items_of_text_lines, iter_text, record_to_text,
+    HAND_LINE, TextError, _parse_action, _parse_action_full, hand_starts, items_of_text_blocks, items_of_text_lines, iter_text,
+    record_to_text,
 )
 from paipu.replay.sim import simulate
 
@@ -205,3 +206,17 @@ def test_a_seat_given_twice_is_an_error_at_its_line():
     lines.insert(SEAT_AT + 1, "seat 1 bob: 3s")
     (item,) = items_of_text_blocks([(1, "\n".join(lines).encode())], "f")
     assert item.record is None and item.message == f"line {SEAT_AT + 2}, column 1: seat 1 given twice"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"\n", b"\r\n", b"hand", b"hand x", b" ", b"\t", b"\x0b", b"\xef\xbb\xbf", b"x", b"#"]),
+                max_size=20), st.sampled_from([1, 2]))
+def test_hand_starts_are_the_lines_hand_line_matches(pieces, first):
+    block = b"".join(pieces)
+    expected, at = [], 0
+    for k, line in enumerate(block.split(b"\n")):
+        head = line[3:] if k == 0 and first == 1 and line.startswith(b"\xef\xbb\xbf") else line
+        if HAND_LINE.match(head.rstrip(b"\r")):
+            expected.append(at)
+        at += len(line) + 1
+    assert hand_starts(block, first) == expected

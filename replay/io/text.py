@@ -524,7 +524,7 @@ def items_of_text_blocks(blocks: list[tuple[int, bytes]], source: str, strict: b
 
 
 #: a line that may start a hand (iter_text_lines decides: comments, 'hand:' fields, ...)
-_MAYBE_HAND = re.compile(r"^[^\S\n]*hand", re.MULTILINE)
+_MAYBE_HAND = re.compile(r"\n[^\S\n]*hand")  # after a line end (the first line: below)
 #: a hand id that _read_word reads as a bare word to the end of the line
 _BARE_ID = re.compile(r'[^\s:"][^\s:]*')
 
@@ -547,9 +547,10 @@ def _items_of_text(text: str, first: int, source: str, strict: bool) -> Iterator
         lines = [line.rstrip("\r") for line in lines]
     starts: list[tuple[int, int]] = []  # (line index, text position) of each hand line
     index = at = 0
-    for m in _MAYBE_HAND.finditer(text):
-        index += text.count("\n", at, m.start())
-        at = m.start()
+    maybe = [0] if lines and lines[0].lstrip().startswith("hand") else []
+    for pos in maybe + [m.start() + 1 for m in _MAYBE_HAND.finditer(text)]:
+        index += text.count("\n", at, pos)
+        at = pos
         line = lines[index]
         stripped = (strip_comment(line) if "#" in line else line).strip()
         if len(stripped) == 4 or stripped[4] in " \t":  # as iter_text_lines tells a hand line
@@ -609,8 +610,22 @@ def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:
 
 #: a line that starts a hand (comments start with '#', so they never match)
 HAND_LINE = re.compile(rb"^\s*hand(\s|$)")
-#: the same in a block of lines (HAND_LINE on each line: a line has no \n)
-HAND_LINES = re.compile(rb"^[ \t\r\f\v]*hand(?:[ \t\r\f\v\n]|$)", re.MULTILINE)
+#: HAND_LINE on the lines after the first of a block (a line has no \\n); the leading
+#: \\n lets the regex engine skip from line end to line end
+_NEXT_HAND_LINE = re.compile(rb"\n[ \t\r\f\v]*hand(?:[ \t\r\f\v\n]|$)")
+
+
+def hand_starts(block: bytes, first: int) -> list[int]:
+    """Where the lines of *block* that start a hand (:data:`HAND_LINE`) begin; *first* is
+    the number of its first line (line 1 may begin with a byte-order mark)."""
+    end = block.find(b"\n")
+    head = block[:end] if end >= 0 else block
+    if first == 1 and head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    starts = [0] if HAND_LINE.match(head) else []
+    if end >= 0:
+        starts += [m.start() + 1 for m in _NEXT_HAND_LINE.finditer(block, end)]
+    return starts
 HAND_TEXT = re.compile(r"^\s*hand(\s|$)")
 
 
