@@ -31,10 +31,10 @@ def run_child(code: str, cwd: str | None = None) -> tuple[float, float, str]:
     return seconds, peak, proc.stdout
 
 
-def peak_of(code: str) -> tuple[float, float, str]:
+def peak_of(code: str, cwd: str | None = None) -> tuple[float, float, str]:
     """Like run_child, but the peak is reported by the child itself (children's max is cumulative)."""
     wrapped = code + "\nimport resource, sys\nprint('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
-    seconds, _, out = run_child(wrapped)
+    seconds, _, out = run_child(wrapped, cwd)
     peak = float([line for line in out.splitlines() if line.startswith("PEAK")][-1].split()[1])
     return seconds, peak, out
 

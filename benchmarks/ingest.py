@@ -1,6 +1,6 @@
 """Ingest throughput and peak memory, next to DuckDB's own read_json -> Parquet copy.
 
-    python benchmarks/ingest.py [--hands 100000] [--keep DIR]
+    python benchmarks/ingest.py [--hands 100000] [--keep DIR] [--ref DIR]
 
 Generates N Dou Dizhu hands (a few hundred simulated hands repeated under new ids) as
 JSONL and as paipu text, then times, each in a fresh process:
@@ -10,6 +10,9 @@ JSONL and as paipu text, then times, each in a fresh process:
 Each run reports wall seconds and CPU seconds (of the process and its workers, from the
 call to its end: imports and start-up not counted); the ratios to DuckDB are of CPU
 time, 1 worker against DuckDB's 1 thread, so that other work on the machine counts less.
+
+``--ref DIR`` also times 1-worker ingest with another version of paipu, a folder holding
+it as ``DIR/paipu`` (``mkdir -p DIR/paipu && git archive COMMIT | tar -x -C DIR/paipu``).
 """
 
 from __future__ import annotations
@@ -39,15 +42,16 @@ def write_inputs(folder: str, n: int) -> tuple[str, str]:
     return jsonl, text
 
 
-def timed(code: str) -> tuple[float, float, float]:
+def timed(code: str, path: str | None = None) -> tuple[float, float, float]:
     """(wall seconds, CPU seconds of the timed part, peak MB) of *code* run in a fresh
-    process after ``_start()``; the CPU is the process's and its children's (workers)."""
+    process after ``_start()``; the CPU is the process's and its children's (workers).
+    *path*: a folder to import paipu from."""
     prefix = ("import resource, time\n"
               "def _cpu():\n"
               "    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
               "    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime\n")
     suffix = "\nprint('CPU', _cpu() - _t0)\n"
-    seconds, peak, out = peak_of(prefix + code.replace("_start()", "_t0 = _cpu()") + suffix)
+    seconds, peak, out = peak_of(prefix + code.replace("_start()", "_t0 = _cpu()") + suffix, path)
     cpu = float([line for line in out.splitlines() if line.startswith("CPU")][-1].split()[1])
     return seconds, cpu, peak
 
@@ -56,6 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--keep", help="keep the generated files in this folder")
+    parser.add_argument("--ref", help="a folder holding another version of paipu (as DIR/paipu) to time too")
     args = parser.parse_args()
     folder = args.keep or tempfile.mkdtemp(prefix="paipu-bench-")
     os.makedirs(folder, exist_ok=True)
@@ -70,6 +75,13 @@ def main() -> None:
         code = f"from paipu.replay.ingest import ingest_files\n_start()\n" \
                f"s = ingest_files([{path!r}], {out!r}, workers={workers})\nassert s.written == {args.hands}, s"
         rows.append((label, path, *timed(code)))
+    refs = []
+    for k, (label, path, workers) in enumerate(runs if args.ref else ()):
+        if workers == 1:
+            out = os.path.join(folder, f"ds-ref-{k}")
+            code = f"from paipu.replay.ingest import ingest_files\n_start()\n" \
+                   f"s = ingest_files([{path!r}], {out!r}, workers=1)\nassert s.written == {args.hands}, s"
+            refs.append((label.replace("paipu", "ref"), path, *timed(code, os.path.abspath(args.ref))))
     duck_out = os.path.join(folder, "duck.parquet")
     code = ("import duckdb\ncon = duckdb.connect()\ncon.execute(\"SET threads TO 1\")\n_start()\n"
             f"con.execute(\"COPY (SELECT * FROM read_json('{jsonl}', format='newline_delimited', maximum_object_size=100000000)) "
@@ -77,7 +89,7 @@ def main() -> None:
     rows.append(("DuckDB read_json -> Parquet (1 thread)", jsonl, *timed(code)))
     rows.append(("DuckDB read_json -> Parquet (2 threads)", jsonl, *timed(code.replace("SET threads TO 1", "SET threads TO 2"))))
     print(f"\n{'':42} {'hands/s':>10} {'hands/CPU-s':>12} {'MB/s':>8} {'seconds':>8} {'CPU s':>8} {'peak MB':>8}")
-    for label, path, seconds, cpu, peak in rows:
+    for label, path, seconds, cpu, peak in rows + refs:
         mb = os.path.getsize(path) / 1e6
         print(f"{label:42} {args.hands / seconds:10.0f} {args.hands / cpu:12.0f} {mb / seconds:8.1f} {seconds:8.2f} "
               f"{cpu:8.2f} {peak:8.0f}")
@@ -87,6 +99,8 @@ def main() -> None:
           f"(wall): JSONL {rows[1][2] / rows[5][2]:.1f}x, text {rows[3][2] / rows[5][2]:.1f}x; "
           f"input {os.path.getsize(jsonl) / 1e6:.0f} MB JSONL, {os.path.getsize(text) / 1e6:.0f} MB text; "
           f"load average {load:.1f} at the end")
+    for label, _, _, cpu, _ in refs:
+        print(f"{label}: {cpu / rows[4][3]:.1f}x DuckDB's single-thread copy in CPU time")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)
 
