@@ -12,7 +12,7 @@ import gzip
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from paipu.replay.ingest import iter_batches
@@ -211,6 +211,7 @@ def test_a_seat_given_twice_is_an_error_at_its_line():
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from([b"\n", b"\r\n", b"hand", b"hand x", b" ", b"\t", b"\x0b", b"\xef\xbb\xbf", b"x", b"#"]),
                 max_size=20), st.sampled_from([1, 2]))
+@example([b"\n", b"hand", b"\n", b"hand"], 1)  # a match must not take the next line's \n
 def test_hand_starts_are_the_lines_hand_line_matches(pieces, first):
     block = b"".join(pieces)
     expected, at = [], 0

@@ -612,7 +612,7 @@ def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:
 HAND_LINE = re.compile(rb"^\s*hand(\s|$)")
 #: HAND_LINE on the lines after the first of a block (a line has no \\n); the leading
 #: \\n lets the regex engine skip from line end to line end
-_NEXT_HAND_LINE = re.compile(rb"\n[ \t\r\f\v]*hand(?:[ \t\r\f\v\n]|$)")
+_NEXT_HAND_LINE = re.compile(rb"\n[ \t\r\f\v]*hand(?=[ \t\r\f\v\n]|$)")
 
 
 def hand_starts(block: bytes, first: int) -> list[int]:
