@@ -7,6 +7,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 
 from paipu.replay.sim import simulate
@@ -16,14 +17,18 @@ def base_hands(game: str, n: int, seed: int = 1, variant: str | None = None) -> 
     return list(simulate(game, variant, n, seed, escape_rate=0.01))
 
 
-def run_child(code: str, cwd: str | None = None) -> tuple[float, float, str]:
-    """Run *code* in a fresh Python (importing paipu from *cwd* when given); returns
-    (seconds, peak RSS in MB, its stdout)."""
+def run_child(code: str, cwd: str | None = None, env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Run *code* in a fresh Python (importing paipu from the checkout *cwd* when given);
+    returns (seconds, peak RSS in MB, its stdout). *env*: variables to add."""
     t = time.perf_counter()
-    env = dict(os.environ)
-    if cwd is not None:
-        env["PYTHONPATH"] = cwd
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd)
+    env = dict(os.environ, **(env or {}))
+    with tempfile.TemporaryDirectory() as folder:
+        if cwd is not None:
+            # the checkout's root is the package itself: a link named paipu to it, first on
+            # the path, comes before the editable install of this checkout
+            os.symlink(os.path.abspath(cwd), os.path.join(folder, "paipu"))
+            env["PYTHONPATH"] = folder
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd)
     seconds = time.perf_counter() - t
     if proc.returncode != 0:
         raise SystemExit(proc.stderr)
