@@ -8,16 +8,20 @@ each variant in a fresh process (the minimum over --rounds passes, after a warm-
 
 - µs/action: ``replay(record)`` for every hand, divided by the actions;
 - fixed µs/hand: building the table and checking the deal (``make_table`` + ``setup``)
-  plus the settlement and the result check (``outcome`` + ``compare_result``);
+  plus the settlement and the result check (``outcome`` + ``compare_result``), timed over
+  all hands at once (no clock read per hand);
 - pass µs: one ``step`` of a pass (Paodekuai huopin: the 有出必出 check);
 - can_beat µs: ``Table.can_beat`` at every position where a play is on the table;
 - gen median µs: ``Table.legal_moves`` at every play/pass position of the first hands;
 - wild gen: the median with two wild hearts (Guandan) / all four jokers (Shuangkou) moved
   into the hand of the seat to act.
 
-With ``--ref`` the same measurements run on another checkout of paipu (for example the
-commit before a change, from ``git worktree add``) on the same hands in the same run, and
-the ratio new/ref is printed. Each checkout times the hands it finds legal (the hands
+Each figure is measured for this checkout with its compiled kernel (``new``; see
+replay/kernel.py) and without it (``pure``: ``PAIPU_PURE=1``), and the ratio new/pure
+printed; the pass figure is the kernel's step where it is built. With ``--ref`` the same
+measurements run on another checkout of paipu (for example the commit before a change,
+from ``git worktree add``; imported from that folder) on the same hands in the same run,
+and the ratio new/ref is printed. Each checkout times the hands it finds legal (the hands
 column): an older checkout may reject hands of rules added since.
 """
 
@@ -42,6 +46,10 @@ import json, statistics, sys, time
 from paipu.replay.replayer import make_table, replay
 from paipu.replay.cards import RANK_BIT
 from paipu.replay.table import compare_result
+try:  # the compiled kernel's step where it is built (a checkout before it has none)
+    from paipu.replay.kernel import compiled
+except ImportError:
+    compiled = None
 records = [json.loads(line) for line in open(PATH, encoding="utf-8")]
 # only the hands this checkout finds legal (an older checkout may not know a newer rule)
 records = [r for r in records if replay(r).ok]
@@ -58,19 +66,20 @@ def replay_all():
     return now() - t
 
 def fixed():
-    total = 0.0
-    for r in records:
-        t = now()
-        table = make_table(r)
+    # timed for all hands at once (a clock read costs ~0.6 µs: one per hand would be
+    # a tenth of the figure), the actions stepped untimed in between
+    t = now()
+    tables = [make_table(r) for r in records]
+    for table in tables:
         table.setup()
-        total += now() - t
+    total = now() - t
+    for table, r in zip(tables, records):
         for i, a in enumerate(r["actions"]):
             table.step(i, a)
-        t = now()
-        out = table.outcome()
-        compare_result(r.get("result") or {}, out)
-        total += now() - t
-    return total
+    t = now()
+    for table, r in zip(tables, records):
+        compare_result(r.get("result") or {}, table.outcome())
+    return total + now() - t
 
 def positions(limit):
     # (table, action index) at each play/pass position, the table stepped to it (a generator)
@@ -90,7 +99,10 @@ def passes():
         if a["act"] == "pass":
             snapshot = (table.passes, table.turn, table.last, table.tricks)
             t = now()
-            table.step(i, a)
+            if compiled is not None:
+                compiled.step(table, i, a)
+            else:
+                table.step(i, a)
             total += now() - t
             n += 1
             table.passes, table.turn, table.last, table.tricks = snapshot
@@ -130,17 +142,17 @@ def generation(wild):
     return statistics.median(times)
 
 actions = sum(len(r["actions"]) for r in records)
-out = {"hands": len(records), "actions": actions, "replay": best(replay_all) / actions,
+out = {"kernel": compiled is not None, "hands": len(records), "actions": actions, "replay": best(replay_all) / actions,
        "fixed": best(fixed) / len(records), "pass": passes(), "can_beat": can_beat(),
        "gen": generation(False), "wild_gen": generation(True) if WILD else None}
 print("RESULT", json.dumps(out))
 """
 
 
-def measure(path: str, checkout: str, rounds: int, wild: bool, gen_hands: int) -> dict:
+def measure(path: str, checkout: str, rounds: int, wild: bool, gen_hands: int, pure: bool = False) -> dict:
     code = CHILD.replace("PATH", repr(path)).replace("ROUNDS", str(rounds)).replace("GEN_HANDS", str(gen_hands)) \
         .replace("WILD", str(wild))
-    _, _, out = run_child(code, cwd=checkout)
+    _, _, out = run_child(code, cwd=checkout, env={"PAIPU_PURE": "1"} if pure else None)
     return json.loads([x for x in out.splitlines() if x.startswith("RESULT")][0][7:])
 
 
@@ -155,9 +167,10 @@ def main() -> None:
     parser.add_argument("--ref", help="another checkout of paipu to measure on the same hands")
     args = parser.parse_args()
     here = os.path.dirname(HERE)
-    checkouts = [("new", here)] + ([("ref", os.path.abspath(args.ref))] if args.ref else [])
+    # this checkout with its compiled kernel (when built) and without (PAIPU_PURE=1), and the reference
+    checkouts = [("new", here, False), ("pure", here, True)] + ([("ref", os.path.abspath(args.ref), False)] if args.ref else [])
     columns = ("µs/action", "fixed µs/hand", "pass µs", "can_beat µs", "gen median µs", "wild gen µs")
-    print(f"{'game':19} {'code':4} {'hands':>6} {'actions':>8} " + " ".join(f"{c:>13}" for c in columns))
+    print(f"{'game':19} {'code':5} {'hands':>6} {'actions':>8} " + " ".join(f"{c:>13}" for c in columns))
     for game, variant in GAMES:
         wild = game in ("guandan", "shuangkou")
         hands = max(1, args.hands // 5) if wild else args.hands  # longer hands, slower bots
@@ -166,16 +179,19 @@ def main() -> None:
                 f.write(dump(record) + "\n")
             path = f.name
         results = {}
-        for name, checkout in checkouts:
-            r = results[name] = measure(path, checkout, args.rounds, wild, min(hands, 40))
+        for name, checkout, pure in checkouts:
+            r = results[name] = measure(path, checkout, args.rounds, wild, min(hands, 40), pure)
+            if name == "new" and not r["kernel"]:
+                print("(the compiled kernel is not built here: new and pure are the same code)")
             row = (r["replay"], r["fixed"], r["pass"], r["can_beat"], r["gen"], r["wild_gen"])
-            print(f"{game + '/' + variant:19} {name:4} {r['hands']:6d} {r['actions']:8d} "
+            print(f"{game + '/' + variant:19} {name:5} {r['hands']:6d} {r['actions']:8d} "
                   + " ".join(f"{fmt(x):>13}" for x in row), flush=True)
-        if "ref" in results:
-            new, ref = results["new"], results["ref"]
-            ratios = [None if new[k] is None or not ref.get(k) else new[k] / ref[k]
-                      for k in ("replay", "fixed", "pass", "can_beat", "gen", "wild_gen")]
-            print(f"{'':19} {'×':4} {'':6} {'':8} " + " ".join(f"{fmt(x, 1):>13}" for x in ratios))
+        for name in ("pure", "ref"):  # new / other, measured in this run
+            if name in results:
+                new, other = results["new"], results[name]
+                ratios = [None if new[k] is None or not other.get(k) else new[k] / other[k]
+                          for k in ("replay", "fixed", "pass", "can_beat", "gen", "wild_gen")]
+                print(f"{'':19} {'×' + name:5} {'':6} {'':8} " + " ".join(f"{fmt(x, 1):>13}" for x in ratios))
         os.unlink(path)
     print("\ntargets: ≤ 1.5 µs/action, must-play pass ≤ 1.5 µs, fixed ≤ 12 µs/hand, can_beat ≤ 3 µs, "
           "gen median ≤ 50 µs, wild gen ≤ 500 µs")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import UnknownGame, find_game, find_rules
+from .kernel import compiled
 from .rules import Rules
 from .table import HandSummary, Table, compare_result
 from .verdicts import Code, Event, Violation
@@ -67,26 +68,42 @@ _ENGINES: dict[tuple[str, str | None], tuple[Rules, type[Table]]] = {}
 def run(table: Table, actions: list[dict[str, Any]]) -> Violation | None:
     """Set the hand up and replay every action: the first violation, or None when legal.
 
-    The replayer owns the action loop; the table answers one action at a time.
+    The replayer owns the action loop; the table answers one action at a time (the
+    compiled kernel's loop where it is built, the same loop in Python otherwise).
     """
     v = table.setup()
     if v is not None:
         return v
-    step, play, pass_ = table.step, table.do_play, table.do_pass
-    if table.own_step:
-        play = pass_ = step
-    for i, action in enumerate(actions):
-        if table.over:
-            return Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {action['act']}",
-                             action["seat"])
-        act = action["act"]
-        v = play(i, action) if act == "play" else pass_(i, action) if act == "pass" else step(i, action)
+    if KERNEL is not None:
+        done: tuple[int, Violation | None] = KERNEL.run(table, actions)
+        reached, v = done
         if v is not None:
             return v
+        if reached < len(actions):
+            return after_end(table, reached, actions[reached])
+    else:
+        step, play, pass_ = table.step, table.do_play, table.do_pass
+        if table.own_step:
+            play = pass_ = step
+        for i, action in enumerate(actions):
+            if table.over:
+                return after_end(table, i, action)
+            act = action["act"]
+            v = play(i, action) if act == "play" else pass_(i, action) if act == "pass" else step(i, action)
+            if v is not None:
+                return v
     if not table.over:
         return Violation(Code.INCOMPLETE, None,
                          f"the actions stop before the hand is over ({len(actions)} actions, {table.phase} phase)")
     return None
+
+
+#: the compiled kernel's loop (None: the Python loop above; tests switch it off to compare)
+KERNEL = compiled
+
+
+def after_end(table: Table, i: int, action: dict[str, Any]) -> Violation:
+    return Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {action['act']}", action["seat"])
 
 
 def replay(record: dict[str, Any], detail: bool = False, previous: dict[str, Any] | None = None) -> Replay:

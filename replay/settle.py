@@ -17,6 +17,17 @@ def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float]
     """
     want = [s * coef for s in scores]
     net: list[float]
+    if type(coef) is int and type(fee) is int and stacks is not None and not sum(want):
+        # the common case, whole coins, zero-sum and no cap reached: what each seat wants,
+        # less the fee (never past what it has left), already whole
+        quick = []
+        for x, w in zip(stacks, want):
+            if type(x) is not int or x < w or x < -w:
+                break
+            left = x + w
+            quick.append(w - (fee if fee < left else left))
+        else:
+            return quick
     if stacks is None:
         net = want
     else:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT, contains
 
 from .combos import JOKERS, NORMAL, Combo, ComboIndex, any_beats, at_least, beats, strongest
+from .kernel import compiled
 from .rules import Rules
 from .verdicts import Code, Event, Violation
 
@@ -24,9 +25,11 @@ T = TypeVar("T")
 RANK_CARDS = [list(range(4 * r, 4 * r + 4)) for r in range(13)] + [[52], [53]]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandSetup:
     """The setup fields of a hand record, read once: the engine never reads the record.
+    Read-only by convention (not frozen: a frozen dataclass costs a microsecond more to
+    build, and one is built for every hand).
 
     >>> HandSetup.of({"id": "h1", "players": ["a", "b", "c"], "deal": [[], [], []], "leader": 2}).leader
     2
@@ -110,7 +113,48 @@ class HandSummary:
     game_columns: dict[str, Any]
 
 
-class Table:
+class PlayState:
+    """The state of a hand the play loop reads and writes: the base of :class:`Table`.
+
+    This is the pure-Python reference. Where the optional compiled kernel is built
+    (``replay/_kernel.pyx``, see :mod:`replay.kernel`), Table is based on the kernel's
+    PlayState instead, which keeps the same attributes in C fields so that its play loop
+    reads them without a dict lookup; Python code sees no difference. The defaults are
+    class attributes (a lighter table object to build for each hand); an instance sets
+    its own value on change."""
+
+    phase = "play"
+    turn = -1
+    last: tuple[Combo, ...] | None = None
+    last_seat = -1
+    passes = 0
+    first_play_done = False
+    over = False
+    tricks = 0
+    #: with detail: (action, seat, combo, led, multiplier after it or None)
+    #: (an empty tuple by default: a table without detail never appends, and must not share a list)
+    plays: list[tuple[int, int, Combo, bool, int | None]] = ()  # type: ignore[assignment]
+    # set by Table.__init__
+    n: int
+    combos: ComboIndex
+    hands: list[bytearray]
+    packed: list[int]
+    left: list[int]
+    active: list[bool]
+    out: list[int]
+    plays_by: list[int]
+    cards_played: list[int]
+    events: list[Event]
+    detail: bool
+
+
+if TYPE_CHECKING or compiled is None:
+    Base = PlayState
+else:
+    Base = compiled.PlayState
+
+
+class Table(Base):
     """One hand being replayed."""
 
     #: the game's combination table for its rules, built once per rules object
@@ -123,31 +167,30 @@ class Table:
     has_play_rules: ClassVar[bool] = False
     has_pass_rules: ClassVar[bool] = False
     own_step: ClassVar[bool] = False
+    #: what the compiled kernel may run itself (replay/_kernel.pyx): plays of games whose
+    #: readings come from the lookup and that keep the shared do_play, passes of games that
+    #: keep the shared do_pass; everything else it hands to the Python methods. These and
+    #: the has_* flags are read once per hand.
+    kernel_plays: ClassVar[bool] = False
+    kernel_passes: ClassVar[bool] = False
+    #: True when the game overrides on_trick_won (the kernel skips the call otherwise)
+    has_trick_hook: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.has_play_rules = cls.check_play is not Table.check_play
         cls.has_pass_rules = cls.check_pass is not Table.check_pass
         cls.own_step = cls.step is not Table.step
+        cls.kernel_plays = cls.plain_lookup and not cls.own_step and cls.do_play is Table.do_play
+        cls.kernel_passes = not cls.own_step and cls.do_pass is Table.do_pass
+        cls.has_trick_hook = cls.on_trick_won is not Table.on_trick_won
 
-    # the state every hand starts from; an instance sets its own value on change
-    # (class attributes: a lighter table object to build for each hand)
-    phase = "play"
-    turn = -1
-    last: tuple[Combo, ...] | None = None
-    last_seat = -1
-    passes = 0
-    first_play_done = False
-    over = False
+    # the state every hand starts from, besides PlayState's (class attributes)
     end_reason: str | None = None
     #: the seat that escaped (a game that allows it)
     escaper: int | None = None
     #: the outcome of the previous hand of the match, when known (Guandan)
     previous: dict[str, Any] | None = None
-    tricks = 0
-    #: with detail: (action, seat, combo, led, multiplier after it or None)
-    #: (an empty tuple by default: a table without detail never appends, and must not share a list)
-    plays: list[tuple[int, int, Combo, bool, int | None]] = ()  # type: ignore[assignment]
 
     def __init__(self, rules: Rules, setup: HandSetup | dict[str, Any], detail: bool = False):
         self.rules = rules
@@ -159,7 +202,7 @@ class Table:
         self.packed = [0] * n
         self.left = [0] * n
         self.active = [True] * n
-        self.out: list[int] = []
+        self.out = []
         self.plays_by = [0] * n
         self.cards_played = [0] * n
         self.events: list[Event] = []
@@ -178,7 +221,8 @@ class Table:
 
     def table_for(self, rules: Rules) -> ComboIndex:
         """The combination table this hand uses (hook: Guandan's depends on the level)."""
-        return per_rules(rules, "combo_table", lambda: self.combo_table(rules))
+        found: ComboIndex | None = rules.__dict__.get("_kept_combo_table")
+        return found if found is not None else per_rules(rules, "combo_table", lambda: self.combo_table(rules))
 
     @classmethod
     def iter_combos(cls, rules: Rules) -> Iterator[tuple[int, Combo]]:
@@ -202,34 +246,30 @@ class Table:
 
     def check_deal(self, deal: list[list[str]], bottom: list[str] | None = None) -> Violation | None:
         """The deal (and bottom) must be exactly the deck, in the variant's sizes: one
-        comparison of the dealt cards counted by card id (8 bits an id) with the deck's."""
+        comparison of the dealt cards' weights (:data:`CARD_WEIGHT`) summed with the deck's.
+        Each seat's sum gives its card counts and packed rank counts at once."""
         rules = self.rules
         if len(deal) != rules.players:
             return Violation(Code.BAD_DEAL, None, f"{len(deal)} seats dealt; {rules.game}/{rules.variant} has {rules.players}")
-        sizes = per_rules(rules, "hand_sizes", rules.hand_sizes)
-        for seat, hand in enumerate(deal):
-            if len(hand) != sizes[seat]:
-                return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(hand)} cards, expected {sizes[seat]}")
+        kit = rules.__dict__.get("_kept_deal") or per_rules(rules, "deal", lambda: DealKit.of(rules))
+        sizes = kit.sizes
+        if list(map(len, deal)) != sizes:
+            seat = next(s for s, hand in enumerate(deal) if len(hand) != sizes[s])
+            return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(deal[seat])} cards, expected {sizes[seat]}")
         if (len(bottom) if bottom is not None else 0) != rules.bottom:
             return Violation(Code.BAD_DEAL, None, f"{len(bottom or [])} bottom cards, expected {rules.bottom}")
-        weights = per_rules(rules, "deck_weights", lambda: deck_weights(rules.deck))
-        bit = weights.token.__getitem__
+        weight = CARD_WEIGHT.__getitem__
         try:
-            masks = [sum(map(bit, hand)) for hand in deal]
-            dealt = sum(masks) + (sum(map(bit, bottom)) if bottom else 0)
+            sums = [sum(map(weight, hand)) for hand in deal]
+            dealt = sum(sums) + (sum(map(weight, bottom)) if bottom else 0)
         except (KeyError, TypeError):
             bad = next(t for hand in list(deal) + [bottom or []] for t in hand if not isinstance(t, str) or t not in CARD_OF)
             return Violation(Code.BAD_CARD, None, f"not a card in the deal: {bad!r}")
-        # the sizes are right, so equal sums mean the same cards (the note at DeckWeights)
-        if dealt != weights.deck:
+        if dealt != kit.deck:
             return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
-        expand, ranks, width = weights.expand.__getitem__, weights.ranks, weights.width
-        packed, left = self.packed, self.left
-        for seat, mask in enumerate(masks):
-            by_byte = mask.to_bytes(width, "little")
-            self.hands[seat] = bytearray(b"".join(map(expand, by_byte))[:54])
-            packed[seat] = sum(map(tuple.__getitem__, ranks, by_byte))
-            left[seat] = len(deal[seat])
+        self.hands = [bytearray((x >> COUNTS_AT).to_bytes(54, "little")) for x in sums]
+        self.packed = [x & PACKED_MASK for x in sums]
+        self.left = list(sizes)
         return None
 
     def deal_differs(self, dealt: list[int]) -> Violation:
@@ -673,43 +713,31 @@ def per_rules(rules: Rules, name: str, make: Callable[[], T]) -> T:
     return found
 
 
-class DeckWeights(NamedTuple):
-    """The deal check of one deck. Every card weighs 1 << id (one deck), or 1 << 2·id (up
-    to three copies of a card), and a deal is the deck when its weights add up to the
-    deck's and the hand sizes are right. That is exact: a different multiset of the same
-    number of cards with the same sum would need a carry (copies of one card adding up to a
-    higher card), and each carry lowers the sum's digit total below the number of cards,
-    while the deck's sum has no carry and its digit total is that number."""
+#: where a card weight keeps its card count (8 bits a card id, above the packed rank counts)
+COUNTS_AT = 80
+PACKED_MASK = (1 << COUNTS_AT) - 1
+#: card token (every spelling of cards.CARD_OF) -> its weight: 1 << (80 + 8·id) plus its
+#: packed rank bit. A sum of weights holds the card counts by id in bytes above bit 80
+#: (a deal has fewer than 256 cards: no byte carries into the next) and the packed rank
+#: counts below (a deck of at most 108 cards sums to less than 2**77 there), so two deals
+#: with equal sums hold the same cards, and a seat's sum is its card counts and its packed
+#: counts at once.
+CARD_WEIGHT: dict[str, int] = {t: (1 << (COUNTS_AT + 8 * c)) + RANK_BIT[c] for t, c in CARD_OF.items()}
 
-    #: card token -> weight (every spelling of cards.CARD_OF)
-    token: dict[str, int]
-    #: the deck's total weight
+
+class DealKit(NamedTuple):
+    """What the deal check needs of one rules object, computed once (see :func:`per_rules`)."""
+
+    #: cards dealt to each seat
+    sizes: list[int]
+    #: the deck's total weight (:data:`CARD_WEIGHT`)
     deck: int
-    #: bytes in a weight sum; a byte of it -> the card counts of its ids (one per byte)
-    width: int
-    expand: tuple[bytes, ...]
-    #: per byte position: a byte of the weights -> its packed rank counts
-    ranks: tuple[tuple[int, ...], ...]
 
-
-_DECK_WEIGHTS: dict[tuple[int, ...], DeckWeights] = {}
-
-
-def deck_weights(deck: tuple[int, ...]) -> DeckWeights:
-    found = _DECK_WEIGHTS.get(deck)
-    if found is None:
-        copies = max(deck.count(c) for c in set(deck))
-        if copies > 3:
-            raise ValueError("a deck holds at most three copies of a card")
-        bits = 1 if copies == 1 else 2
-        per_byte = 8 // bits
-        width = -(-54 // per_byte)
-        expand = tuple(bytes((b >> (bits * k)) & (copies if bits == 1 else 3) for k in range(per_byte)) for b in range(256))
-        ranks = tuple(tuple(sum(RANK_BIT[per_byte * pos + k] * n for k, n in enumerate(expand[b]) if per_byte * pos + k < 54)
-                            for b in range(256)) for pos in range(width))
-        token = {t: 1 << (bits * c) for t, c in CARD_OF.items()}
-        found = _DECK_WEIGHTS[deck] = DeckWeights(token, sum(1 << (bits * c) for c in deck), width, expand, ranks)
-    return found
+    @classmethod
+    def of(cls, rules: Rules) -> DealKit:
+        if len(rules.deck) >= 256:
+            raise ValueError("a deck holds fewer than 256 cards")
+        return cls(rules.hand_sizes(), sum(CARD_WEIGHT[CARD_NAMES[c]] for c in rules.deck))
 
 
 def compare_result(declared: dict[str, Any], replayed: dict[str, Any]) -> Violation | None:

@@ -7,8 +7,9 @@ spring, the multiplier, points, coins and escape.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import pyarrow as pa
@@ -184,6 +185,20 @@ class Doudizhu(Table):
 
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
 
+    # the bidding state every hand starts from (class attributes: fewer to set per hand;
+    # the mappings and sets are replaced, never changed in place)
+    stage = "before"  # before -> call -> grab -> final
+    shows: Mapping[int, int] = MappingProxyType({})
+    first_shower: int | None = None
+    declined: frozenset[int] = frozenset()
+    caller: int | None = None
+    grab_queue: tuple[int, ...] = ()
+    grabs = 0
+    last_grabber: int | None = None
+    landlord: int | None = None
+    bombs = 0
+    rockets = 0
+
     def setup(self) -> Violation | None:
         spec = self.spec
         v = self.check_deal(spec.deal, spec.bottom)
@@ -193,21 +208,8 @@ class Doudizhu(Table):
         self.base: int = room.get("base", 1)
         self.room_mult: int = room.get("multiplier", 1)
         self.phase = "bidding"
-        self.stage = "before"  # before -> call -> grab -> final
         self.leader_given = spec.leader
-        self.shows: dict[int, int] = {}
-        self.first_shower: int | None = None
         self.peeks = [0] * self.n
-        self.declined: set[int] = set()
-        self.caller: int | None = None
-        self.grab_queue: list[int] = []
-        self.grabs = 0
-        self.last_grabber: int | None = None
-        self.landlord: int | None = None
-        self.bombs = 0
-        self.rockets = 0
-        self.escaper: int | None = None
-        self.turn = -1
         return None
 
     def opening_rule(self) -> str:
@@ -244,7 +246,7 @@ class Doudizhu(Table):
                 return Violation(Code.BAD_BID, i, f"a show before bidding has factor 5, 4 or 3 (明牌开始 / 发牌明牌), not {factor}", seat)
             if seat in self.shows:
                 return Violation(Code.BAD_BID, i, f"seat {seat} already showed its cards", seat)
-            self.shows[seat] = factor
+            self.shows = {**self.shows, seat: factor}
             if self.first_shower is None:
                 self.first_shower = seat
             self.events.append(Event("show", i, seat, {"factor": factor}))
@@ -256,7 +258,7 @@ class Doudizhu(Table):
                 return Violation(Code.BAD_BID, i, f"the landlord's show after taking the bottom has factor 2, not {factor}", seat)
             if self.shows.get(seat) == SHOW_FACTOR_LANDLORD:
                 return Violation(Code.BAD_BID, i, f"seat {seat} already showed its cards", seat)
-            self.shows[seat] = max(self.shows.get(seat, 0), factor)
+            self.shows = {**self.shows, seat: max(self.shows.get(seat, 0), factor)}
             self.events.append(Event("show", i, seat, {"factor": factor}))
             return None
         when = "during bidding" if self.phase == "bidding" else "after the first play"
@@ -279,14 +281,14 @@ class Doudizhu(Table):
         if call:
             self.caller = seat
             self.events.append(Event("call", i, seat))
-            self.grab_queue = [s for s in ((seat + k) % self.n for k in range(1, self.n)) if s not in self.declined]
+            self.grab_queue = tuple(s for s in ((seat + k) % self.n for k in range(1, self.n)) if s not in self.declined)
             if self.grab_queue:
                 self.stage = "grab"
                 self.turn = self.grab_queue[0]
             else:
                 self.start_play(seat)
             return None
-        self.declined.add(seat)
+        self.declined = self.declined | {seat}
         if len(self.declined) == self.n:
             if self.first_shower is not None:
                 self.start_play(self.first_shower)
@@ -313,7 +315,7 @@ class Doudizhu(Table):
             assert self.last_grabber is not None  # the caller grabbed last, or another seat did
             self.start_play(self.last_grabber)  # the caller's own grab makes it the last grabber
             return None
-        self.grab_queue.pop(0)
+        self.grab_queue = self.grab_queue[1:]
         caller = self.caller
         assert caller is not None  # grabbing starts after a call
         if self.grab_queue:
@@ -392,17 +394,20 @@ class Doudizhu(Table):
         landlord = self.landlord
         assert landlord is not None  # the hand was played out, so bidding chose one
         landlord_wins = self.out[0] == landlord
-        farmers = [s for s in range(n) if s != landlord]
-        spring = landlord_wins and all(self.cards_played[s] == 0 for s in farmers)
+        played = self.cards_played
+        spring = landlord_wins and sum(played) == played[landlord]  # no farmer played a card
         anti_spring = not landlord_wins and self.plays_by[landlord] == 1
-        mult = self.room_mult * self.action_multiplier(self.bombs + self.rockets) * (2 if spring or anti_spring else 1)
+        show = max(self.shows.values()) if self.shows else 1
+        mult = self.room_mult * (show << (self.grabs + self.bombs + self.rockets)) * (2 if spring or anti_spring else 1)
         unit = self.base * mult
-        sign = 1 if landlord_wins else -1
-        scores = [(2 * unit * sign if s == landlord else -unit * sign) for s in range(n)]
+        if not landlord_wins:
+            unit = -unit
+        scores = [-unit] * n
+        scores[landlord] = 2 * unit
         out.update(multiplier=mult, spring=spring or anti_spring, scores=scores,
                    winner="landlord" if landlord_wins else "farmers",
                    spring_kind="spring" if spring else "anti_spring" if anti_spring else None,
-                   grabs=self.grabs, show=max(self.shows.values(), default=1), bombs=self.bombs, rockets=self.rockets)
+                   grabs=self.grabs, show=show, bombs=self.bombs, rockets=self.rockets)
         if self.coins_wanted():
             out["coins"] = self.coins(scores)
         return out

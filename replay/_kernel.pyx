@@ -1,0 +1,248 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""The play loop of replay/replayer.py and Table.do_play / do_pass (replay/table.py) in C,
+for the common case only: a legal play of a plain game (readings by lookup) or a pass.
+Anything else (a violation, an unusual value, another act, a game's own do_play) goes to
+the Python methods, which are the reference; the fast path leaves the state untouched
+before it hands over, so the verdict and its message are the Python engine's.
+
+The state lives in the C fields of PlayState, the base class of Table when this module is
+built, so that both this loop and the games' Python hooks read the same values.
+"""
+
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
+from cpython.dict cimport PyDict_GetItem
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLong, PyLong_CheckExact, PyLong_FromUnsignedLongLong
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+
+from .cards import CARD_OF as _CARD_OF, RANK
+from .combos import any_beats, strongest
+from .verdicts import Event
+
+cdef dict CARD_OF = _CARD_OF
+# each card id's packed rank bit as two halves: ranks 0..11 (bits 0..59), ranks 12..14
+cdef unsigned long long RANK_LOW[54]
+cdef unsigned long long RANK_HIGH[54]
+for _c in range(54):
+    _r = RANK[_c]
+    RANK_LOW[_c] = (1ULL << (5 * _r)) if _r < 12 else 0
+    RANK_HIGH[_c] = (1ULL << (5 * (_r - 12))) if _r >= 12 else 0
+
+cdef enum:
+    MAX_CARDS = 64
+
+
+cdef class PlayState:
+    """The fields of replay.table.PlayState (see there), in C."""
+
+    cdef public object phase, turn, last, last_seat, passes, first_play_done, over, tricks, plays
+    cdef public object n, combos, hands, packed, left, active, out, plays_by, cards_played, events, detail
+
+    def __cinit__(self, *args, **kwargs):
+        self.phase = "play"
+        self.turn = -1
+        self.last = None
+        self.last_seat = -1
+        self.passes = 0
+        self.first_play_done = False
+        self.over = False
+        self.tricks = 0
+        self.plays = ()
+
+
+cdef class Loop:
+    """What the loop reads once per hand: the table's bound methods and flags."""
+
+    cdef PlayState t
+    cdef object table, do_play, do_pass, step, on_play, check_play, check_pass, on_trick_won
+    cdef bint plays, passes, play_rules, pass_rules, trick_hook, own_step
+    cdef dict readings
+
+    def __init__(self, table):
+        self.t = table
+        self.table = table
+        self.step = table.step
+        self.own_step = table.own_step
+        self.do_play = self.step if self.own_step else table.do_play
+        self.do_pass = self.step if self.own_step else table.do_pass
+        self.plays = table.kernel_plays
+        self.passes = table.kernel_passes
+        self.play_rules = table.has_play_rules
+        self.pass_rules = table.has_pass_rules
+        self.trick_hook = table.has_trick_hook
+        self.on_play = table.on_play
+        self.check_play = table.check_play
+        self.check_pass = table.check_pass
+        self.on_trick_won = table.on_trick_won
+        self.readings = table.combos.readings if self.plays else None
+
+    cdef object act(self, object i, object action):
+        """One action: the violation or None (Table.step's dispatch with the fast paths)."""
+        act = action["act"]
+        fast = type(action) is dict
+        if act == "play":
+            if self.plays and fast:
+                return self.play(i, action)
+            return self.do_play(i, action)
+        if act == "pass":
+            if self.passes and fast:
+                return self.pass_(i, action)
+            return self.do_pass(i, action)
+        return self.step(i, action)
+
+    cdef object play(self, object i, dict action):
+        cdef PlayState t = self.t
+        cdef Py_ssize_t k, taken = 0, ncards, seat, nseats
+        cdef long c
+        cdef int ids[MAX_CARDS]
+        cdef unsigned long long low = 0, high = 0
+        cdef long nxt
+        cdef char *buf
+        cdef PyObject *found
+        seat_o = action["seat"]
+        if t.phase != "play" or "as" in action or "declared" in action or not PyLong_CheckExact(seat_o) \
+                or seat_o != t.turn:
+            return self.do_play(i, action)
+        cards = action["cards"]
+        hands = t.hands
+        if type(hands) is not list or type(cards) is not list:
+            return self.do_play(i, action)
+        nseats = PyList_GET_SIZE(hands)
+        seat = PyLong_AsLong(seat_o)
+        if seat < 0 or seat >= nseats:
+            return self.do_play(i, action)
+        ncards = PyList_GET_SIZE(cards)
+        hand = <object>PyList_GET_ITEM(hands, seat)
+        if ncards > MAX_CARDS or not PyByteArray_CheckExact(hand) or PyByteArray_GET_SIZE(hand) < 54:
+            return self.do_play(i, action)
+        buf = PyByteArray_AS_STRING(hand)
+        # ownership: each card out of the seat's card counts (undone below on failure)
+        for k in range(ncards):
+            found = PyDict_GetItem(CARD_OF, <object>PyList_GET_ITEM(cards, k))
+            if found is NULL:
+                break
+            c = PyLong_AsLong(<object>found)
+            if buf[c] == 0:
+                break
+            buf[c] -= 1
+            ids[k] = c
+            taken += 1
+            low += RANK_LOW[c]
+            high += RANK_HIGH[c]
+        if taken < ncards:
+            return self.undo(taken, ids, buf, i, action)
+        packed = PyLong_FromUnsignedLongLong(low)
+        if high:
+            packed = packed + (PyLong_FromUnsignedLongLong(high) << 60)
+        found = PyDict_GetItem(self.readings, packed)
+        if found is NULL:
+            return self.undo(taken, ids, buf, i, action)
+        readings = <tuple>found
+        last = t.last
+        if last is not None:
+            if PyTuple_GET_SIZE(readings) == 1 and PyTuple_GET_SIZE(last) == 1:
+                a = <tuple>PyTuple_GET_ITEM(readings, 0)
+                b = <tuple>PyTuple_GET_ITEM(last, 0)
+                if a[3] != b[3]:
+                    ok = a[3] > b[3]
+                else:
+                    ok = a[2] > b[2] and (a[3] or a[0] == b[0] and a[1] == b[1])
+            else:
+                ok = any_beats(readings, last)
+            if not ok:
+                return self.undo(taken, ids, buf, i, action)
+        id_list = PyList_New(ncards)
+        for k in range(ncards):
+            c_o = ids[k]
+            Py_INCREF(c_o)
+            PyList_SET_ITEM(id_list, k, c_o)
+        if self.play_rules and self.check_play(i, seat_o, id_list, readings) is not None:
+            return self.undo(taken, ids, buf, i, action)
+        # the play stands: Table.do_play's bookkeeping
+        led = last is None
+        n_o = ncards
+        t.packed[seat] = t.packed[seat] - packed
+        left = t.left
+        left[seat] = left[seat] - n_o
+        t.plays_by[seat] = t.plays_by[seat] + 1
+        t.cards_played[seat] = t.cards_played[seat] + n_o
+        t.first_play_done = True
+        t.last = readings if PyTuple_GET_SIZE(readings) == 1 else strongest(readings)
+        t.last_seat = seat_o
+        t.passes = 0
+        self.on_play(i, seat_o, id_list, readings, led)
+        if left[seat] == 0:
+            table = self.table
+            if table.ends_on_first_out:
+                t.tricks = t.tricks + 1
+            t.active[seat] = False
+            t.out.append(seat_o)
+            t.events.append(Event("out", i, seat_o, {"place": len(t.out)}))
+            table.on_out(i, seat_o)
+            if t.over:
+                return None
+        nxt = seat + 1 if seat + 1 < t.n else 0
+        t.turn = nxt if t.active[nxt] else self.table.next_active(seat_o)
+        return None
+
+    cdef object undo(self, Py_ssize_t taken, int *ids, char *buf, object i, dict action):
+        """Give the cards back and let the Python method name what is wrong."""
+        cdef Py_ssize_t k
+        for k in range(taken):
+            buf[ids[k]] += 1
+        return self.do_play(i, action)
+
+    cdef object pass_(self, object i, dict action):
+        cdef PlayState t = self.t
+        cdef long seat, nxt
+        seat_o = action["seat"]
+        if not PyLong_CheckExact(seat_o) or seat_o != t.turn or t.phase != "play" or t.last is None:
+            return self.do_pass(i, action)
+        if self.pass_rules:
+            v = self.check_pass(i, seat_o)
+            if v is not None:
+                return v
+        t.passes = t.passes + 1
+        active = t.active
+        seat = PyLong_AsLong(seat_o)
+        nxt = seat + 1 if seat + 1 < t.n else 0
+        if not active[nxt]:
+            nxt = self.table.next_active(seat_o)
+        last_seat = t.last_seat
+        if nxt == last_seat:
+            t.tricks = t.tricks + 1
+            if self.trick_hook:
+                self.on_trick_won(i, last_seat)
+            t.last = None  # everyone else passed: the last player leads
+        elif not active[last_seat] and t.passes >= sum(active):
+            t.tricks = t.tricks + 1
+            if self.trick_hook:
+                self.on_trick_won(i, last_seat)
+            t.last = None
+            nxt = self.table.leader_after_out(last_seat)
+        t.turn = nxt
+        return None
+
+
+def run(table, list actions):
+    """Replay *actions* on a set-up table: (index reached, violation or None). The index is
+    len(actions) when every action was taken; a smaller one with no violation means the
+    hand was over before that action (replayer.run names both cases)."""
+    cdef Loop loop = Loop(table)
+    cdef PlayState t = table
+    cdef Py_ssize_t k, count = len(actions)
+    for k in range(count):
+        if t.over:
+            return k, None
+        action = actions[k]
+        v = loop.act(k, action)
+        if v is not None:
+            return k, v
+    return count, None
+
+
+def step(table, i, action):
+    """One action on a set-up table, as the kernel's loop takes it (for the benchmarks)."""
+    return Loop(table).act(i, action)

@@ -1,0 +1,138 @@
+"""The compiled kernel (replay/_kernel.pyx) against the pure-Python engine, the reference:
+the same verdict (code, action, message, seat), events, outcome, summary and end state on
+simulated hands of every variant and on the same hands broken in many ways.
+
+Skipped where the kernel is not built, except that with PAIPU_REQUIRE_KERNEL=1 (set by
+.ci/run) a missing kernel fails: CI always compares the two.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from paipu.replay import replayer
+from paipu.replay.cards import CARD_NAMES
+from paipu.replay.kernel import compiled
+from paipu.replay.replayer import Matches
+from paipu.replay.sim import simulate
+from paipu.replay.verdicts import Code
+
+VARIANTS = (("doudizhu", "huopin", 30), ("paodekuai", "huopin", 30), ("paodekuai", "classic", 30),
+            ("guandan", "standard", 8), ("shuangkou", "huopin", 8))
+
+needs_kernel = pytest.mark.skipif(compiled is None, reason="the compiled kernel is not built here (PAIPU_PURE=1, "
+                                  "or no C compiler at install)")
+
+
+def test_the_kernel_is_there_where_required():
+    if not os.environ.get("PAIPU_REQUIRE_KERNEL"):
+        pytest.skip("PAIPU_REQUIRE_KERNEL is not set (.ci/run sets it)")
+    assert compiled is not None, "PAIPU_REQUIRE_KERNEL=1 but paipu.replay._kernel was not built (see setup.py)"
+
+
+def broken(record: dict, rng: random.Random) -> list[dict]:
+    """The record broken in the ways a play loop must catch, each once (where it applies)."""
+    actions = record["actions"]
+    plays = [k for k, a in enumerate(actions) if a["act"] == "play"]
+    passes = [k for k, a in enumerate(actions) if a["act"] == "pass"]
+    out = []
+
+    def change(k: int, **fields) -> None:
+        bad = copy.deepcopy(record)
+        bad["actions"][k].update(fields)
+        out.append(bad)
+
+    out.append({**record, "actions": actions[:-1]})  # incomplete
+    out.append({**record, "actions": actions + [actions[-1]]})  # after the end
+    for k in rng.sample(plays, min(4, len(plays))):
+        cards = actions[k]["cards"]
+        seat = actions[k]["seat"]
+        change(k, cards=cards + cards[:1])  # a card twice
+        change(k, cards=cards[:-1] or cards)  # a card short: another combination, or none
+        change(k, cards=[rng.choice(CARD_NAMES)] + cards[1:])  # a card from anywhere
+        change(k, cards=[rng.choice(record["deal"][seat])])  # a single from the seat's deal
+        change(k, seat=(seat + 1) % len(record["deal"]))  # out of turn
+        change(k, act="pass")  # a pass instead: on a lead, or while holding a play (must play)
+        change(k, cards=cards[:1] + ["Zz"])  # not a card
+        change(k, cards=tuple(cards))  # not a list: the Python path
+        change(k, cards=[CARD_NAMES.index(cards[0]) if cards[0] in CARD_NAMES else 0])  # an id, not a name
+        change(k, seat=bool(seat) if seat in (0, 1) else str(seat))  # a seat of another type
+        change(k, **{"as": cards})  # a declared reading: the Python path
+    for k in rng.sample(passes, min(3, len(passes))):
+        seat = actions[k]["seat"]
+        change(k, act="play", cards=[rng.choice(record["deal"][seat])])
+        change(k, seat=(seat + 2) % len(record["deal"]))
+    if plays:
+        k = rng.choice(plays)
+        bad = copy.deepcopy(record)
+        bad["actions"].insert(k, {"seat": actions[k]["seat"], "act": "show", "factor": 2})
+        out.append(bad)
+    return out
+
+
+def hands_of(game: str, variant: str, n: int) -> list[dict]:
+    rng = random.Random(f"{game}/{variant}")
+    good = list(simulate(game, variant, n, seed=7, escape_rate=0.05))
+    return good + [bad for record in good for bad in broken(record, rng)]
+
+
+def replayed(records: list[dict]) -> list:
+    """Everything a replay gives, comparable: verdict, events, outcome, summary, end state."""
+    matches = Matches()
+    out = []
+    for record in records:
+        r = matches.replay(copy.deepcopy(record), detail=True)
+        v = r.violation
+        if v is not None and v.code == Code.ENGINE_ERROR:
+            verdict = (v.code,)  # a traceback's frames differ between the two
+        else:
+            verdict = None if v is None else (str(v.code), v.action, v.message, v.seat)
+        t = r.table
+        state = None if t is None else (list(map(bytes, t.hands)), t.packed, t.left, t.active, t.out, t.turn, t.last,
+                                        t.last_seat, t.passes, t.tricks, t.over, t.first_play_done, t.plays_by,
+                                        t.cards_played)
+        out.append((record.get("id"), verdict, [(e.kind, e.action, e.seat, e.data) for e in r.events], r.outcome,
+                    r.summary(), state))
+    return out
+
+
+@needs_kernel
+@pytest.mark.parametrize("game,variant,n", VARIANTS)
+def test_kernel_and_python_agree(game, variant, n, monkeypatch):
+    records = hands_of(game, variant, n)
+    fast = replayed(records)
+    monkeypatch.setattr(replayer, "KERNEL", None)
+    slow = replayed(records)
+    for a, b in zip(fast, slow):
+        assert a == b, a[0]
+    codes = {x[1][0] if x[1] else None for x in fast}
+    # the hands reach the loop's verdicts (not only the deal check), legal ones included
+    assert {None, "not_in_hand", "out_of_turn", "incomplete", "after_end", "bad_card"} <= codes, codes
+    assert codes & {"invalid_combo", "does_not_beat"}, codes
+
+
+@needs_kernel
+def test_the_pure_engine_is_the_same_without_the_kernel(tmp_path):
+    """PAIPU_PURE=1 leaves the kernel out altogether (Table on the pure PlayState): the
+    verdicts of a subprocess so are those of the kernel here."""
+    records = hands_of("paodekuai", "huopin", 6) + hands_of("doudizhu", "huopin", 6)
+    path = tmp_path / "hands.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    code = ("import json, sys; from paipu.replay.replayer import replay; from paipu.replay.table import Table; "
+            "from paipu.replay.kernel import compiled; assert compiled is None; "
+            "assert Table.__mro__[1].__module__ == 'paipu.replay.table', Table.__mro__; "
+            f"rs = [replay(r) for r in json.load(open({str(path)!r}))]; "
+            "print(json.dumps([[r.violation and [str(r.violation.code), r.violation.action, r.violation.message], "
+            "r.outcome] for r in rs]))")
+    env = dict(os.environ, PAIPU_PURE="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    here = [[r.violation and [str(r.violation.code), r.violation.action, r.violation.message], r.outcome]
+            for r in map(replayer.replay, records)]
+    assert json.loads(out) == json.loads(json.dumps(here))
