@@ -13,7 +13,7 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, Py
 from cpython.dict cimport PyDict_GetItem
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLong, PyLong_CheckExact, PyLong_FromUnsignedLongLong
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
@@ -34,11 +34,30 @@ cdef enum:
     MAX_CARDS = 64
 
 
+cdef extern from "structmember.h":
+    ctypedef struct PyMemberDef:
+        const char *name
+        int type
+        Py_ssize_t offset
+        int flags
+        const char *doc
+    int T_OBJECT_EX
+
+cdef extern from "Python.h":
+    object PyDescr_NewMember(PyTypeObject *, PyMemberDef *)
+    void PyType_Modified(PyTypeObject *)
+
+#: the fields, in the order of the struct below
+FIELDS = ("phase", "turn", "last", "last_seat", "passes", "first_play_done", "over", "tricks", "plays", "n",
+          "combos", "hands", "packed", "left", "active", "out", "plays_by", "cards_played", "events", "detail")
+
+
 cdef class PlayState:
     """The fields of replay.table.PlayState (see there), in C."""
 
-    cdef public object phase, turn, last, last_seat, passes, first_play_done, over, tricks, plays
-    cdef public object n, combos, hands, packed, left, active, out, plays_by, cards_played, events, detail
+    cdef object phase, turn, last, last_seat, passes, first_play_done, over, tricks, plays, n
+    cdef object combos, hands, packed, left, active, out, plays_by, cards_played, events, detail
+    cdef Loop loop
 
     def __cinit__(self, *args, **kwargs):
         self.phase = "play"
@@ -50,14 +69,46 @@ cdef class PlayState:
         self.over = False
         self.tricks = 0
         self.plays = ()
+        self.n = self.combos = self.hands = self.packed = self.left = self.active = self.out = None
+        self.plays_by = self.cards_played = self.events = self.detail = None
+
+
+# Python code reads the fields as member descriptors (as of __slots__), which CPython's
+# attribute caches take at the speed of an instance dict; Cython's "public" attributes
+# would be properties, ~10 ns slower on every access of the games' Python code
+cdef PyMemberDef MEMBERS[20]
+cdef list _NAMES = [name.encode() for name in FIELDS]
+
+
+cdef void _members():
+    cdef PlayState probe = PlayState.__new__(PlayState)
+    cdef char *base = <char *><PyObject *>probe
+    cdef PyObject **at[20]
+    at[:] = [&probe.phase, &probe.turn, &probe.last, &probe.last_seat, &probe.passes, &probe.first_play_done,
+             &probe.over, &probe.tricks, &probe.plays, &probe.n, &probe.combos, &probe.hands, &probe.packed,
+             &probe.left, &probe.active, &probe.out, &probe.plays_by, &probe.cards_played, &probe.events,
+             &probe.detail]
+    cdef int k
+    cdef PyTypeObject *kind = <PyTypeObject *>PlayState
+    for k in range(20):
+        MEMBERS[k].name = <bytes>_NAMES[k]
+        MEMBERS[k].type = T_OBJECT_EX
+        MEMBERS[k].offset = <char *>at[k] - base
+        MEMBERS[k].flags = 0
+        MEMBERS[k].doc = NULL
+        (<dict>kind.tp_dict)[FIELDS[k]] = PyDescr_NewMember(kind, &MEMBERS[k])
+    PyType_Modified(kind)
+
+
+_members()
 
 
 cdef class Loop:
     """What the loop reads once per hand: the table's bound methods and flags."""
 
     cdef PlayState t
-    cdef object table, do_play, do_pass, step, on_play, check_play, check_pass, on_trick_won
-    cdef bint plays, passes, play_rules, pass_rules, trick_hook, own_step
+    cdef object table, do_play, do_pass, step, on_play, check_play, check_pass, on_trick_won, classify
+    cdef bint plays, passes, play_rules, pass_rules, trick_hook, own_step, plain
     cdef dict readings
 
     def __init__(self, table):
@@ -76,7 +127,9 @@ cdef class Loop:
         self.check_play = table.check_play
         self.check_pass = table.check_pass
         self.on_trick_won = table.on_trick_won
-        self.readings = table.combos.readings if self.plays else None
+        self.plain = table.plain_lookup
+        self.readings = table.combos.readings if self.plain else None
+        self.classify = table.classify
 
     cdef object act(self, object i, object action):
         """One action: the violation or None (Table.step's dispatch with the fast paths)."""
@@ -136,10 +189,20 @@ cdef class Loop:
         packed = PyLong_FromUnsignedLongLong(low)
         if high:
             packed = packed + (PyLong_FromUnsignedLongLong(high) << 60)
-        found = PyDict_GetItem(self.readings, packed)
-        if found is NULL:
-            return self.undo(taken, ids, buf, i, action)
-        readings = <tuple>found
+        id_list = PyList_New(ncards)
+        for k in range(ncards):
+            c_o = ids[k]
+            Py_INCREF(c_o)
+            PyList_SET_ITEM(id_list, k, c_o)
+        if self.plain:
+            found = PyDict_GetItem(self.readings, packed)
+            if found is NULL:
+                return self.undo(taken, ids, buf, i, action)
+            readings = <tuple>found
+        else:  # wild cards: the game's classification (its cache)
+            readings = self.classify(id_list, packed, None)
+            if type(readings) is not tuple or not readings:
+                return self.undo(taken, ids, buf, i, action)
         last = t.last
         if last is not None:
             if PyTuple_GET_SIZE(readings) == 1 and PyTuple_GET_SIZE(last) == 1:
@@ -153,11 +216,6 @@ cdef class Loop:
                 ok = any_beats(readings, last)
             if not ok:
                 return self.undo(taken, ids, buf, i, action)
-        id_list = PyList_New(ncards)
-        for k in range(ncards):
-            c_o = ids[k]
-            Py_INCREF(c_o)
-            PyList_SET_ITEM(id_list, k, c_o)
         if self.play_rules and self.check_play(i, seat_o, id_list, readings) is not None:
             return self.undo(taken, ids, buf, i, action)
         # the play stands: Table.do_play's bookkeeping
@@ -226,12 +284,20 @@ cdef class Loop:
         return None
 
 
+cdef Loop loop_of(PlayState t):
+    """The table's loop, kept on it (step: the benchmarks' single actions; a loop and its
+    table refer to each other, so run() makes its own and drops it)."""
+    if t.loop is None:
+        t.loop = Loop(t)
+    return t.loop
+
+
 def run(table, list actions):
     """Replay *actions* on a set-up table: (index reached, violation or None). The index is
     len(actions) when every action was taken; a smaller one with no violation means the
     hand was over before that action (replayer.run names both cases)."""
-    cdef Loop loop = Loop(table)
     cdef PlayState t = table
+    cdef Loop loop = Loop(t)
     cdef Py_ssize_t k, count = len(actions)
     for k in range(count):
         if t.over:
@@ -245,4 +311,4 @@ def run(table, list actions):
 
 def step(table, i, action):
     """One action on a set-up table, as the kernel's loop takes it (for the benchmarks)."""
-    return Loop(table).act(i, action)
+    return loop_of(table).act(i, action)

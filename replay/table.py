@@ -167,10 +167,12 @@ class Table(Base):
     has_play_rules: ClassVar[bool] = False
     has_pass_rules: ClassVar[bool] = False
     own_step: ClassVar[bool] = False
-    #: what the compiled kernel may run itself (replay/_kernel.pyx): plays of games whose
-    #: readings come from the lookup and that keep the shared do_play, passes of games that
-    #: keep the shared do_pass; everything else it hands to the Python methods. These and
-    #: the has_* flags are read once per hand.
+    #: what the compiled kernel may run itself (replay/_kernel.pyx): plays (readings from
+    #: the lookup, or from classify() for games with wild cards) and passes in the play
+    #: phase, by default for games that keep the shared do_play / do_pass and step; anything
+    #: else it hands to the Python methods. A game whose override only adds to the shared
+    #: method outside the kernel's fast path (a violation, another phase) declares True.
+    #: These and the has_* flags are read once per hand.
     kernel_plays: ClassVar[bool] = False
     kernel_passes: ClassVar[bool] = False
     #: True when the game overrides on_trick_won (the kernel skips the call otherwise)
@@ -181,8 +183,10 @@ class Table(Base):
         cls.has_play_rules = cls.check_play is not Table.check_play
         cls.has_pass_rules = cls.check_pass is not Table.check_pass
         cls.own_step = cls.step is not Table.step
-        cls.kernel_plays = cls.plain_lookup and not cls.own_step and cls.do_play is Table.do_play
-        cls.kernel_passes = not cls.own_step and cls.do_pass is Table.do_pass
+        if "kernel_plays" not in cls.__dict__:
+            cls.kernel_plays = not cls.own_step and cls.do_play is Table.do_play
+        if "kernel_passes" not in cls.__dict__:
+            cls.kernel_passes = not cls.own_step and cls.do_pass is Table.do_pass
         cls.has_trick_hook = cls.on_trick_won is not Table.on_trick_won
 
     # the state every hand starts from, besides PlayState's (class attributes)

@@ -459,6 +459,11 @@ def levels_after(rules: GuandanRules, levels: list[int], level: int, order: list
 class GuandanHand(Guandan):
     """A hand of Guandan: tribute (internal checks), the play, places, upgrade, coins."""
 
+    #: step below differs from the shared one in the tribute phase only, where the compiled
+    #: kernel hands every action to it
+    kernel_plays: ClassVar[bool] = True
+    kernel_passes: ClassVar[bool] = True
+
     def setup(self) -> Violation | None:
         v = self.check_deal(self.spec.deal)
         if v is not None:

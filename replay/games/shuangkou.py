@@ -287,6 +287,9 @@ class Shuangkou(Table):
     bomb_stars = staticmethod(stars_of)
 
     plain_lookup: ClassVar[bool] = False
+    #: do_play below only names the leader when none was recorded (turn -1), a play the
+    #: compiled kernel hands to it
+    kernel_plays: ClassVar[bool] = True
     iter_combos = staticmethod(iter_combos)  # type: ignore[assignment]
 
     def wild_cards(self) -> frozenset[int]:
