@@ -10,6 +10,7 @@ built, so that both this loop and the games' Python hooks read the same values.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLong, PyLong_CheckExact, PyLong_FromUnsignedLongLong
@@ -312,3 +313,48 @@ def run(table, list actions):
 def step(table, i, action):
     """One action on a set-up table, as the kernel's loop takes it (for the benchmarks)."""
     return loop_of(table).act(i, action)
+
+
+def deal(deal, bottom):
+    """Table.check_deal's sums in C: (each seat's card counts as a bytearray, each seat's
+    packed rank counts, every card's count over the seats and the bottom as 54 bytes);
+    None when a token is not a card; NotImplemented for anything but lists of tokens (the
+    Python sums then). Counts wrap past 255 and packed counts past 8 of a rank: such a deal
+    is no deck, and the caller compares the counts with the deck's before it takes any."""
+    cdef unsigned char total[54]
+    cdef unsigned long long low, high
+    cdef unsigned char *buf
+    cdef PyObject *found
+    cdef long c
+    cdef Py_ssize_t k
+    if type(deal) is not list or not (bottom is None or type(bottom) is list):
+        return NotImplemented
+    for k in range(54):
+        total[k] = 0
+    hands = []
+    packed = []
+    for hand in deal:
+        if type(hand) is not list:
+            return NotImplemented
+        counts = bytearray(54)
+        buf = <unsigned char *>PyByteArray_AS_STRING(counts)
+        low = high = 0
+        for token in <list>hand:
+            found = PyDict_GetItem(CARD_OF, token)
+            if found is NULL:
+                return None
+            c = PyLong_AsLong(<object>found)
+            buf[c] += 1
+            total[c] += 1
+            low += RANK_LOW[c]
+            high += RANK_HIGH[c]
+        hands.append(counts)
+        p = PyLong_FromUnsignedLongLong(low)
+        packed.append(p + (PyLong_FromUnsignedLongLong(high) << 60) if high else p)
+    if bottom:
+        for token in <list>bottom:
+            found = PyDict_GetItem(CARD_OF, token)
+            if found is NULL:
+                return None
+            total[PyLong_AsLong(<object>found)] += 1
+    return hands, packed, PyBytes_FromStringAndSize(<char *>total, 54)

@@ -164,8 +164,9 @@ class Table(Base):
     #: True when the hand ends as soon as one seat is out (the last trick counts then)
     ends_on_first_out: ClassVar[bool] = True
     #: True when the game overrides check_play / check_pass / step (skipped on the hot path otherwise)
-    has_play_rules: ClassVar[bool] = False
-    has_pass_rules: ClassVar[bool] = False
+    #: (a hand may set its own, in setup, when its rules leave the check out)
+    has_play_rules: bool = False
+    has_pass_rules: bool = False
     own_step: ClassVar[bool] = False
     #: what the compiled kernel may run itself (replay/_kernel.pyx): plays (readings from
     #: the lookup, or from classify() for games with wild cards) and passes in the play
@@ -262,19 +263,31 @@ class Table(Base):
             return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(deal[seat])} cards, expected {sizes[seat]}")
         if (len(bottom) if bottom is not None else 0) != rules.bottom:
             return Violation(Code.BAD_DEAL, None, f"{len(bottom or [])} bottom cards, expected {rules.bottom}")
-        weight = CARD_WEIGHT.__getitem__
-        try:
-            sums = [sum(map(weight, hand)) for hand in deal]
-            dealt = sum(sums) + (sum(map(weight, bottom)) if bottom else 0)
-        except (KeyError, TypeError):
-            bad = next(t for hand in list(deal) + [bottom or []] for t in hand if not isinstance(t, str) or t not in CARD_OF)
-            return Violation(Code.BAD_CARD, None, f"not a card in the deal: {bad!r}")
-        if dealt != kit.deck:
-            return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
-        self.hands = [bytearray((x >> COUNTS_AT).to_bytes(54, "little")) for x in sums]
-        self.packed = [x & PACKED_MASK for x in sums]
+        dealt = compiled.deal(deal, bottom) if compiled is not None else NotImplemented
+        if dealt is NotImplemented:  # the reference: one sum of weights per seat
+            weight = CARD_WEIGHT.__getitem__
+            try:
+                sums = [sum(map(weight, hand)) for hand in deal]
+                total = sum(sums) + (sum(map(weight, bottom)) if bottom else 0)
+            except (KeyError, TypeError):
+                return self.bad_token(deal, bottom)
+            if total != kit.deck:
+                return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
+            self.hands = [bytearray((x >> COUNTS_AT).to_bytes(54, "little")) for x in sums]
+            self.packed = [x & PACKED_MASK for x in sums]
+        elif dealt is None:
+            return self.bad_token(deal, bottom)
+        else:  # the kernel's: the card counts of each seat and of all, the packed counts
+            if dealt[2] != kit.counts:
+                return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
+            self.hands, self.packed = dealt[0], dealt[1]
         self.left = list(sizes)
         return None
+
+    @staticmethod
+    def bad_token(deal: list[list[str]], bottom: list[str] | None) -> Violation:
+        bad = next(t for hand in list(deal) + [bottom or []] for t in hand if not isinstance(t, str) or t not in CARD_OF)
+        return Violation(Code.BAD_CARD, None, f"not a card in the deal: {bad!r}")
 
     def deal_differs(self, dealt: list[int]) -> Violation:
         """The ``bad_deal`` verdict naming the cards dealt too often and those missing."""
@@ -736,12 +749,15 @@ class DealKit(NamedTuple):
     sizes: list[int]
     #: the deck's total weight (:data:`CARD_WEIGHT`)
     deck: int
+    #: the deck's count of each card id, a byte each (what the compiled kernel compares)
+    counts: bytes
 
     @classmethod
     def of(cls, rules: Rules) -> DealKit:
         if len(rules.deck) >= 256:
             raise ValueError("a deck holds fewer than 256 cards")
-        return cls(rules.hand_sizes(), sum(CARD_WEIGHT[CARD_NAMES[c]] for c in rules.deck))
+        return cls(rules.hand_sizes(), sum(CARD_WEIGHT[CARD_NAMES[c]] for c in rules.deck),
+                   bytes(rules.deck.count(c) for c in range(54)))
 
 
 def compare_result(declared: dict[str, Any], replayed: dict[str, Any]) -> Violation | None:

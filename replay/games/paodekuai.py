@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import pyarrow as pa
@@ -193,18 +194,25 @@ class Paodekuai(Table):
         v = self.check_deal(self.spec.deal)
         if v is not None:
             return v
-        card = self.rules.opening_card
-        self.opener = next((s for s in range(self.n) if self.hands[s][card]), 0)
-        self.turn = self.opener
-        self.released: int | None = None
-        self.let_goes: list[tuple[int, int]] = []
+        rules = self.rules
+        card = rules.opening_card
+        hands = self.hands
+        self.opener = self.turn = next((s for s in range(self.n) if hands[s][card]), 0)
+        # the variant's rules of play and pass, asked only where they apply (a check the
+        # variant does not have costs a call on every play or pass otherwise)
+        self.has_play_rules = rules.opening_card_played
+        self.has_pass_rules = rules.must_play
         room = self.spec.room
-        self.xiqian_amount = room.get("xiqian", _xiqian_of_room(room.get("name")))
+        self.xiqian_amount: Any = room["xiqian"] if "xiqian" in room else _xiqian_of_room(room.get("name"))
         self.xiqian = [0] * self.n
         stacks = self.spec.stacks
         self.stacks = list(stacks) if stacks is not None else None
-        self.escaper: int | None = None
         return None
+
+    # the state every hand starts from (class attributes: fewer to set per hand; the list
+    # of let-go plays is replaced, never changed in place)
+    released: int | None = None
+    let_goes: tuple[tuple[int, int], ...] = ()
 
     @staticmethod
     def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
@@ -255,14 +263,15 @@ class Paodekuai(Table):
 
     def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
         c = readings[0]
-        if self.rules.let_go and c.kind == "single":
+        if c.kind == "single" and self.rules.let_go:
             nxt = self.next_active(seat)
             if self.left[nxt] == 1 and self.packed[seat] >> (5 * (RANK[ids[0]] + 1)):
-                self.let_goes.append((seat, nxt))
+                self.let_goes += ((seat, nxt),)
                 self.events.append(Event("let_go", i, seat, {"released": nxt}))
         if c.tier:
             self.events.append(Event(c.kind, i, seat, {"rank": c.key}))
-        self.note_play(i, seat, c, led)
+        if self.detail:
+            self.note_play(i, seat, c, led)
 
     def on_trick_won(self, i: int, seat: int) -> None:
         if self.rules.xiqian and self.last[0].tier:  # type: ignore[index]  # a trick is won over a play
@@ -337,6 +346,7 @@ class Paodekuai(Table):
         return 2 if 2 * played < dealt else 1
 
 
+@cache
 def _xiqian_of_room(name: str | None) -> int:
     for key, amount in XIQIAN_ROOMS.items():
         if name and key in name:
