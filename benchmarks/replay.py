@@ -107,6 +107,8 @@ def passes():
     for table, i, a in positions(len(records)):
         if a["act"] == "pass":
             snapshot = (table.passes, table.turn, table.last, table.tricks)
+            if compiled is not None:
+                compiled.prepare(table)
             t = now()
             if compiled is not None:
                 compiled.step(table, i, a)

@@ -17,6 +17,8 @@ from cpython.long cimport PyLong_AsLong, PyLong_CheckExact, PyLong_FromUnsignedL
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from cpython.unicode cimport (PyUnicode_1BYTE_DATA, PyUnicode_1BYTE_KIND, PyUnicode_CheckExact, PyUnicode_GET_LENGTH,
+                              PyUnicode_KIND)
 
 from .cards import CARD_OF as _CARD_OF, RANK
 from .combos import any_beats, strongest
@@ -33,6 +35,30 @@ for _c in range(54):
 
 cdef enum:
     MAX_CARDS = 64
+
+# the card id of each two-letter ASCII spelling of cards.CARD_OF ("3h", "Ts", "BJ"), by its
+# letters, -1 for none: what most tokens are, found without hashing; others go to the dict
+cdef signed char ID2[128][128]
+for _a in range(128):
+    for _b in range(128):
+        ID2[_a][_b] = -1
+for _token, _c in _CARD_OF.items():
+    if len(_token) == 2 and _token.isascii():
+        ID2[ord(_token[0])][ord(_token[1])] = _c
+
+
+cdef inline long card_id(object token):
+    """The id of a card token, -1 when it is none (cards.CARD_OF's answer)."""
+    cdef unsigned char *letters
+    cdef PyObject *found
+    if PyUnicode_CheckExact(token) and PyUnicode_GET_LENGTH(token) == 2 and PyUnicode_KIND(token) == PyUnicode_1BYTE_KIND:
+        letters = <unsigned char *>PyUnicode_1BYTE_DATA(token)
+        if letters[0] < 128 and letters[1] < 128 and ID2[letters[0]][letters[1]] >= 0:
+            return ID2[letters[0]][letters[1]]
+    found = PyDict_GetItem(CARD_OF, token)
+    if found is NULL:
+        return -1
+    return PyLong_AsLong(<object>found)
 
 
 cdef extern from "structmember.h":
@@ -174,11 +200,8 @@ cdef class Loop:
         buf = PyByteArray_AS_STRING(hand)
         # ownership: each card out of the seat's card counts (undone below on failure)
         for k in range(ncards):
-            found = PyDict_GetItem(CARD_OF, <object>PyList_GET_ITEM(cards, k))
-            if found is NULL:
-                break
-            c = PyLong_AsLong(<object>found)
-            if buf[c] == 0:
+            c = card_id(<object>PyList_GET_ITEM(cards, k))
+            if c < 0 or buf[c] == 0:
                 break
             buf[c] -= 1
             ids[k] = c
@@ -311,8 +334,14 @@ def run(table, list actions):
 
 
 def step(table, i, action):
-    """One action on a set-up table, as the kernel's loop takes it (for the benchmarks)."""
+    """One action on a set-up table, as the kernel's loop takes it (for the benchmarks:
+    prepare(table) first keeps the loop's making out of the time of the first step)."""
     return loop_of(table).act(i, action)
+
+
+def prepare(table):
+    """Make and keep the table's loop for step()."""
+    loop_of(table)
 
 
 def deal(deal, bottom):
@@ -340,10 +369,9 @@ def deal(deal, bottom):
         buf = <unsigned char *>PyByteArray_AS_STRING(counts)
         low = high = 0
         for token in <list>hand:
-            found = PyDict_GetItem(CARD_OF, token)
-            if found is NULL:
+            c = card_id(token)
+            if c < 0:
                 return None
-            c = PyLong_AsLong(<object>found)
             buf[c] += 1
             total[c] += 1
             low += RANK_LOW[c]
@@ -353,8 +381,8 @@ def deal(deal, bottom):
         packed.append(p + (PyLong_FromUnsignedLongLong(high) << 60) if high else p)
     if bottom:
         for token in <list>bottom:
-            found = PyDict_GetItem(CARD_OF, token)
-            if found is NULL:
+            c = card_id(token)
+            if c < 0:
                 return None
-            total[PyLong_AsLong(<object>found)] += 1
+            total[c] += 1
     return hands, packed, PyBytes_FromStringAndSize(<char *>total, 54)

@@ -309,20 +309,23 @@ class Paodekuai(Table):
                 out["coins"] = list(self.xiqian)
             return out
         winner = self.out[0]
-        losses = [0] * n
-        factors = [0] * n
-        for s in range(n):
-            if s != winner:
-                factors[s] = self.factor(s)
-                losses[s] = self.left[s] * factors[s]
-        scores = [-x for x in losses]
-        scores[winner] = sum(losses)
-        let_go = next((g for g, released in reversed(self.let_goes) if released == winner), None)
-        if let_go is not None:  # 放走包赔: the let-go seat pays every loser's loss alone
+        left = self.left
+        factors = [0 if s == winner else self.factor(s) for s in range(n)]
+        losses = [x * f for x, f in zip(left, factors)]  # the winner's factor is 0
+        total = sum(losses)
+        let_go = None
+        for g, released in reversed(self.let_goes):
+            if released == winner:
+                let_go = g
+                break
+        if let_go is None:
+            scores = [-x for x in losses]
+            scores[winner] = total
+        else:  # 放走包赔: the let-go seat pays every loser's loss alone
             scores = [0] * n
-            scores[winner] = sum(losses)
-            scores[let_go] = -sum(losses)
-        out.update(winner=winner, scores=scores, factors=factors, cards_left=list(self.left),
+            scores[winner] = total
+            scores[let_go] = -total
+        out.update(winner=winner, scores=scores, factors=factors, cards_left=list(left),
                    let_go=let_go, xiqian=list(self.xiqian))
         if self.coins_wanted():
             room = self.spec.room
