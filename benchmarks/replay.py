@@ -8,13 +8,16 @@ each variant in a fresh process (the minimum over --rounds passes, after a warm-
 
 - µs/action: ``replay(record)`` for every hand, divided by the actions;
 - fixed µs/hand: building the table and checking the deal (``make_table`` + ``setup``)
-  plus the settlement and the result check (``outcome`` + ``compare_result``), less what
-  reading the clock costs (measured: ~0.6 µs an interval, two intervals a hand);
+  plus the settlement and the result check (``outcome`` + ``compare_result``), each timed
+  over all hands at once (tables played beforehand for the second);
 - pass µs: one ``step`` of a pass (Paodekuai huopin: the 有出必出 check);
 - can_beat µs: ``Table.can_beat`` at every position where a play is on the table;
 - gen median µs: ``Table.legal_moves`` at every play/pass position of the first hands;
 - wild gen: the median with two wild hearts (Guandan) / all four jokers (Shuangkou) moved
   into the hand of the seat to act.
+
+The single-call figures (pass, can_beat, gen) are timed one call at a time, less the cost
+of reading the clock (~0.6 µs for ``process_time``, measured as the mean empty interval).
 
 Each figure is measured for this checkout with its compiled kernel (``new``; see
 replay/kernel.py) and without it (``pure``: ``PAIPU_PURE=1``), and the ratio new/pure
@@ -66,29 +69,35 @@ def replay_all():
     return now() - t
 
 def clock():
-    # what one timed interval adds by reading the clock (~0.6 µs for process_time), measured
-    # as the mean of empty intervals, to take off each interval below
+    # what one timed interval adds by reading the clock (~0.6 µs for process_time), the
+    # mean of empty intervals: taken off the single-call figures below
     total = 0.0
     for _ in range(20000):
         t = now()
         total += now() - t
     return total / 20000
 
+EMPTY = clock()
+
 def fixed():
-    # hand by hand as the replay goes (tables built all at once would make garbage
-    # collection pay for hundreds of live tables), the actions untimed in between
-    total, empty = 0.0, clock()
+    # the fixed parts in two batches, no clock read per hand: tables built and set up
+    # (then dropped), and the settlement and result check of tables played beforehand
+    t = now()
     for r in records:
-        t = now()
-        table = make_table(r)
-        table.setup()
-        total += now() - t
-        for i, a in enumerate(r["actions"]):
-            table.step(i, a)
-        t = now()
+        make_table(r).setup()
+    total = now() - t
+    t = now()
+    for table, r in zip(played, records):
         compare_result(r.get("result") or {}, table.outcome())
-        total += now() - t
-    return total - 2 * len(records) * empty
+    return total + now() - t
+
+played = []
+for r in records:
+    table = make_table(r)
+    table.setup()
+    for i, a in enumerate(r["actions"]):
+        table.step(i, a)
+    played.append(table)
 
 def positions(limit):
     # (table, action index) at each play/pass position, the table stepped to it (a generator)
@@ -117,7 +126,7 @@ def passes():
             total += now() - t
             n += 1
             table.passes, table.turn, table.last, table.tricks = snapshot
-    return total / max(n, 1)
+    return total / max(n, 1) - EMPTY
 
 def can_beat():
     if not hasattr(make_table(records[0]), "can_beat"):
@@ -129,7 +138,7 @@ def can_beat():
             table.can_beat(table.turn)
             total += now() - t
             n += 1
-    return total / max(n, 1)
+    return total / max(n, 1) - EMPTY
 
 def generation(wild):
     times = []
@@ -150,7 +159,7 @@ def generation(wild):
         times.append(now() - t)
         if wild:
             table.hands[:] = saved[0]; table.packed[:] = saved[1]; table.left[:] = saved[2]
-    return statistics.median(times)
+    return statistics.median(times) - EMPTY
 
 actions = sum(len(r["actions"]) for r in records)
 out = {"kernel": compiled is not None, "hands": len(records), "actions": actions, "replay": best(replay_all) / actions,

@@ -383,19 +383,21 @@ def one_deck_beats(hand: int, last: Combo, kinds: frozenset[str]) -> bool | None
     *last*; None when the game must test *last*'s kind itself."""
     kind, _, key, tier = last
     held = hand | GUARD
-    bombs = (held - _FOUR) & NORMAL if "bomb" in kinds else 0  # (at_least, inlined: the pass path)
-    rocket = (held - ONES) & JOKERS == JOKERS and "rocket" in kinds
     if tier:
+        bombs = (held - _FOUR) & NORMAL if "bomb" in kinds else 0  # (at_least, inlined: the pass path)
+        rocket = (held - ONES) & JOKERS == JOKERS and "rocket" in kinds
         return tier == 1 and bool(bombs & ABOVE[min(key + 1, N_RANKS)] or rocket)
-    if bombs or rocket:
+    if (held - _FOUR) & NORMAL and "bomb" in kinds or (held - ONES) & JOKERS == JOKERS and "rocket" in kinds:
         return True
-    n = SAME_RANK.get(kind)
-    if n is None:
+    same = _SAME_TEST.get(kind)
+    if same is None:
         return None
-    return bool((held - n * ONES) & (GUARD if n == 1 else NORMAL) & ABOVE[min(key + 1, N_RANKS)])
+    return bool((held - same[0]) & same[1] & ABOVE[min(key + 1, N_RANKS)])
 
 
 _FOUR = 4 * ONES
+#: the kinds of one rank repeated: (what to take off each rank's count, the ranks that count)
+_SAME_TEST = {kind: (n * ONES, GUARD if n == 1 else NORMAL) for kind, n in SAME_RANK.items()}
 
 
 def positions(hand: int) -> int:

@@ -21,6 +21,8 @@ from .verdicts import Code, Event, Violation
 
 T = TypeVar("T")
 
+#: the card counts of a seat before the deal (read-only: the deal check replaces them)
+NO_CARDS = bytearray(54)
 #: the card ids of each rank index, lowest suit first
 RANK_CARDS = [list(range(4 * r, 4 * r + 4)) for r in range(13)] + [[52], [53]]
 
@@ -203,7 +205,7 @@ class Table(Base):
         self.spec = setup if isinstance(setup, HandSetup) else HandSetup.of(setup)
         self.n = n = rules.players
         self.combos = self.table_for(rules)
-        self.hands = [bytearray(54) for _ in range(n)]
+        self.hands = [NO_CARDS] * n  # the deal check gives each seat its own counts
         self.packed = [0] * n
         self.left = [0] * n
         self.active = [True] * n

@@ -156,8 +156,11 @@ KICKERS = {"triple_two": (3, 2, 2), "four_three": (4, 3, 3)}
 def beating_exists(hand: int, last: Combo, rules: PaodekuaiRules) -> bool:
     """True if the packed *hand* holds a play that beats *last*: direct tests per kind."""
     decided = one_deck_beats(hand, last, rules.kinds)
-    if decided is not None:
-        return decided
+    return decided if decided is not None else kind_beats(hand, last, rules)
+
+
+def kind_beats(hand: int, last: Combo, rules: PaodekuaiRules) -> bool:
+    """:func:`beating_exists` for the kinds that one_deck_beats leaves to the game."""
     kind, key = last.kind, last.key
     if kind in KICKERS or kind == "triple_pair":
         need, kickers, per_rank = KICKERS.get(kind, (3, 1, 2))
@@ -196,8 +199,12 @@ class Paodekuai(Table):
             return v
         rules = self.rules
         card = rules.opening_card
-        hands = self.hands
-        self.opener = self.turn = next((s for s in range(self.n) if hands[s][card]), 0)
+        self.opener = 0
+        for seat, hand in enumerate(self.hands):
+            if hand[card]:
+                self.opener = seat
+                break
+        self.turn = self.opener
         # the variant's rules of play and pass, asked only where they apply (a check the
         # variant does not have costs a call on every play or pass otherwise)
         self.has_play_rules = rules.opening_card_played
@@ -239,8 +246,16 @@ class Paodekuai(Table):
     def check_pass(self, i: int, seat: int) -> Violation | None:
         # a pass on the lead was refused before the game's rules are asked: last is set
         last: tuple[Combo, ...] = self.last  # type: ignore[assignment]
-        if self.rules.must_play and (beating_exists(self.packed[seat], last[0], self.rules) if len(last) == 1
-                                     else self.can_beat(seat)):
+        rules = self.rules
+        if not rules.must_play:
+            return None
+        if len(last) == 1:  # beating_exists, one call less (the pass path)
+            can = one_deck_beats(self.packed[seat], last[0], rules.kinds)
+            if can is None:
+                can = kind_beats(self.packed[seat], last[0], rules)
+        else:
+            can = self.can_beat(seat)
+        if can:
             return Violation(Code.MUST_PLAY, i, f"seat {seat} passed while holding a play that beats the last one (有出必出)", seat)
         return None
 
@@ -264,7 +279,9 @@ class Paodekuai(Table):
     def on_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...], led: bool) -> None:
         c = readings[0]
         if c.kind == "single" and self.rules.let_go:
-            nxt = self.next_active(seat)
+            nxt = seat + 1 if seat + 1 < self.n else 0
+            if not self.active[nxt]:
+                nxt = self.next_active(seat)
             if self.left[nxt] == 1 and self.packed[seat] >> (5 * (RANK[ids[0]] + 1)):
                 self.let_goes += ((seat, nxt),)
                 self.events.append(Event("let_go", i, seat, {"released": nxt}))
