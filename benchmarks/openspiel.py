@@ -12,7 +12,9 @@ core, the minimum CPU time over --rounds passes of
   (deal, bids, plays; pybind11 calls into the C++ engine, which checks card counts only),
   and ``apply_action_with_legality_check`` (each action checked against its legal
   actions in C++: the like-for-like validation);
-- paipu: ``replay(record)``: the deal check, bidding, every play validated and the outcome.
+- paipu: ``replay(record)``: the deal check, bidding, every play validated and the outcome,
+  with the compiled kernel (replay/kernel.py) where it is built, and again in a fresh
+  Python without it (``PAIPU_PURE=1``).
 
 Both are divided by the same number of steps (bids and plays) and the ratio printed.
 """
@@ -20,9 +22,11 @@ Both are divided by the same number of steps (bids and plays) and the ratio prin
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -117,6 +121,7 @@ def main() -> None:
         import pyspiel
     except ImportError as e:
         raise SystemExit("OpenSpiel is not installed (pip install open_spiel): nothing to compare with") from e
+    from paipu.replay.kernel import compiled
     from paipu.replay.replayer import replay
 
     game = pyspiel.load_game("dou_dizhu")
@@ -154,14 +159,47 @@ def main() -> None:
     os_s = min(openspiel() for _ in range(args.rounds))
     checked_s = min(openspiel_checked() for _ in range(args.rounds))
     pp_s = min(paipu() for _ in range(args.rounds))
+    pure_s = pure(pairs, args.rounds)
     print(f"{len(pairs)} OpenSpiel games with a landlord ({args.games - len(pairs)} all-pass deals left out); "
           f"paipu finds {ok} legal, {len(pairs) - ok} not (rules that differ: docs/benchmarks.md)")
     print(f"steps: paipu {steps} (bids and plays as paipu records them), OpenSpiel {os_steps} (its bids and plays); "
           f"both divided by OpenSpiel's")
+    kernel = "with its compiled kernel" if compiled is not None else "no compiled kernel built: pure Python"
     for name, sec in (("OpenSpiel C++, apply_action (no legality check)", os_s),
-                      ("OpenSpiel C++, with its legality check", checked_s), ("paipu replay (validates)", pp_s)):
+                      ("OpenSpiel C++, with its legality check", checked_s), (f"paipu replay ({kernel})", pp_s),
+                      ("paipu replay (pure Python, PAIPU_PURE=1)", pure_s)):
         print(f"{name:48} {sec / os_steps * 1e6:6.2f} µs/step {sec / len(pairs) * 1e6:8.1f} µs/game")
-    print(f"paipu / OpenSpiel: {pp_s / os_s:.2f}× plain, {pp_s / checked_s:.2f}× with legality checks (target ≤ 0.9×)")
+    for name, sec in (("paipu", pp_s), ("paipu pure", pure_s)):
+        print(f"{name} / OpenSpiel: {sec / os_s:.2f}× plain, {sec / checked_s:.2f}× with legality checks (target ≤ 0.9×)")
+
+
+PURE = r"""
+import json, time
+from paipu.replay.replayer import replay
+records = [json.loads(line) for line in open(PATH, encoding="utf-8")]
+def once():
+    t = time.process_time()
+    for r in records:
+        replay(r)
+    return time.process_time() - t
+once()
+print("RESULT", min(once() for _ in range(ROUNDS)))
+"""
+
+
+def pure(pairs: list, rounds: int) -> float:
+    """paipu's replay of the same records in a fresh Python without the kernel (PAIPU_PURE=1)."""
+    from benchmarks._common import run_child
+
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
+        for _, record in pairs:
+            f.write(json.dumps(record) + "\n")
+    try:
+        _, _, out = run_child(PURE.replace("PATH", repr(f.name)).replace("ROUNDS", str(rounds)),
+                              cwd=os.path.dirname(HERE), env={"PAIPU_PURE": "1"})
+    finally:
+        os.unlink(f.name)
+    return float([x for x in out.splitlines() if x.startswith("RESULT")][0].split()[1])
 
 
 if __name__ == "__main__":
