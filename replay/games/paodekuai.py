@@ -212,8 +212,7 @@ class Paodekuai(Table):
         room = self.spec.room
         self.xiqian_amount: Any = room["xiqian"] if "xiqian" in room else _xiqian_of_room(room.get("name"))
         self.xiqian = [0] * self.n
-        stacks = self.spec.stacks
-        self.stacks = list(stacks) if stacks is not None else None
+        self.stacks = self.spec.stacks  # read, never changed
         return None
 
     # the state every hand starts from (class attributes: fewer to set per hand; the list
@@ -346,9 +345,13 @@ class Paodekuai(Table):
                    let_go=let_go, xiqian=list(self.xiqian))
         if self.coins_wanted():
             room = self.spec.room
-            stacks = None if self.stacks is None else [x + q for x, q in zip(self.stacks, self.xiqian)]
-            coins = settle_coins(scores, room["coef"], room.get("fee", 0), stacks)
-            out["coins"] = [c + q for c, q in zip(coins, self.xiqian)]
+            xiqian = self.xiqian
+            if any(xiqian):  # 喜钱 paid: it counts in the stacks and the coins
+                stacks = None if self.stacks is None else [x + q for x, q in zip(self.stacks, xiqian)]
+                coins = settle_coins(scores, room["coef"], room.get("fee", 0), stacks)
+                out["coins"] = [c + q for c, q in zip(coins, xiqian)]
+            else:
+                out["coins"] = settle_coins(scores, room["coef"], room.get("fee", 0), self.stacks)
         return out
 
     def factor(self, seat: int) -> int:
