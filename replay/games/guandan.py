@@ -49,6 +49,9 @@ def parse_level(text: str | None) -> int:
     """The natural rank index of a level name ("2".."A", also "10"); raises ValueError."""
     if text is None:
         return RANK_2
+    found = LEVEL_NAMES.get(text) if type(text) is str else None  # as written (every hand asks)
+    if found is not None:
+        return found
     key = str(text).strip().upper()
     if key not in LEVEL_NAMES:
         raise ValueError(f"not a level: {text!r} (expected 2..10, J, Q, K or A)")
