@@ -49,7 +49,10 @@ def make_table(record: dict[str, Any], detail: bool = False, previous: dict[str,
     *previous*: the outcome of the previous hand of the same match, when known.
     """
     key = (record["game"], record["variant"])
-    found = _ENGINES.get(key) if isinstance(key[0], str) and isinstance(key[1], (str, type(None))) else None
+    try:
+        found = _ENGINES.get(key)  # only names (str, and None for the default variant) are kept
+    except TypeError:  # a list or a dict for a name
+        found = None
     if found is None:
         found = (find_rules(*key), find_game(key[0]).engine)
         if isinstance(key[0], str) and isinstance(key[1], (str, type(None))):

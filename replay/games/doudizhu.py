@@ -383,14 +383,15 @@ class Doudizhu(Table):
 
     def outcome(self) -> dict[str, Any]:
         n = self.n
-        out: dict[str, Any] = {"order": list(self.out), "landlord": self.landlord, "redeal": self.end_reason == "redeal"}
-        if self.end_reason == "redeal":
+        end = self.end_reason
+        if end == "redeal" or end == "escape":
+            out: dict[str, Any] = {"order": list(self.out), "landlord": self.landlord, "redeal": end == "redeal"}
+            if end == "escape":
+                return self.escape_outcome(out)
             out.update(multiplier=self.room_mult, spring=False, scores=[0] * n)
             if self.coins_wanted():
                 out["coins"] = [0] * n
             return out
-        if self.end_reason == "escape":
-            return self.escape_outcome(out)
         landlord = self.landlord
         assert landlord is not None  # the hand was played out, so bidding chose one
         landlord_wins = self.out[0] == landlord
@@ -404,10 +405,10 @@ class Doudizhu(Table):
             unit = -unit
         scores = [-unit] * n
         scores[landlord] = 2 * unit
-        out.update(multiplier=mult, spring=spring or anti_spring, scores=scores,
-                   winner="landlord" if landlord_wins else "farmers",
-                   spring_kind="spring" if spring else "anti_spring" if anti_spring else None,
-                   grabs=self.grabs, show=show, bombs=self.bombs, rockets=self.rockets)
+        out = {"order": list(self.out), "landlord": landlord, "redeal": False, "multiplier": mult,
+               "spring": spring or anti_spring, "scores": scores, "winner": "landlord" if landlord_wins else "farmers",
+               "spring_kind": "spring" if spring else "anti_spring" if anti_spring else None,
+               "grabs": self.grabs, "show": show, "bombs": self.bombs, "rockets": self.rockets}
         if self.coins_wanted():
             out["coins"] = self.coins(scores)
         return out
