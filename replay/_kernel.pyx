@@ -13,7 +13,7 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, Py
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_AsLong, PyLong_CheckExact, PyLong_FromUnsignedLongLong
+from cpython.long cimport PyLong_AsLong, PyLong_AsUnsignedLongLongMask, PyLong_CheckExact, PyLong_FromUnsignedLongLong
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
@@ -386,3 +386,67 @@ def deal(deal, bottom):
                 return None
             total[c] += 1
     return hands, packed, PyBytes_FromStringAndSize(<char *>total, 54)
+
+
+# ----------------------------------------------------------------- the one-deck beating test
+#
+# combos.one_deck_beats on 128-bit packed counts (the reference is the Python function:
+# tests/test_kernel.py compares the two); the must-play check asks it at every pass
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 paipu_u128;
+    """
+    ctypedef unsigned long long u128 "paipu_u128"
+
+from .combos import ABOVE as _ABOVE, GUARD as _GUARD, JOKERS as _JOKERS, NORMAL as _NORMAL, ONES as _ONES
+from .combos import one_deck_beats as _one_deck_beats_python
+
+cdef u128 as128(object x):
+    return (<u128>PyLong_AsUnsignedLongLongMask(x >> 64) << 64) | <u128>PyLong_AsUnsignedLongLongMask(x)
+
+cdef u128 GUARD128 = as128(_GUARD)
+cdef u128 NORMAL128 = as128(_NORMAL)
+cdef u128 ONES128 = as128(_ONES)
+cdef u128 JOKERS128 = as128(_JOKERS)
+cdef u128 ABOVE128[16]
+for _k in range(16):
+    ABOVE128[_k] = as128(_ABOVE[_k])
+
+
+def one_deck_beats(hand, last, kinds):
+    """combos.one_deck_beats in C (the same answers; anything unusual goes to it)."""
+    cdef long key, tier, index
+    cdef u128 held, bombs
+    cdef int n
+    if not (PyLong_CheckExact(hand) and isinstance(last, tuple)
+            and PyTuple_GET_SIZE(last) == 4 and type(kinds) is frozenset and hand >= 0 and hand >> 80 == 0):
+        return _one_deck_beats_python(hand, last, kinds)
+    kind = <object>PyTuple_GET_ITEM(last, 0)
+    key_o = <object>PyTuple_GET_ITEM(last, 2)
+    tier_o = <object>PyTuple_GET_ITEM(last, 3)
+    if not (PyLong_CheckExact(key_o) and PyLong_CheckExact(tier_o)) or not (-16 <= key_o <= 1000):
+        return _one_deck_beats_python(hand, last, kinds)
+    key = key_o
+    tier = tier_o
+    index = key + 1 if key + 1 < 15 else 15
+    if index < 0:
+        index += 16  # as Python indexes ABOVE
+    held = as128(hand) | GUARD128
+    if tier:
+        bombs = (held - 4 * ONES128) & NORMAL128 if "bomb" in kinds else 0
+        if tier != 1:
+            return False
+        return bool(bombs & ABOVE128[index]) or ((held - ONES128) & JOKERS128) == JOKERS128 and "rocket" in kinds
+    if ((held - 4 * ONES128) & NORMAL128) and "bomb" in kinds or ((held - ONES128) & JOKERS128) == JOKERS128 \
+            and "rocket" in kinds:
+        return True
+    if kind == "single":
+        return bool((held - ONES128) & GUARD128 & ABOVE128[index])
+    if kind == "pair":
+        n = 2
+    elif kind == "triple":
+        n = 3
+    else:
+        return None
+    return bool((held - n * ONES128) & NORMAL128 & ABOVE128[index])

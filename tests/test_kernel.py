@@ -136,3 +136,30 @@ def test_the_pure_engine_is_the_same_without_the_kernel(tmp_path):
     here = [[r.violation and [str(r.violation.code), r.violation.action, r.violation.message], r.outcome]
             for r in map(replayer.replay, records)]
     assert json.loads(out) == json.loads(json.dumps(here))
+
+
+@needs_kernel
+def test_one_deck_beats_agrees_with_the_python_test():
+    """The kernel's one_deck_beats against combos.one_deck_beats on random hands of every
+    count pattern and every reading of the one-deck games (and bombs, the rocket, keys past
+    the ranks): the same True, False or None."""
+    from paipu.replay.cards import pack_counts
+    from paipu.replay.combos import Combo
+    from paipu.replay.combos import one_deck_beats as python
+    from paipu.replay.games import find_game, find_rules
+
+    rng = random.Random(18)
+    lasts = {c for game, variant, _ in VARIANTS[:3]
+             for rs in find_game(game).engine.combo_table(find_rules(game, variant)).readings.values() for c in rs}
+    lasts = sorted(lasts) + [Combo("single", 1, 14), Combo("pair", 2, -1), Combo("bomb", 4, 20, 1),
+                             Combo("rocket", 2, 14, 2), Combo("odd", 3, 2, 3)]
+    kinds = [find_rules(g, v).kinds for g, v, _ in VARIANTS[:3]] + [frozenset({"single", "pair"})]
+    answers = set()
+    for _ in range(20000):
+        hand = pack_counts([rng.choice((0, 0, 1, 2, 3, 4)) for _ in range(13)] + [rng.randint(0, 1), rng.randint(0, 1)])
+        last, allowed = rng.choice(lasts), rng.choice(kinds)
+        want = python(hand, last, allowed)
+        assert compiled.one_deck_beats(hand, last, allowed) == want and type(want) is type(
+            compiled.one_deck_beats(hand, last, allowed)), (hand, last, allowed)
+        answers.add(want)
+    assert answers == {True, False, None}

@@ -17,9 +17,10 @@ import pyarrow as pa
 from ..cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
 from ..combos import (
     JOKERS, NATURAL, NORMAL, TO_ACE, Combo, above, at_least, capped, chains, count_at, iter_ranks, kicker_sets,
-    one_deck_beats, packed_of, runs, total,
+    packed_of, runs, total,
 )
 from ..game import Game
+from ..kernel import one_deck_beats
 from ..rules import Rules
 from ..settle import settle_coins
 from ..table import Table

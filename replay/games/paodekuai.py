@@ -20,9 +20,10 @@ from ..cards import (
 )
 from ..combos import (
     NATURAL, NORMAL, TO_ACE, Combo, above, at_least, capped, chains, count_at, iter_ranks, kicker_sets,
-    one_deck_beats, packed_of, positions, runs, total,
+    packed_of, positions, runs, total,
 )
 from ..game import Game
+from ..kernel import one_deck_beats
 from ..rules import Rules
 from ..settle import settle_coins
 from ..table import Table
