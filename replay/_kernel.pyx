@@ -450,3 +450,25 @@ def one_deck_beats(hand, last, kinds):
     else:
         return None
     return bool((held - n * ONES128) & NORMAL128 & ABOVE128[index])
+
+
+# ----------------------------------------------------------------- the result check
+
+def same(a, b, python_same):
+    """table._same (a declared result's value against the replay's) for what records hold
+    most: lists, and values of one type that are equal; anything else (bool against int,
+    int against float, ...) goes to *python_same*, the reference."""
+    cdef Py_ssize_t k, n
+    if type(a) is list and type(b) is list:
+        n = PyList_GET_SIZE(a)
+        if n != PyList_GET_SIZE(b):
+            return False
+        for k in range(n):
+            x = <object>PyList_GET_ITEM(a, k)
+            y = <object>PyList_GET_ITEM(b, k)
+            if not (type(x) is type(y) and type(x) is not list and x == y or same(x, y, python_same)):
+                return False
+        return True
+    if type(a) is type(b) and a == b:
+        return True
+    return python_same(a, b)

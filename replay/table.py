@@ -768,7 +768,7 @@ def compare_result(declared: dict[str, Any], replayed: dict[str, Any]) -> Violat
         if key not in replayed:
             continue
         mine = replayed[key]
-        if not _same(value, mine):
+        if not (_same(value, mine) if compiled is None else compiled.same(value, mine, _same)):
             return Violation(Code.RESULT_MISMATCH, None, f"result.{key}: the record says {value!r}, the replay gives {mine!r}")
     return None
 

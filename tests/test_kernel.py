@@ -69,6 +69,13 @@ def broken(record: dict, rng: random.Random) -> list[dict]:
         seat = actions[k]["seat"]
         change(k, act="play", cards=[rng.choice(record["deal"][seat])])
         change(k, seat=(seat + 2) % len(record["deal"]))
+    result = record.get("result") or {}
+    for key, value in result.items():  # the declared result off: result_mismatch (or not, 1 for 1.0)
+        if isinstance(value, list) and value and isinstance(value[0], (int, float)):
+            out.append({**record, "result": {**result, key: [value[0] + 1] + value[1:]}})
+            out.append({**record, "result": {**result, key: [float(x) for x in value]}})
+        elif isinstance(value, bool):
+            out.append({**record, "result": {**result, key: int(value)}})
     if plays:
         k = rng.choice(plays)
         bad = copy.deepcopy(record)
@@ -116,6 +123,19 @@ def test_kernel_and_python_agree(game, variant, n, monkeypatch):
     # the hands reach the loop's verdicts (not only the deal check), legal ones included
     assert {None, "not_in_hand", "out_of_turn", "incomplete", "after_end", "bad_card"} <= codes, codes
     assert codes & {"invalid_combo", "does_not_beat"}, codes
+    assert "result_mismatch" in codes, codes
+
+
+@needs_kernel
+def test_the_result_check_agrees_with_the_python_one():
+    from paipu.replay.table import _same
+
+    cases = [([1, 0], [True, False]), ([1], [1.0]), ([[1]], [[True]]), ([1, 2], [1, 2]), ([float("nan")], [float("nan")]),
+             (["a"], ["a"]), ([1.0000001], [1.0]), ([], []), ([1], [1, 2]), (True, 1), (1, 1.0), (None, None),
+             ({"a": 1}, {"a": 1}), ([None], [0]), ("x", "y"), ([[1, 2], [3]], [[1, 2], [3]]), ([1], (1,)), (2, 2.5)]
+    answers = [_same(a, b) for a, b in cases]
+    assert [compiled.same(a, b, _same) for a, b in cases] == answers
+    assert answers.count(True) == 9
 
 
 @needs_kernel
