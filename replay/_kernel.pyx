@@ -229,6 +229,8 @@ cdef class Loop:
                 return self.undo(taken, ids, buf, i, action)
         last = t.last
         if last is not None:
+            if type(last) is not tuple:  # (set from outside the engine: the Python path copes)
+                return self.undo(taken, ids, buf, i, action)
             if PyTuple_GET_SIZE(readings) == 1 and PyTuple_GET_SIZE(last) == 1:
                 a = <tuple>PyTuple_GET_ITEM(readings, 0)
                 b = <tuple>PyTuple_GET_ITEM(last, 0)
