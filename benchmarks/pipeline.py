@@ -1,6 +1,6 @@
 """End to end: ingest + audit of N simulated hands of mixed games, 1 vs 2 workers.
 
-    python benchmarks/pipeline.py [--hands 1000000] [--workers 1 2] [--ray [1 2]]
+    python benchmarks/pipeline.py [--hands 1000000] [--workers 1 2] [--ray [1 2]] [--ref OTHER_CHECKOUT]
 
 A few hundred simulated hands per implemented variant are repeated under new ids into
 one JSONL file; each run (in a fresh process) ingests it into a new dataset and audits
@@ -9,11 +9,19 @@ the dataset into its verdicts/plays/outcomes/seats tables. Prints hands/s and pe
 With --ray, the same is done with the audit on a local Ray cluster of 1 and 2 nodes of
 one CPU each (``ray.cluster_utils.Cluster``, started before the clock starts), next to
 the local pool's rows; the audit's own hands/s and core-µs per action are printed too.
+
+The audit's CPU time (its process and its pool's workers; not Ray's) gives hands per
+CPU-second, steadier than hands/s on a shared machine. With ``--ref``, each local-pool
+dataset is audited again, after this checkout's audit, by another checkout of paipu (for
+example ``git worktree add ../ref COMMIT``) on a copy of the same hands and actions in the
+same run: its row, the ratio new/ref of hands per CPU-second, and whether every audit
+table file (verdicts, plays, outcomes, seats) is byte for byte the same as this checkout's.
 """
 
 from __future__ import annotations
 
 import argparse
+import filecmp
 import os
 import shutil
 import sys
@@ -22,6 +30,20 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 from benchmarks._common import base_hands, dump, peak_of  # noqa: E402
+
+#: the audit of dataset DS with WORKERS workers, timed: wall seconds and CPU seconds of
+#: this process and of the pool's worker processes (reaped when the pool closes)
+AUDIT = """
+import resource, time
+from paipu.replay.audit import audit_dataset
+def cpu():
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
+t, c = time.perf_counter(), cpu()
+audit_dataset(DS, workers=WORKERS, ray_address=ADDRESS)
+print("AUDIT", time.perf_counter() - t, cpu() - c)
+"""
+AUDIT_TABLES = ("verdicts", "plays", "outcomes", "seats")
 
 VARIANTS = (("doudizhu", "huopin", 200), ("paodekuai", "huopin", 200), ("paodekuai", "classic", 200),
             ("guandan", "standard", 50))
@@ -50,6 +72,7 @@ def main() -> None:
     parser.add_argument("--keep", help="work in this folder and keep it")
     parser.add_argument("--ray", type=int, nargs="*", metavar="NODES",
                         help="also audit on local Ray clusters of these many 1-CPU nodes (default 1 2)")
+    parser.add_argument("--ref", help="another checkout of paipu to audit the same datasets with (local pool runs)")
     args = parser.parse_args()
     folder = args.keep or tempfile.mkdtemp(prefix="paipu-pipeline-")
     os.makedirs(folder, exist_ok=True)
@@ -65,7 +88,7 @@ def main() -> None:
     actions = sum(len(base[k % len(base)]["actions"]) for k in range(args.hands))
     print(f"{actions} actions ({actions / args.hands:.1f} a hand)")
     print(f"{'audit on':>14} {'cores':>5} {'ingest s':>9} {'audit s':>9} {'total s':>9} {'hands/s':>9} "
-          f"{'audit hands/s':>13} {'core-µs/action':>14} {'peak MB':>8}")
+          f"{'audit hands/s':>13} {'core-µs/action':>14} {'audit CPU s':>11} {'hands/CPU-s':>11} {'peak MB':>8}")
     runs = [("local pool", workers, None) for workers in args.workers]
     if args.ray is not None:
         runs += [(f"ray {nodes} node{'s' if nodes > 1 else ''}", nodes, nodes) for nodes in (args.ray or [1, 2])]
@@ -76,25 +99,65 @@ def main() -> None:
         code += f"""
 import time
 from paipu.replay.ingest import ingest_files
-from paipu.replay.audit import audit_dataset
 t = time.perf_counter()
 s = ingest_files([{src!r}], {ds!r}, workers={workers})
-t1 = time.perf_counter()
-audit_dataset({ds!r}, workers={workers}, ray_address=ADDRESS)
-t2 = time.perf_counter()
+print("INGEST", time.perf_counter() - t)
 assert s.written == {args.hands}, s
-print("TIMES", t1 - t, t2 - t1)
-"""
+""" + AUDIT.replace("DS", repr(ds)).replace("WORKERS", str(workers))
         seconds, peak, out = peak_of(code)
-        ingest_s, audit_s = map(float, [x for x in out.splitlines() if x.startswith("TIMES")][0].split()[1:])
-        total = ingest_s + audit_s
-        print(f"{label:>14} {workers:5d} {ingest_s:9.1f} {audit_s:9.1f} {total:9.1f} {args.hands / total:9.0f} "
-              f"{args.hands / audit_s:13.0f} {audit_s * workers / actions * 1e6:14.1f} {peak:8.0f}")
+        ingest_s = float(_line(out, "INGEST")[0])
+        audit_s, cpu_s = map(float, _line(out, "AUDIT"))
+        _row(label, workers, ingest_s, audit_s, None if nodes else cpu_s, args.hands, actions, peak)
+        if args.ref and not nodes:
+            ref = os.path.join(folder, f"ref-{workers}")
+            shutil.rmtree(ref, ignore_errors=True)
+            for table in ("hands", "actions"):
+                shutil.copytree(os.path.join(ds, table), os.path.join(ref, table))
+            code = "ADDRESS = None\n" + AUDIT.replace("DS", repr(ref)).replace("WORKERS", str(workers))
+            _, ref_peak, out = peak_of(code, args.ref)
+            ref_audit_s, ref_cpu_s = map(float, _line(out, "AUDIT"))
+            _row("ref", workers, ingest_s, ref_audit_s, ref_cpu_s, args.hands, actions, ref_peak)
+            print(f"{'new/ref':>14} {'':5} {'':9} {ref_audit_s / audit_s:8.2f}× {'':9} {'':9} {'':13} {'':14} {'':11} "
+                  f"{ref_cpu_s / cpu_s:10.2f}×   hands per CPU-second")
+            same, differ = _compare(ds, ref)
+            print(f"{'':14} audit tables: {same} files byte for byte the same as the ref's"
+                  + (f", {len(differ)} NOT: {', '.join(differ[:5])}" if differ else ""))
+            shutil.rmtree(ref, ignore_errors=True)
         shutil.rmtree(ds, ignore_errors=True)
     print("\nPeak memory is the main process's; each worker holds about one batch or part file more.")
     print("target for 1M hands: under 10 minutes, peak under 2 GB")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _line(out: str, tag: str) -> list[str]:
+    return [x for x in out.splitlines() if x.startswith(tag + " ")][0].split()[1:]
+
+
+def _row(label: str, workers: int, ingest_s: float, audit_s: float, cpu_s: float | None, hands: int, actions: int,
+         peak: float) -> None:
+    total = ingest_s + audit_s
+    cpu = f"{cpu_s:11.1f} {hands / cpu_s:11.0f}" if cpu_s is not None else f"{'-':>11} {'-':>11}"
+    print(f"{label:>14} {workers:5d} {ingest_s:9.1f} {audit_s:9.1f} {total:9.1f} {hands / total:9.0f} "
+          f"{hands / audit_s:13.0f} {audit_s * workers / actions * 1e6:14.1f} {cpu} {peak:8.0f}", flush=True)
+
+
+def _compare(new: str, ref: str) -> tuple[int, list[str]]:
+    """(files the same, relative paths that differ or exist on one side only) over the
+    audit tables of two datasets audited from the same hands and actions files."""
+    same, differ = 0, []
+    for table in AUDIT_TABLES:
+        files = set()
+        for root in (new, ref):
+            for dirpath, _, names in os.walk(os.path.join(root, table)):
+                files |= {os.path.relpath(os.path.join(dirpath, f), root) for f in names if f.endswith(".parquet")}
+        for rel in sorted(files):
+            a, b = os.path.join(new, rel), os.path.join(ref, rel)
+            if os.path.exists(a) and os.path.exists(b) and filecmp.cmp(a, b, shallow=False):
+                same += 1
+            else:
+                differ.append(rel)
+    return same, differ
 
 
 if __name__ == "__main__":

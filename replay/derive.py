@@ -54,26 +54,41 @@ SEATS = pa.schema([
 AUDIT_TABLES = {"verdicts": VERDICTS, "plays": PLAYS, "outcomes": OUTCOMES, "seats": SEATS}
 
 
+#: the outcome columns only some games fill (each part file has them all)
+_GAME_COLUMNS = tuple(OUTCOMES.names[len(OUTCOME_BASE):])
+_BASE_COLUMNS = frozenset(name for name, _ in OUTCOME_BASE)
+
+
 class AuditRows:
-    """Rows of the four audit tables for a batch of hands (plays as columns: the big one)."""
+    """The four audit tables for a batch of hands, built as columns (one Python list per
+    column, appended hand by hand) and converted to Arrow once per batch."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, list[dict]] = {name: [] for name in AUDIT_TABLES if name != "plays"}
-        self.plays: dict[str, list] = {name: [] for name in PLAYS.names}
+        self.cols: dict[str, dict[str, list]] = {name: {c: [] for c in schema.names}
+                                                 for name, schema in AUDIT_TABLES.items()}
+        self.plays = self.cols["plays"]
 
     def add(self, record: dict, r: Replay) -> None:
         hand_id, variant = record.get("id"), record.get("variant")
         v = r.violation
-        self.rows["verdicts"].append({
-            "hand_id": hand_id, "variant": variant, "ok": v is None, "code": str(v.code) if v else None,
-            "action": v.action if v else None, "seat": v.seat if v else None, "message": v.message if v else None,
-        })
-        out = r.outcome if r.ok else {}
+        c = self.cols["verdicts"]
+        c["hand_id"].append(hand_id)
+        c["variant"].append(variant)
+        c["ok"].append(v is None)
+        if v is None:
+            c["code"].append(None)
+            c["action"].append(None)
+            c["seat"].append(None)
+            c["message"].append(None)
+        else:
+            c["code"].append(str(v.code))
+            c["action"].append(v.action)
+            c["seat"].append(v.seat)
+            c["message"].append(v.message)
         n_actions = len(record.get("actions") or ())
         hand = r.summary()
         if hand is None:
-            self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
-                                          "params": _params(record)})
+            self._failed_outcome(hand_id, variant, n_actions, record)
             return
         plays = hand.plays
         if plays:
@@ -94,35 +109,56 @@ class AuditRows:
             p["beat"] += [not x for x in plays.led]
             p["multiplier"] += plays.multiplier
         if not r.ok:
-            self.rows["outcomes"].append({"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions,
-                                          "params": _params(record)})
+            self._failed_outcome(hand_id, variant, n_actions, record)
             return
+        out = r.outcome
         declared = record.get("result") if isinstance(record.get("result"), dict) else {}
         mismatched = [k for k, value in declared.items() if k in out and not _same(value, out[k])]
         order = out.get("order") or []
+        scores, coins = out.get("scores"), out.get("coins")
         row = {
             "hand_id": hand_id, "variant": variant, "ok": True, "n_actions": n_actions,
             "n_tricks": hand.tricks, "finish_order": order, "winner": order[0] if order else None,
             "winning_side": hand.winning_side, "first_leader": hand.first_leader,
             "multiplier": out.get("multiplier"), "bombs": hand.bombs, "rockets": hand.rockets,
-            "escape": out.get("escape"), "scores": out.get("scores"), "coins": out.get("coins"),
+            "escape": out.get("escape"), "scores": scores, "coins": coins,
             "mismatched": mismatched, "params": _params(record),
         }
-        row.update(hand.game_columns)
-        self.rows["outcomes"].append(row)
-        scores, coins = out.get("scores") or [], out.get("coins") or []
+        game_columns = hand.game_columns
+        if game_columns.keys() & _BASE_COLUMNS:  # a game's own value for a common column wins
+            row.update((k, game_columns[k]) for k in game_columns.keys() & _BASE_COLUMNS)
+        c = self.cols["outcomes"]
+        for name, value in row.items():
+            c[name].append(value)
+        get = game_columns.get
+        for name in _GAME_COLUMNS:
+            c[name].append(get(name))
+        scores, coins = scores or [], coins or []
         players = record.get("players") or []
+        c = self.cols["seats"]
         for seat in hand.seats:
             k = seat.seat
-            self.rows["seats"].append({
-                "hand_id": hand_id, "variant": variant, "seat": k,
-                "player": players[k] if k < len(players) else None, "role": seat.role,
-                "place": order.index(k) + 1 if k in order else None,
-                "cards_left": seat.cards_left, "cards_played": seat.cards_played, "plays": seat.plays,
-                "bombs_played": seat.bombs_played, "bombs_held": seat.bombs_held,
-                "score": scores[k] if k < len(scores) else None,
-                "coin": coins[k] if k < len(coins) else None,
-            })
+            c["hand_id"].append(hand_id)
+            c["variant"].append(variant)
+            c["seat"].append(k)
+            c["player"].append(players[k] if k < len(players) else None)
+            c["role"].append(seat.role)
+            c["place"].append(order.index(k) + 1 if k in order else None)
+            c["cards_left"].append(seat.cards_left)
+            c["cards_played"].append(seat.cards_played)
+            c["plays"].append(seat.plays)
+            c["bombs_played"].append(seat.bombs_played)
+            c["bombs_held"].append(seat.bombs_held)
+            c["score"].append(scores[k] if k < len(scores) else None)
+            c["coin"].append(coins[k] if k < len(coins) else None)
+
+    def _failed_outcome(self, hand_id, variant, n_actions: int, record: dict) -> None:
+        """The outcome row of a hand that broke a rule: its id, size and parameters only."""
+        c = self.cols["outcomes"]
+        for column in c.values():
+            column.append(None)
+        c["hand_id"][-1], c["variant"][-1], c["ok"][-1] = hand_id, variant, False
+        c["n_actions"][-1], c["params"][-1] = n_actions, _params(record)
 
     def tables(self) -> tuple[dict[str, pa.Table], list[tuple[str, str | None]]]:
         """The four tables, and the hands with a value no column can hold (e.g. coins
@@ -133,9 +169,12 @@ class AuditRows:
             return self._convert(), []
         except _CONVERSION_ERRORS:
             pass
+        # the rare slow path: find the hands with a bad value, row by row
+        rows = {name: [dict(zip(cols, values)) for values in zip(*cols.values())]
+                for name, cols in self.cols.items() if name != "plays"}
         bad: dict[str, str] = {}
-        for name, rows in self.rows.items():
-            for row in rows:
+        for name, table_rows in rows.items():
+            for row in table_rows:
                 for column, value in row.items():
                     try:
                         pa.array([value], AUDIT_TABLES[name].field(column).type)
@@ -152,9 +191,9 @@ class AuditRows:
                     except _CONVERSION_ERRORS as e:
                         bad.setdefault(hand_id, f"plays.{column}: {e}")
         before: dict[str, str | None] = {}
-        for name, rows in self.rows.items():
+        for name, table_rows in rows.items():
             kept = []
-            for row in rows:
+            for row in table_rows:
                 hand_id = row["hand_id"]
                 if hand_id not in bad:
                     kept.append(row)
@@ -164,15 +203,14 @@ class AuditRows:
                                      message=f"a value does not fit the audit tables ({bad[hand_id]})"))
                 elif name == "outcomes":
                     kept.append({k: row.get(k) for k in ("hand_id", "variant", "n_actions", "params")} | {"ok": False})
-            self.rows[name] = kept
+            self.cols[name] = {c: [row.get(c) for row in kept] for c in AUDIT_TABLES[name].names}
         keep = [h not in bad for h in self.plays["hand_id"]]
-        self.plays = {k: [x for x, ok in zip(v, keep) if ok] for k, v in self.plays.items()}
+        self.plays = self.cols["plays"] = {k: [x for x, ok in zip(v, keep) if ok] for k, v in self.plays.items()}
         return self._convert(), [(h, before.get(h)) for h in bad]
 
     def _convert(self) -> dict[str, pa.Table]:
-        out = {name: pa.Table.from_pylist(rows, schema=AUDIT_TABLES[name]) for name, rows in self.rows.items()}
-        out["plays"] = pa.table({k: pa.array(v, PLAYS.field(k).type) for k, v in self.plays.items()}, schema=PLAYS)
-        return out
+        return {name: pa.table({k: pa.array(v, schema.field(k).type) for k, v in self.cols[name].items()}, schema=schema)
+                for name, schema in AUDIT_TABLES.items()}
 
 
 _CONVERSION_ERRORS = (pa.ArrowException, OverflowError, ValueError, TypeError)

@@ -19,6 +19,9 @@ from .kernel import compiled
 from .rules import Rules
 from .verdicts import Code, Event, Violation
 
+if TYPE_CHECKING:
+    from .game import Game
+
 T = TypeVar("T")
 
 #: the card counts of a seat before the deal (read-only: the deal check replaces them)
@@ -560,9 +563,7 @@ class Table(Base):
     def seat_role(self, seat: int) -> str | None:
         """The role of *seat* so far (games with roles override), else its team as
         ``team K`` (games with fixed partners), else None."""
-        from .game import Game
-
-        team = Game.of(self.rules).team_of(seat)
+        team = _game_of(self.rules).team_of(seat)
         return None if team is None else f"team {team}"
 
     @staticmethod
@@ -573,8 +574,6 @@ class Table(Base):
     def summary(self, outcome: dict[str, Any]) -> HandSummary:
         """The hand as the audit tables see it (plays need ``detail``), given its *outcome*
         (empty when the hand broke a rule)."""
-        from .game import Game
-
         bombs_played = [0] * self.n
         bombs = rockets = 0
         for e in self.events:
@@ -586,12 +585,14 @@ class Table(Base):
                 if e.seat is not None:
                     bombs_played[e.seat] += 1
         rows = self.plays
-        combos = [p[2] for p in rows]
-        key_name, stars = self.key_name, self.bomb_stars
-        plays = PlayColumns([p[0] for p in rows], [p[1] for p in rows], [c.kind for c in combos],
-                            [key_name(c) for c in combos], [c.key for c in combos], [c.size for c in combos],
-                            [c.tier for c in combos], [stars(c) if c.tier else None for c in combos],
-                            [p[3] for p in rows], [p[4] for p in rows])
+        if rows:
+            action, seat, combos, led, multiplier = map(list, zip(*rows))
+            kind, size, key, tier = map(list, zip(*combos))
+            stars = self.bomb_stars
+            plays = PlayColumns(action, seat, kind, self._key_names(combos), key, size, tier,
+                                [stars(c) if c.tier else None for c in combos], led, multiplier)
+        else:
+            plays = PlayColumns([], [], [], [], [], [], [], [], [], [])
         seats = [SeatSummary(s, self.seat_role(s), self.left[s], self.cards_played[s], self.plays_by[s],
                              bombs_played[s], self.held_bombs(s)) for s in range(self.n)]
         order = outcome.get("order") or []
@@ -599,17 +600,31 @@ class Table(Base):
         if order:
             side = self.winning_side(outcome)
             if side is None:
-                team = Game.of(self.rules).team_of(order[0])
+                team = _game_of(self.rules).team_of(order[0])
                 side = f"team {team}" if team is not None else f"seat {order[0]}"
         return HandSummary(self.tricks, plays, seats, bombs, rockets, rows[0][1] if rows else None, side,
                            self.outcome_columns(outcome) if outcome else {})
 
+    def _key_names(self, combos: list[Combo]) -> list[str | None]:
+        """:meth:`key_name` of each combination; a game that does not override it names a
+        combination from the rules and the level alone, so each name is found once per
+        rules object and level (kept on the rules), then looked up."""
+        if type(self).key_name is not Table.key_name:
+            return [self.key_name(c) for c in combos]
+        level = getattr(self, "level", None)
+        by_level: dict[int | None, dict[Combo, str | None]] = per_rules(self.rules, "key_names", dict)
+        names = by_level.get(level)
+        if names is None:
+            names = by_level[level] = {}
+        for c in combos:
+            if c not in names:
+                names[c] = self.name_key(c, self.rules, level)
+        return [names[c] for c in combos]
+
     def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
         """The values of the game's own ``outcomes`` columns (its declaration names them):
         by default the outcome's fields of the same names."""
-        from .game import Game
-
-        return {name: outcome.get(name) for name in Game.of(self.rules).outcome_columns}
+        return {name: outcome.get(name) for name in _game_of(self.rules).outcome_columns}
 
     def wild_cards(self) -> frozenset[int]:
         """Card ids that stand for other cards in this hand (the game's hook; default none)."""
@@ -729,6 +744,16 @@ def per_rules(rules: Rules, name: str, make: Callable[[], T]) -> T:
     if found is None:
         found = make()
         object.__setattr__(rules, name, found)
+    return found
+
+
+def _game_of(rules: Rules) -> Game:
+    """``Game.of(rules)``, kept on the rules object (the audit asks for it per seat)."""
+    found = rules.__dict__.get("_kept_game")
+    if found is None:
+        from .game import Game
+
+        found = per_rules(rules, "game", lambda: Game.of(rules))
     return found
 
 

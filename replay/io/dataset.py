@@ -308,59 +308,140 @@ def read_records(root: str, ids: Iterable[str] | None = None) -> Iterator[dict]:
 
 
 def records_of_part(game: str, hands_path: str, actions_path: str | None, wanted: set[str] | None = None) -> Iterator[dict]:
-    """The records of one hands part file and its actions part file."""
+    """The records of one hands part file and its actions part file, built column by
+    column: each column is read into Python once, and a hand's actions are a slice of
+    the part's action list when the actions file holds them in the hands' order (as
+    :class:`ActionRows` writes them), grouped by hand id otherwise."""
     hands = store.read_parquet(hands_path)
     if wanted is not None:
         hands = hands.filter(pa.compute.is_in(hands.column("id"), pa.array(sorted(wanted), pa.string())))
         if hands.num_rows == 0:
             return
-    by_hand: dict[str, list[tuple[int, dict]]] = {}
+    actions = None
     if actions_path is not None:
         actions = store.read_parquet(actions_path)
         if wanted is not None:
             actions = actions.filter(pa.compute.is_in(actions.column("hand_id"), hands.column("id")))
-        for hand_id, idx, action in _iter_actions(actions):
-            lst = by_hand.get(hand_id)
-            if lst is None:
-                lst = by_hand[hand_id] = []
-            lst.append((idx, action))
-    for h in hands.to_pylist():
-        h["game"] = game
-        acts = by_hand.get(h["id"], [])
+    yield from _records_of_columns(game, hands, _actions_by_hand(hands, actions))
+
+
+def _actions_by_hand(hands: pa.Table, actions: pa.Table | None) -> list[list[dict]]:
+    """Each hand's actions (in the order of *hands*), sorted by their index."""
+    if actions is None or actions.num_rows == 0:
+        return [[] for _ in range(hands.num_rows)]
+    built = _action_dicts(actions)
+    ends = _hand_ends(hands, actions)
+    if ends is not None:
+        starts = [0] + ends[:-1]
+        return [built[a:b] for a, b in zip(starts, ends)]
+    by_hand: dict[str, list[tuple[int, dict]]] = {}
+    for hand_id, idx, action in zip(actions.column("hand_id").to_pylist(), actions.column("idx").to_pylist(), built):
+        lst = by_hand.get(hand_id)
+        if lst is None:
+            lst = by_hand[hand_id] = []
+        lst.append((idx, action))
+    out = []
+    for hand_id in hands.column("id").to_pylist():
+        acts = by_hand.get(hand_id, [])
         if any(acts[k][0] > acts[k + 1][0] for k in range(len(acts) - 1)):
             acts.sort(key=lambda x: x[0])
-        yield _record_from_row(h, [a for _, a in acts])
+        out.append([a for _, a in acts])
+    return out
 
 
-_OPTIONAL_COLUMNS = (("cards", "cards"), ("as_cards", "as"), ("call", "call"), ("grab", "grab"),
-                     ("factor", "factor"), ("card", "card"), ("to", "to"))
+def _hand_ends(hands: pa.Table, actions: pa.Table) -> list[int] | None:
+    """Where each hand's actions end in *actions* when they are stored hand after hand in
+    the order of *hands*, numbered 0, 1, ... (checked in Arrow, not trusted); else None."""
+    if "n_actions" not in hands.column_names or hands.column("n_actions").null_count:
+        return None
+    counts = hands.column("n_actions").to_numpy().astype(np.int64)
+    if (counts < 0).any() or int(counts.sum()) != actions.num_rows:
+        return None
+    ends = np.cumsum(counts)
+    owner = np.repeat(np.arange(len(counts)), counts)
+    expected_ids = hands.column("id").take(pa.array(owner))
+    expected_idx = np.arange(actions.num_rows) - np.repeat(ends - counts, counts)
+    if not pa.compute.all(pa.compute.equal(actions.column("hand_id"), expected_ids), skip_nulls=False).as_py():
+        return None
+    idx = actions.column("idx")
+    if idx.null_count or not np.array_equal(idx.to_numpy(), expected_idx):
+        return None
+    return ends.tolist()
 
 
-def _iter_actions(actions: pa.Table) -> Iterator[tuple[str, int, dict]]:
-    """(hand id, index, action) per row, built column by column (no per-row dicts of nulls)."""
+def _action_dicts(actions: pa.Table) -> list[dict]:
+    """One action dict per row (keys in the record contract's order, none for a null)."""
     n = actions.num_rows
-    hand_ids = actions.column("hand_id").to_pylist()
-    idxs = actions.column("idx").to_pylist()
     built = [{"seat": seat, "act": act} for seat, act in
              zip(actions.column("seat").to_pylist(), actions.column("act").to_pylist())]
     for column, key in _OPTIONAL_COLUMNS:
         col = actions.column(column)
         if col.null_count == n:
             continue
+        if col.null_count == 0:
+            for action, value in zip(built, col.to_pylist()):
+                action[key] = value
+            continue
         for action, value in zip(built, col.to_pylist()):
             if value is not None:
                 action[key] = value
     col = actions.column("t")
     if col.null_count < n:
-        for action, value in zip(built, col.to_pylist()):
+        for action, value in zip(built, _times(col)):
             if value is not None:
-                action["t"] = int(value) if value.is_integer() else value
+                action["t"] = value
     col = actions.column("extra")
     if col.null_count < n:
         for action, value in zip(built, col.to_pylist()):
             if value:
                 action.update(orjson.loads(value))
-    return zip(hand_ids, idxs, built)
+    return built
+
+
+def _times(col: pa.ChunkedArray) -> list:
+    """The ``t`` column as the records had it: whole numbers as ints, others as floats."""
+    if col.null_count == 0:
+        t = col.to_numpy()
+        if np.all(np.abs(t) < 2.0 ** 53) and np.array_equal(t, np.trunc(t)):
+            return t.astype(np.int64).tolist()
+    return [v if v is None or not v.is_integer() else int(v) for v in col.to_pylist()]
+
+
+def _records_of_columns(game: str, hands: pa.Table, actions: list[list[dict]]) -> Iterator[dict]:
+    """The records of *hands* (a hands table) with their *actions*, as
+    :func:`_record_from_row` builds them, one column at a time."""
+    col = {name: hands.column(name).to_pylist() for name in _RECORD_COLUMNS}
+    loads = orjson.loads
+    for k, (hand_id, variant, players, deal, bottom) in enumerate(
+            zip(col["id"], col["variant"], col["players"], col["deal"], col["bottom"])):
+        record: dict = {"paipu": 1, "id": hand_id, "game": game, "variant": variant, "players": players, "deal": deal}
+        if bottom is not None:
+            record["bottom"] = bottom
+        record["actions"] = actions[k]
+        for key in ("result", "room", "params"):
+            value = col[key][k]
+            if value is not None:
+                record[key] = loads(value)
+        for key in ("time", "levels", "level", "leader", "lead_card"):
+            value = col[key][k]
+            if value is not None:
+                record[key] = value
+        stacks = col["stacks"][k]
+        if stacks is not None:
+            record["stacks"] = [int(x) if float(x).is_integer() else x for x in stacks]
+        if col["match_id"][k] is not None:
+            record["match"] = {"id": col["match_id"][k], "hand": col["match_hand"][k]}
+        extra = col["extra"][k]
+        if extra:
+            record.update(loads(extra))
+        yield record
+
+
+_OPTIONAL_COLUMNS = (("cards", "cards"), ("as_cards", "as"), ("call", "call"), ("grab", "grab"),
+                     ("factor", "factor"), ("card", "card"), ("to", "to"))
+#: the hands columns a record is rebuilt from (the others are the ingest's bookkeeping)
+_RECORD_COLUMNS = ("id", "variant", "players", "deal", "bottom", "time", "room", "stacks", "match_id", "match_hand",
+                   "levels", "level", "leader", "lead_card", "params", "result", "extra")
 
 
 def _action_from_row(a: dict) -> dict:
