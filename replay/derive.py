@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from .games import games
 from .replayer import Replay
-from .table import _same
+from .table import Table, _same
 
 VERDICTS = pa.schema([
     ("hand_id", pa.string()), ("variant", pa.string()), ("ok", pa.bool_()), ("code", pa.string()),
@@ -23,7 +23,7 @@ PLAYS = pa.schema([
     ("bomb", pa.bool_()), ("tier", pa.int16()), ("stars", pa.int16()), ("led", pa.bool_()), ("beat", pa.bool_()),
     ("multiplier", pa.int64()),
 ])
-#: the outcome columns every game fills
+#: the outcome columns every game fills (AuditRows.add writes a row's values in this order)
 OUTCOME_BASE = [
     ("hand_id", pa.string()), ("variant", pa.string()), ("ok", pa.bool_()), ("n_actions", pa.int32()),
     ("n_tricks", pa.int32()), ("finish_order", pa.list_(pa.int8())), ("winner", pa.int8()), ("winning_side", pa.string()),
@@ -56,39 +56,28 @@ AUDIT_TABLES = {"verdicts": VERDICTS, "plays": PLAYS, "outcomes": OUTCOMES, "sea
 
 #: the outcome columns only some games fill (each part file has them all)
 _GAME_COLUMNS = tuple(OUTCOMES.names[len(OUTCOME_BASE):])
-_BASE_COLUMNS = frozenset(name for name, _ in OUTCOME_BASE)
+_BASE_NAMES = tuple(name for name, _ in OUTCOME_BASE)
+_BASE_COLUMNS = frozenset(_BASE_NAMES)
 
 
 class AuditRows:
-    """The four audit tables for a batch of hands, built as columns (one Python list per
-    column, appended hand by hand) and converted to Arrow once per batch."""
+    """The four audit tables for a batch of hands: ``plays`` as columns (one list per
+    column, extended hand by hand: the big one), the others as one tuple per row in the
+    schema's column order, turned into columns at once (``zip``) when the batch is done."""
 
     def __init__(self) -> None:
-        self.cols: dict[str, dict[str, list]] = {name: {c: [] for c in schema.names}
-                                                 for name, schema in AUDIT_TABLES.items()}
-        self.plays = self.cols["plays"]
+        self.rows: dict[str, list[tuple]] = {name: [] for name in AUDIT_TABLES if name != "plays"}
+        self.plays: dict[str, list] = {name: [] for name in PLAYS.names}
 
     def add(self, record: dict, r: Replay) -> None:
         hand_id, variant = record.get("id"), record.get("variant")
         v = r.violation
-        c = self.cols["verdicts"]
-        c["hand_id"].append(hand_id)
-        c["variant"].append(variant)
-        c["ok"].append(v is None)
-        if v is None:
-            c["code"].append(None)
-            c["action"].append(None)
-            c["seat"].append(None)
-            c["message"].append(None)
-        else:
-            c["code"].append(str(v.code))
-            c["action"].append(v.action)
-            c["seat"].append(v.seat)
-            c["message"].append(v.message)
+        self.rows["verdicts"].append((hand_id, variant, True, None, None, None, None) if v is None else
+                                     (hand_id, variant, False, str(v.code), v.action, v.seat, v.message))
         n_actions = len(record.get("actions") or ())
         hand = r.summary()
         if hand is None:
-            self._failed_outcome(hand_id, variant, n_actions, record)
+            self.rows["outcomes"].append(_failed_outcome(hand_id, variant, n_actions, record))
             return
         plays = hand.plays
         if plays:
@@ -109,56 +98,32 @@ class AuditRows:
             p["beat"] += [not x for x in plays.led]
             p["multiplier"] += plays.multiplier
         if not r.ok:
-            self._failed_outcome(hand_id, variant, n_actions, record)
+            self.rows["outcomes"].append(_failed_outcome(hand_id, variant, n_actions, record))
             return
         out = r.outcome
         declared = record.get("result") if isinstance(record.get("result"), dict) else {}
-        mismatched = [k for k, value in declared.items() if k in out and not _same(value, out[k])]
+        if type(r.table).canonical_result is Table.canonical_result:
+            mismatched = []  # the replay compared the declared result as it is: a legal hand matched it
+        else:
+            mismatched = [k for k, value in declared.items() if k in out and not _same(value, out[k])]
         order = out.get("order") or []
         scores, coins = out.get("scores"), out.get("coins")
-        row = {
-            "hand_id": hand_id, "variant": variant, "ok": True, "n_actions": n_actions,
-            "n_tricks": hand.tricks, "finish_order": order, "winner": order[0] if order else None,
-            "winning_side": hand.winning_side, "first_leader": hand.first_leader,
-            "multiplier": out.get("multiplier"), "bombs": hand.bombs, "rockets": hand.rockets,
-            "escape": out.get("escape"), "scores": scores, "coins": coins,
-            "mismatched": mismatched, "params": _params(record),
-        }
+        row = (hand_id, variant, True, n_actions, hand.tricks, order, order[0] if order else None, hand.winning_side,
+               hand.first_leader, out.get("multiplier"), hand.bombs, hand.rockets, out.get("escape"), scores, coins,
+               mismatched, _params(record))
         game_columns = hand.game_columns
-        if game_columns.keys() & _BASE_COLUMNS:  # a game's own value for a common column wins
-            row.update((k, game_columns[k]) for k in game_columns.keys() & _BASE_COLUMNS)
-        c = self.cols["outcomes"]
-        for name, value in row.items():
-            c[name].append(value)
-        get = game_columns.get
-        for name in _GAME_COLUMNS:
-            c[name].append(get(name))
+        common = game_columns.keys() & _BASE_COLUMNS
+        if common:  # a game's own value for a common column wins
+            row = tuple(game_columns[name] if name in common else value for name, value in zip(_BASE_NAMES, row))
+        self.rows["outcomes"].append(row + tuple(map(game_columns.get, _GAME_COLUMNS)))
         scores, coins = scores or [], coins or []
         players = record.get("players") or []
-        c = self.cols["seats"]
-        for seat in hand.seats:
-            k = seat.seat
-            c["hand_id"].append(hand_id)
-            c["variant"].append(variant)
-            c["seat"].append(k)
-            c["player"].append(players[k] if k < len(players) else None)
-            c["role"].append(seat.role)
-            c["place"].append(order.index(k) + 1 if k in order else None)
-            c["cards_left"].append(seat.cards_left)
-            c["cards_played"].append(seat.cards_played)
-            c["plays"].append(seat.plays)
-            c["bombs_played"].append(seat.bombs_played)
-            c["bombs_held"].append(seat.bombs_held)
-            c["score"].append(scores[k] if k < len(scores) else None)
-            c["coin"].append(coins[k] if k < len(coins) else None)
-
-    def _failed_outcome(self, hand_id, variant, n_actions: int, record: dict) -> None:
-        """The outcome row of a hand that broke a rule: its id, size and parameters only."""
-        c = self.cols["outcomes"]
-        for column in c.values():
-            column.append(None)
-        c["hand_id"][-1], c["variant"][-1], c["ok"][-1] = hand_id, variant, False
-        c["n_actions"][-1], c["params"][-1] = n_actions, _params(record)
+        self.rows["seats"] += [
+            (hand_id, variant, k, players[k] if k < len(players) else None, seat.role,
+             order.index(k) + 1 if k in order else None, seat.cards_left, seat.cards_played, seat.plays,
+             seat.bombs_played, seat.bombs_held, scores[k] if k < len(scores) else None,
+             coins[k] if k < len(coins) else None)
+            for seat in hand.seats for k in (seat.seat,)]
 
     def tables(self) -> tuple[dict[str, pa.Table], list[tuple[str, str | None]]]:
         """The four tables, and the hands with a value no column can hold (e.g. coins
@@ -169,9 +134,9 @@ class AuditRows:
             return self._convert(), []
         except _CONVERSION_ERRORS:
             pass
-        # the rare slow path: find the hands with a bad value, row by row
-        rows = {name: [dict(zip(cols, values)) for values in zip(*cols.values())]
-                for name, cols in self.cols.items() if name != "plays"}
+        # the rare slow path: find the hands with a bad value, value by value
+        rows = {name: [dict(zip(AUDIT_TABLES[name].names, row)) for row in table_rows]
+                for name, table_rows in self.rows.items()}
         bad: dict[str, str] = {}
         for name, table_rows in rows.items():
             for row in table_rows:
@@ -203,17 +168,28 @@ class AuditRows:
                                      message=f"a value does not fit the audit tables ({bad[hand_id]})"))
                 elif name == "outcomes":
                     kept.append({k: row.get(k) for k in ("hand_id", "variant", "n_actions", "params")} | {"ok": False})
-            self.cols[name] = {c: [row.get(c) for row in kept] for c in AUDIT_TABLES[name].names}
+            self.rows[name] = [tuple(row.get(c) for c in AUDIT_TABLES[name].names) for row in kept]
         keep = [h not in bad for h in self.plays["hand_id"]]
-        self.plays = self.cols["plays"] = {k: [x for x, ok in zip(v, keep) if ok] for k, v in self.plays.items()}
+        self.plays = {k: [x for x, ok in zip(v, keep) if ok] for k, v in self.plays.items()}
         return self._convert(), [(h, before.get(h)) for h in bad]
 
     def _convert(self) -> dict[str, pa.Table]:
-        return {name: pa.table({k: pa.array(v, schema.field(k).type) for k, v in self.cols[name].items()}, schema=schema)
-                for name, schema in AUDIT_TABLES.items()}
+        out = {}
+        for name, rows in self.rows.items():
+            schema = AUDIT_TABLES[name]
+            columns = list(zip(*rows)) if rows else [()] * len(schema)
+            out[name] = pa.table([pa.array(column, f.type) for column, f in zip(columns, schema)], schema=schema)
+        out["plays"] = pa.table({k: pa.array(v, PLAYS.field(k).type) for k, v in self.plays.items()}, schema=PLAYS)
+        return out
 
 
 _CONVERSION_ERRORS = (pa.ArrowException, OverflowError, ValueError, TypeError)
+
+
+def _failed_outcome(hand_id, variant, n_actions: int, record: dict) -> tuple:
+    """The outcome row of a hand that broke a rule: its id, size and parameters only."""
+    known = {"hand_id": hand_id, "variant": variant, "ok": False, "n_actions": n_actions, "params": _params(record)}
+    return tuple(map(known.get, OUTCOMES.names))
 
 
 def _params(record: dict) -> str | None:

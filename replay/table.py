@@ -68,10 +68,13 @@ BOMB_EVENTS = frozenset({"bomb", "rocket", "straight_flush", "joker_bomb", "bomb
                          "four_joker_bomb"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayColumns:
     """The plays of a replayed hand as columns (one list per field of the ``plays`` table):
-    columns, not an object per play, because the audit writes them column-wise."""
+    columns, not an object per play, because the audit writes them column-wise.
+
+    (This and the other summary classes are not frozen: a frozen dataclass is built 4×
+    slower, one ``object.__setattr__`` per field, and the audit builds five per hand.)"""
 
     action: list[int]
     seat: list[int]
@@ -88,7 +91,7 @@ class PlayColumns:
         return len(self.action)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatSummary:
     """One seat at the end of a replayed hand, as the ``seats`` table keeps it."""
 
@@ -101,7 +104,7 @@ class SeatSummary:
     bombs_held: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandSummary:
     """What the audit tables need of a replayed hand: read from here, never from the
     engine's attributes (:meth:`Table.summary`)."""
