@@ -148,3 +148,34 @@ def test_parallel_workers_give_the_same_dataset(tmp_path):
         sorted((i, os.path.basename(s), n) for i, s, n in rows(parallel, "hands", query))
     assert rows(parallel, "rejects", "code, line", "order by line") == [("duplicate_id", 8), ("bad_record", 9)]
     assert sorted(read_records(parallel), key=lambda r: r["id"]) == sorted(RECORDS, key=lambda r: r["id"])
+
+
+def test_records_are_the_same_whatever_order_the_actions_are_stored_in(tmp_path):
+    """A hand's actions are a slice of its part's when stored hand after hand (as ingest
+    writes them); stored in another order they are grouped by hand id: the same records,
+    keys in the same order, times as they were (whole numbers ints, others floats)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    records = json.loads(json.dumps(RECORDS))
+    records[0]["actions"][0]["t"] = 1.5
+    records[1]["actions"][0].pop("t", None)
+    # a hand as long as the last one, its actions told apart by their times only
+    records.append(dict(records[-1], id="twin", actions=[dict(a, t=7000 + k) for k, a in enumerate(records[-1]["actions"])]))
+    _, out = run(tmp_path, {"a.jsonl": jsonl(records)})
+    stored = sorted(read_records(out), key=lambda r: r["id"])
+    assert stored == sorted(records, key=lambda r: r["id"])
+    first = next(r for r in stored if r["id"] == records[0]["id"])
+    assert first["actions"][0]["t"] == 1.5 and type(first["actions"][1]["t"]) is int
+    assert "t" not in next(r for r in stored if r["id"] == records[1]["id"])["actions"][0]
+    (path,) = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(out, "actions")) for f in fs]
+    actions = pq.read_table(path)
+    twins = len(records[-1]["actions"])
+    n = actions.num_rows
+    for order in (range(n - 1, -1, -1),  # every hand's actions backwards
+                  list(range(5, n)) + list(range(5)),  # one hand split in two
+                  list(range(n - 2 * twins)) + list(range(n - twins, n)) + list(range(n - 2 * twins, n - twins))):
+        # (the last: the two hands of the same length swapped, each hand's actions in order)
+        pq.write_table(actions.take(pa.array(list(order))), path)
+        again = sorted(read_records(out), key=lambda r: r["id"])
+        assert json.dumps(again, ensure_ascii=False) == json.dumps(stored, ensure_ascii=False)
