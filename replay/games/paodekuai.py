@@ -327,7 +327,7 @@ class Paodekuai(Table):
             return out
         winner = self.out[0]
         left = self.left
-        factors = [0 if s == winner else self.factor(s) for s in range(n)]
+        factors = self.factors(winner)
         losses = [x * f for x, f in zip(left, factors)]  # the winner's factor is 0
         total = sum(losses)
         let_go = None
@@ -355,19 +355,22 @@ class Paodekuai(Table):
                 out["coins"] = settle_coins(scores, room["coef"], room.get("fee", 0), self.stacks)
         return out
 
-    def factor(self, seat: int) -> int:
-        """What one card left costs a loser."""
+    def factors(self, winner: int) -> list[int]:
+        """What one card left costs each loser (0 for the winner): one pass over the seats,
+        the scoring rule read once (this runs for every hand settled)."""
+        left, played, n = self.left, self.cards_played, self.n
         if self.rules.scoring == "classic":
-            f = 2 if self.left[seat] > 10 else 1
-            f <<= self.held_bombs(seat)
-            if self.cards_played[seat] == 0:
-                f *= 2
-            return f
-        played = self.cards_played[seat]
-        if played == 0:
-            return 3
-        dealt = len(self.spec.deal[seat])
-        return 2 if 2 * played < dealt else 1
+            factors = []
+            for s in range(n):
+                if s == winner:
+                    factors.append(0)
+                    continue
+                f = (2 if left[s] > 10 else 1) << self.held_bombs(s)
+                factors.append(2 * f if played[s] == 0 else f)
+            return factors
+        deal = self.spec.deal
+        return [0 if s == winner else 3 if played[s] == 0 else 2 if 2 * played[s] < len(deal[s]) else 1
+                for s in range(n)]
 
 
 @cache
