@@ -299,10 +299,8 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
     colluders show up in both directions)."""
     by_hand = _cluster_rows(hands)
     tests = []
-    for key, strata in _by_pair(rows).items():
-        game, variant, a, b = key
-        if (game, variant, a) not in eligible or (game, variant, b) not in eligible:
-            continue
+    for (game, variant, a, b), strata in _by_pair(rows, eligible).items():
+        key = (game, variant, a, b)
         f = (phi or {}).get(key, 1.0)
         c = _stratified(strata, "other", f)
         if c is None:
@@ -347,10 +345,8 @@ def feeding(rows: pl.DataFrame, clusters: pl.DataFrame, eligible: set) -> list[T
     A acted (the feeder), B was favoured (the one fed): the pair is the suspect."""
     by_cluster = _cluster_rows(clusters)
     tests = []
-    for key, strata in _by_pair(rows).items():
-        game, variant, a, b = key
-        if (game, variant, a) not in eligible or (game, variant, b) not in eligible:
-            continue
+    for (game, variant, a, b), strata in _by_pair(rows, eligible).items():
+        key = (game, variant, a, b)
         by_a, by_b = _stratified(strata, "other", 1.0), _stratified(strata, "rival", 1.0)
         if by_a is None or by_b is None:
             continue
@@ -401,10 +397,14 @@ def _finite(z: float) -> float | None:
     return round(z, 3) if math.isfinite(z) else None
 
 
-def _by_pair(rows: pl.DataFrame) -> dict[tuple, list[dict]]:
+def _by_pair(rows: pl.DataFrame, eligible: set) -> dict[tuple, list[dict]]:
+    """The rows (one per place) of each ordered pair (game, variant, a, b) whose players are
+    both *eligible* (enough hands to be tested)."""
     pairs: dict[tuple, list[dict]] = {}
     for r in rows.iter_rows(named=True):
-        pairs.setdefault((r["game"], r["variant"], r["a"], r["b"]), []).append(r)
+        g, v = r["game"], r["variant"]
+        if (g, v, r["a"]) in eligible and (g, v, r["b"]) in eligible:
+            pairs.setdefault((g, v, r["a"], r["b"]), []).append(r)
     return pairs
 
 
