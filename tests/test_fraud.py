@@ -12,8 +12,9 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from paipu.analysis.fraud import (bh, bot_timing, co_seating, feeding, fisher_greater, pair_effects, poisson_upper,
+from paipu.analysis.fraud import (bh, bh_by_kind, bot_timing, co_seating, feeding, fisher_greater, pair_effects, poisson_upper,
                                   presence_z, ratings, robust_z, soft_play, sql_text, wilson)
+from paipu.analysis.fraud import Test as FraudTest
 from paipu.analysis.queries import connect
 from paipu.analysis.queries import run_sql
 from paipu.cli import app
@@ -145,6 +146,21 @@ def test_feed_chances_of_the_handmade_hands(handmade):
 def test_benjamini_hochberg():
     assert bh([0.01, 0.04, 0.03, 0.2]) == pytest.approx([0.04, 0.16 / 3, 0.16 / 3, 0.2])
     assert bh([]) == []
+
+
+def test_benjamini_hochberg_within_each_screen():
+    """BH within each kind at α/K (K kinds with a test), reported as K·q: a few player tests
+    are not drowned by many pair tests, and the false discovery rate over all stays ≤ α."""
+    def t(kind, p):
+        return FraudTest(kind, "g", "v", "a", None, p, 0.0, 1, {})
+    pair = [t("soft_play", p) for p in (0.001, 0.2, 0.5, 0.9)]
+    bot = [t("bot_timing", p) for p in (0.0004, 0.3)]
+    q = bh_by_kind(pair + bot)
+    # soft play: bh = [0.004, 0.2·4/2, 0.5·4/3, 0.9] = [0.004, 0.4, 0.6667, 0.9], ×2
+    # bots: bh = [0.0008, 0.3], ×2
+    assert q == pytest.approx([0.008, 0.8, 1.0, 1.0, 0.0016, 0.6])
+    # pooled, the bot test's q would be 0.0004·6 = 0.0024 ... its own screen gives 0.0016
+    assert bh_by_kind([]) == []
 
 
 def test_poisson_and_fisher_tails():
@@ -325,7 +341,60 @@ def test_robust_z_and_bot_timing_against_the_population():
     assert min(tests.values(), key=lambda t: t.p).player == "bot"
     assert tests["bot"].p < 1e-6 and all(t.p > 0.01 for name, t in tests.items() if name != "bot")
     assert tests["bot"].evidence["hours_of_day"]["value"] == 20
+    assert tests["bot"].evidence["features_needed"] == "3 of 5"
     assert bot_timing(pl.DataFrame(people[:5]), 100, True) == []  # too few to compare
+
+
+def _timing_population(odd: dict) -> list[dict]:
+    """Ten players whose features are robust-z friendly (median and MAD known), and one
+    *odd* player with the given features."""
+    people = []
+    for k in range(10):
+        people.append({"game": "g", "variant": "v", "player": f"p{k}", "n_think": 1000,
+                       "regularity": [0.0, 0.1, 0.2, 0.3, 0.4][k % 5], "long_pause_rate": 0.05,
+                       "think_options_corr": [0.4, 0.5, 0.6][k % 3], "hours_of_day": 6,
+                       "longest_session_h": 2.0})
+    people.append(dict({"game": "g", "variant": "v", "player": "odd", "n_think": 1000, "regularity": 0.2,
+                        "long_pause_rate": 0.05, "think_options_corr": 0.5, "hours_of_day": 6,
+                        "longest_session_h": 2.0}, **odd))
+    return people
+
+
+def _z(values: list[float], sign: int = 1) -> float:
+    """The last value's oriented robust z against all of them."""
+    return float(sign * robust_z(np.array(values, dtype=float))[-1])
+
+
+def test_bot_timing_needs_three_signs_value_for_value():
+    """Partial conjunction, 3 of 5: p = 3 · the normal upper tail of the third largest z."""
+    regular = {"regularity": 3.0, "think_options_corr": -0.5}  # a narrow clock, blind to options: 2 signs
+    tests = {t.player: t for t in bot_timing(pl.DataFrame(_timing_population(regular)), 100, True)}
+    z_reg = _z([0.0, 0.1, 0.2, 0.3, 0.4] * 2 + [3.0])
+    z_opt = _z([0.4, 0.5, 0.6, 0.4, 0.5, 0.6, 0.4, 0.5, 0.6, 0.4, -0.5], -1)
+    odd = tests["odd"]
+    assert odd.evidence["regularity"]["z"] == pytest.approx(round(z_reg, 2))
+    assert odd.evidence["think_options_corr"]["z"] == pytest.approx(round(z_opt, 2))
+    assert z_reg > 5 and z_opt > 5
+    # the third sign is missing: every other feature is the population's (MAD 0 -> IQR 0 -> scale 1, z 0)
+    assert odd.effect == 0.0 and odd.p == 1.0  # 3 · 0.5, capped
+    # a third sign: no long pause in 1,000 decisions, on the log scale log((k + 0.5)/(n + 1))
+    three = dict(regular, long_pause_rate=0.0)
+    odd = {t.player: t for t in bot_timing(pl.DataFrame(_timing_population(three)), 100, True)}["odd"]
+    lp = [math.log((0.05 * 1000 + 0.5) / 1001)] * 10 + [math.log(0.5 / 1001)]
+    z_lp = _z(lp, -1)  # MAD and IQR 0: scale 1, z = the log difference
+    assert z_lp == pytest.approx(math.log(50.5 / 0.5))
+    assert odd.effect == pytest.approx(min(z_reg, z_opt, z_lp))
+    assert odd.p == pytest.approx(3 * 0.5 * math.erfc(odd.effect / math.sqrt(2)))
+    assert odd.evidence["long_pause_rate"]["value"] == 0.0
+
+
+def test_bot_timing_without_hand_times_needs_all_three():
+    three = {"regularity": 3.0, "think_options_corr": -0.5, "long_pause_rate": 0.0}
+    rows = [{k: v for k, v in r.items() if k not in ("hours_of_day", "longest_session_h")}
+            for r in _timing_population(three)]
+    odd = {t.player: t for t in bot_timing(pl.DataFrame(rows), 100, False)}["odd"]
+    assert odd.evidence["features_needed"] == "3 of 3" and "hours_of_day" not in odd.evidence
+    assert odd.p == pytest.approx(0.5 * math.erfc(odd.effect / math.sqrt(2)))  # (n - u + 1) = 1
 
 
 def test_ratings_teams_from_sides():

@@ -29,11 +29,15 @@ SITTING_GAP = 1800
 #: timing features of the bot screen: (profile column, +1 when a high value is bot-like)
 BOT_FEATURES = (("regularity", 1), ("long_pause_rate", -1), ("think_options_corr", -1),
                 ("hours_of_day", 1), ("longest_session_h", 1))
-#: variance-stabilising transforms of the features before their robust z (skewed counts,
-#: durations and proportions would otherwise give honest players long upper tails)
-BOT_TRANSFORMS = {"long_pause_rate": np.sqrt, "hours_of_day": np.log, "longest_session_h": np.log1p}
-#: each feature's robust z is clipped to this range before the sum
-BOT_CLIP = (-3.0, 4.0)
+#: variance-stabilising transforms of the features (value, decisions) before their robust z:
+#: skewed counts, durations and proportions would otherwise give honest players long upper
+#: tails; the long-pause rate on a log scale with half a pause added (log((k + 0.5)/(n + 1))),
+#: so that none in thousands of decisions stands out from a few in a hundred
+BOT_TRANSFORMS = {"long_pause_rate": lambda r, n: np.log((np.maximum(r, 0) * n + 0.5) / (n + 1)),
+                  "hours_of_day": lambda x, n: np.log(np.maximum(x, 1)),
+                  "longest_session_h": lambda x, n: np.log1p(np.maximum(x, 0))}
+#: bot-like features a player needs before the screen calls it a bot (all of them when fewer)
+BOT_SIGNS = 3
 #: least chances of sparing (soft play), hands as opponents (chip flow) for a pair to be tested
 MIN_SOFT, MIN_FLOW = 10, 20
 KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing")
@@ -92,6 +96,20 @@ class FraudResult:
 
 
 # ----------------------------------------------------------------------------- statistics
+
+
+def bh_by_kind(tests: list) -> list[float]:
+    """q-values of *tests*: Benjamini–Hochberg within each screen (kind) at α/K, K the
+    screens with a test (reported as K·q, capped at 1, so that q ≤ α still flags). The
+    false discovery rate over all of them stays ≤ α (V/R ≤ Σ V_k/R_k), and a screen of a
+    few dozen player tests is not drowned by thousands of pair tests."""
+    kinds = sorted({t.kind for t in tests})
+    out = [1.0] * len(tests)
+    for kind in kinds:
+        idx = [i for i, t in enumerate(tests) if t.kind == kind]
+        for i, q in zip(idx, bh([tests[i].p for i in idx])):
+            out[i] = min(1.0, len(kinds) * q)
+    return out
 
 
 def bh(p: list[float]) -> list[float]:
@@ -562,34 +580,43 @@ def _round(x, k: int = 4):
 
 
 def bot_timing(players: pl.DataFrame, min_decisions: int, timed: bool) -> list[Test]:
-    """Timing that does not look human, scored against the population itself: robust z
-    of each feature (transformed, oriented bot-wards, clipped to BOT_CLIP), summed, and
-    the sum's own robust z gives a normal upper-tail p. Without hand times the hour
-    features drop out."""
+    """Timing that does not look human, scored against the population itself: each
+    feature (transformed, oriented bot-wards) as a robust z against the players of the
+    same game and variant, with its normal upper-tail p; a player is called a bot only
+    when BOT_SIGNS of the n features say so (Benjamini and Heller's partial conjunction:
+    u of n, p = (n - u + 1) · the u-th smallest p). One or two odd habits (a regular clock
+    and a narrow one, long sessions) are human; machine timing shows on several features
+    at once. Without hand times the hour features drop out (then all three are needed)."""
     tests = []
     feats = BOT_FEATURES if timed else BOT_FEATURES[:3]
+    n = len(feats)
+    u = min(BOT_SIGNS, n)
     for (game, variant), part in players.group_by(["game", "variant"], maintain_order=True):
         part = part.filter(pl.col("n_think").fill_null(0) >= min_decisions)
         if part.height < 8:
             continue  # too few players to say what is usual
-        total = np.zeros(part.height)
         zs = {}
+        medians = {}
+        decisions = part["n_think"].cast(pl.Float64).to_numpy()
         for name, sign in feats:
-            x = part[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
-            x = BOT_TRANSFORMS.get(name, lambda v: v)(np.maximum(x, 0) if name in BOT_TRANSFORMS else x)
-            z = np.clip(np.nan_to_num(sign * robust_z(x), nan=0.0), *BOT_CLIP)
-            zs[name] = z
-            total += z
-        score = robust_z(total)
+            raw = part[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
+            medians[name] = round(float(np.nanmedian(raw)), 4)
+            x = BOT_TRANSFORMS[name](raw, decisions) if name in BOT_TRANSFORMS else raw
+            zs[name] = np.nan_to_num(sign * robust_z(x), nan=-np.inf)  # no value: no evidence
+        table = np.column_stack([zs[name] for name, _ in feats])
+        majority = -np.sort(-table, axis=1)[:, u - 1]  # the z that u of the n features reach
         for k, row in enumerate(part.iter_rows(named=True)):
+            z_u = float(majority[k])
+            p = min(1.0, (n - u + 1) * normal_upper(z_u)) if np.isfinite(z_u) else 1.0
             evidence = {name: {"value": None if row[name] is None else round(float(row[name]), 4),
-                               "population_median": round(float(np.nanmedian(part[name].cast(pl.Float64)
-                                                                            .fill_null(float("nan")).to_numpy())), 4),
-                               "z": round(float(zs[name][k]), 2)} for name, _ in feats}
+                               "population_median": medians[name],
+                               "z": round(float(zs[name][k]), 2) if np.isfinite(zs[name][k]) else None}
+                        for name, _ in feats}
+            evidence["features_needed"] = f"{u} of {n}"
             evidence["decisions"] = row["n_think"]
             evidence["players_compared"] = part.height
-            tests.append(Test("bot_timing", game, variant, row["player"], None, normal_upper(float(score[k])),
-                              float(score[k]), int(row["n_think"]), evidence))
+            tests.append(Test("bot_timing", game, variant, row["player"], None, p,
+                              z_u if np.isfinite(z_u) else 0.0, int(row["n_think"]), evidence))
     return tests
 
 
@@ -621,7 +648,7 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
                            eligible, MIN_FLOW)
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
-        for t, q in zip(tests, bh([t.p for t in tests])):
+        for t, q in zip(tests, bh_by_kind(tests)):
             t.q = q
         tests.sort(key=lambda t: (t.q, t.p, t.kind, t.player, t.other or ""))
         for t in tests:
