@@ -85,6 +85,7 @@ class PartSummary:
     #: hands in the part (audited now, or before when *skipped*)
     hands: int = 0
     ok: int = 0
+    #: hands by violation code (None when *skipped*: not counted)
     by_code: dict[str, int] | None = None
     skipped: bool = False
 
@@ -130,29 +131,30 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
         for hands_path, actions_path in parts:
             rows = AuditRows()
             turns = DecisionRows() if decisions else None
-            summary = PartSummary(by_code={})
+            by_code: dict[str, int] = {}
+            summary = PartSummary(by_code=by_code)
             for record in records_of_part(game, hands_path, actions_path):
                 if turns is not None:
                     turns.add(record, matches.previous(record))
                 r = matches.replay(record, detail=True)
                 rows.add(record, r)
                 summary.hands += 1
-                if r.ok:
+                if r.violation is None:
                     summary.ok += 1
                 else:
                     code = str(r.violation.code)
-                    summary.by_code[code] = summary.by_code.get(code, 0) + 1
+                    by_code[code] = by_code.get(code, 0) + 1
             name = store.basename(hands_path)
             staged = StagedBatch(root)  # the four tables of a part appear together
             tables, unfit = rows.tables()
             if turns is not None:
                 tables["decisions"] = turns.table()
-            for _, code in unfit:  # a value no column can hold: that hand's verdict says so
-                if code is None:
+            for _, before in unfit:  # a value no column can hold: that hand's verdict says so
+                if before is None:
                     summary.ok -= 1
                 else:
-                    summary.by_code[code] -= 1
-                summary.by_code["bad_record"] = summary.by_code.get("bad_record", 0) + 1
+                    by_code[before] -= 1
+                by_code["bad_record"] = by_code.get("bad_record", 0) + 1
             for table, data in tables.items():
                 staged.write(os.path.join(table, f"game={game}", name), data)
             staged.commit()
