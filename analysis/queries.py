@@ -119,7 +119,10 @@ def optional_table(root: str, name: str, game: str | None = None) -> pl.DataFram
         raise ValueError(f"not an optional table: {name!r}")
     con = connect(root, need_audit=False)
     try:
-        if not con.execute("select count(*) from information_schema.tables where table_name = ?", [name]).fetchone()[0]:
+        # an aggregate without group by: exactly one row
+        [(present,)] = con.execute("select count(*) from information_schema.tables where table_name = ?",
+                                   [name]).fetchall()
+        if not present:
             return None
         cursor = con.execute(f"select * from {name}")
         names = [d[0] for d in cursor.description]
