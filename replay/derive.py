@@ -101,14 +101,15 @@ class AuditRows:
             self.rows["outcomes"].append(_failed_outcome(hand_id, variant, n_actions, record))
             return
         out = r.outcome
-        declared = record.get("result") if isinstance(record.get("result"), dict) else {}
+        declared = result if isinstance(result := record.get("result"), dict) else {}
+        assert r.table is not None  # r.summary() is None exactly when no table was set up
         if type(r.table).canonical_result is Table.canonical_result:
             mismatched = []  # the replay compared the declared result as it is: a legal hand matched it
         else:
             mismatched = [k for k, value in declared.items() if k in out and not _same(value, out[k])]
         order = out.get("order") or []
         scores, coins = out.get("scores"), out.get("coins")
-        row = (hand_id, variant, True, n_actions, hand.tricks, order, order[0] if order else None, hand.winning_side,
+        row: tuple[object, ...] = (hand_id, variant, True, n_actions, hand.tricks, order, order[0] if order else None, hand.winning_side,
                hand.first_leader, out.get("multiplier"), hand.bombs, hand.rockets, out.get("escape"), scores, coins,
                mismatched, _params(record))
         game_columns = hand.game_columns
