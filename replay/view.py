@@ -7,7 +7,7 @@ and multiplier changes, seats going out, the result, and a violation where it ha
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from rich.console import Console
 from rich.text import Text
@@ -92,7 +92,7 @@ def hand_cards(table, seat: int) -> list[int]:
     return [c for c in range(54) for _ in range(table.hands[seat][c])]
 
 
-def kind_name(kinds: dict[str, str], kind: str, lang: str) -> str:
+def kind_name(kinds: Mapping[str, str], kind: str, lang: str) -> str:
     """A combination kind for people: its Chinese name (the game module's ``KINDS``) in
     Chinese, both names in English."""
     if lang == "zh":
@@ -119,7 +119,7 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
            upto: int | None = None) -> Violation | None:
     """Print *record* move by move (the first *upto* actions only, when given); returns the
     first violation shown (or None)."""
-    console = _Unwrapped(console)
+    screen = _Unwrapped(console)
     w = WORDS[lang]
     game = find_game(record["game"])
     kinds = game.kinds
@@ -137,9 +137,9 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
     level = level_text(table, game, w, lang)
     if level is not None:
         title.append_text(level)
-    console.print(title)
+    screen.print(title)
     if v is not None:
-        _violation(console, w, v)
+        _violation(screen, w, v)
         return v
     wild = getattr(table, "wild", None)
     shown: set[int] = set()
@@ -164,7 +164,7 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
                 line.append_text(cards_text(hand_cards(table, s), lang, wild))
             else:
                 line.append(f"[{table.left[s]} {w['hidden']}]", style="dim")
-            console.print(line)
+            screen.print(line)
         if record.get("bottom") is not None:
             landlord = getattr(table, "landlord", None)
             bottom = [CARD_OF[t] for t in record["bottom"]]
@@ -173,7 +173,7 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
                 line.append_text(cards_text(bottom, lang))
             else:
                 line.append(f"[3 {w['hidden']}]", style="dim")
-            console.print(line)
+            screen.print(line)
 
     def card_words(c: int) -> str:
         return card_text(c, lang).plain
@@ -181,14 +181,14 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
     show_hands()
     mult = table.multiplier_now()
     if mult is not None and table.phase == "play":
-        console.print(Text(f"       {w['multiplier']} {mult}", style="yellow"))
+        screen.print(Text(f"       {w['multiplier']} {mult}", style="yellow"))
     for i, action in enumerate(record["actions"]):
         if upto is not None and i >= upto:
             return None
         act, s = action["act"], action["seat"]
         if table.over:
             v = Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {act}", s)
-            _violation(console, w, v)
+            _violation(screen, w, v)
             return v
         before_phase = table.phase
         n_events = len(table.events)
@@ -197,11 +197,11 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
         line = Text(f"{i:>3}  {name(s):<12} ", style="")
         if v is not None:
             line.append(_action_words(action, w), style="bold red")
-            console.print(line)
-            _violation(console, w, v)
+            screen.print(line)
+            _violation(screen, w, v)
             if v.code == Code.NOT_IN_HAND and held is not None:
                 for note in _holders(action, held, s, table, record, w, name, card_words):
-                    console.print(Text(f"       {note}", style="red"))
+                    screen.print(Text(f"       {note}", style="red"))
             return v
         if act == "play":
             c = table.last[0] if table.last else None
@@ -212,12 +212,12 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
             line.append(f"   ({w['left']} {table.left[s]})", style="dim")
         else:
             line.append(_action_words(action, w), style="dim" if act == "pass" else "")
-        console.print(line)
+        screen.print(line)
         causes = []
         for e in table.events[n_events:]:
-            note = _event_words(e, w, name, kinds, lang)
-            if note:
-                console.print(Text(f"       {note}", style="bold magenta" if e.kind in ("bomb", "rocket", "xiqian") else "magenta"))
+            words = _event_words(e, w, name, kinds, lang)
+            if words:
+                screen.print(Text(f"       {words}", style="bold magenta" if e.kind in ("bomb", "rocket", "xiqian") else "magenta"))
             if e.kind == "show" and e.seat is not None:
                 shown.add(e.seat)
             if e.kind in kinds:
@@ -225,44 +225,44 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
         now = table.multiplier_now()
         if now is not None and mult is not None and now != mult:
             cause = ", ".join(causes) or _action_words(action, w)
-            console.print(Text(f"       {w['multiplier']} {mult} → {now} ({cause})", style="bold yellow"))
+            screen.print(Text(f"       {w['multiplier']} {mult} → {now} ({cause})", style="bold yellow"))
         mult = now if now is not None else mult
         if before_phase != "play" and table.phase == "play" and (i > 0 or act not in ("play", "pass")):
             landlord = getattr(table, "landlord", None)
             if landlord is not None:
-                console.print(Text(f"       {name(landlord)} {w['becomes']}", style="bold cyan"))
+                screen.print(Text(f"       {name(landlord)} {w['becomes']}", style="bold cyan"))
                 mult = table.multiplier_now()
                 if mult is not None:
-                    console.print(Text(f"       {w['multiplier']} {mult}", style="yellow"))
+                    screen.print(Text(f"       {w['multiplier']} {mult}", style="yellow"))
             show_hands()
         if act == "pass" and table.last is None and not table.over:
-            console.print(Text(f"     ── {w['trick']} {name(table.last_seat)} ──", style="dim"))
+            screen.print(Text(f"     ── {w['trick']} {name(table.last_seat)} ──", style="dim"))
     if upto is not None and upto < len(record["actions"]):
         return None
     if not table.over:
         v = Violation(Code.INCOMPLETE, None, w["incomplete"])
-        _violation(console, w, v)
+        _violation(screen, w, v)
         return v
     out = table.outcome()
     final = out.get("multiplier")
     if final is not None and mult is not None and final != mult:  # what only the end decides (spring)
         cause = w.get(out.get("spring_kind") or "", out.get("spring_kind") or "")
-        console.print(Text(f"       {w['multiplier']} {mult} → {final}" + (f" ({cause})" if cause else ""),
+        screen.print(Text(f"       {w['multiplier']} {mult} → {final}" + (f" ({cause})" if cause else ""),
                            style="bold yellow"))
-    console.print(Text(f"{w['result']}:", style="bold"))
+    screen.print(Text(f"{w['result']}:", style="bold"))
     if out.get("order"):
-        console.print(f"  {w['winner']}: {name(out['order'][0])}" + (f" ({role(out['order'][0])})" if role(out['order'][0]) else ""))
+        screen.print(f"  {w['winner']}: {name(out['order'][0])}" + (f" ({role(out['order'][0])})" if role(out['order'][0]) else ""))
     for key in ("multiplier", "spring_kind", "let_go"):
         if out.get(key) is not None:
             value = w.get(out[key], out[key]) if isinstance(out[key], str) else out[key]
-            console.print(f"  {w.get(key, key)}: {value}")
+            screen.print(f"  {w.get(key, key)}: {value}")
     for key in ("scores", "xiqian", "coins"):
         if out.get(key) is not None:
-            console.print(f"  {w.get(key, key)}: " + "  ".join(f"{name(k)} {signed(x)}" for k, x in enumerate(out[key])))
+            screen.print(f"  {w.get(key, key)}: " + "  ".join(f"{name(k)} {signed(x)}" for k, x in enumerate(out[key])))
     if isinstance(record.get("result"), dict):
         v = compare_result(table.canonical_result(record["result"]), out)
         if v is not None:
-            _violation(console, w, v)
+            _violation(screen, w, v)
             return v
     return None
 
@@ -332,7 +332,7 @@ def _action_words(action: dict, w: dict) -> str:
     return w.get(act, act)
 
 
-def _event_words(e, w: dict, name, kinds: dict[str, str] | None = None, lang: str = "en") -> str | None:
+def _event_words(e, w: dict, name, kinds: Mapping[str, str] | None = None, lang: str = "en") -> str | None:
     if e.kind == "out":
         return f"{name(e.seat)} {w['out']} (#{e.data.get('place')})"
     if e.kind == "redeal":
@@ -348,7 +348,7 @@ def _event_words(e, w: dict, name, kinds: dict[str, str] | None = None, lang: st
     return None
 
 
-def _violation(console: Console, w: dict, v: Violation) -> None:
+def _violation(console: _Unwrapped, w: dict, v: Violation) -> None:
     where = f" at action {v.action}" if v.action is not None else ""
     code = str(v.code)
     if w["violation"] == "违规":
