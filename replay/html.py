@@ -88,7 +88,7 @@ TRIBUTE_WORDS = {"tribute": ("pays tribute", "进贡"), "return": ("returns", "�
 
 
 def _act_words(action: dict, w: dict, lang: str) -> str:
-    words = TRIBUTE_WORDS.get(action.get("act"))
+    words = TRIBUTE_WORDS.get(action.get("act", ""))
     if words is None:
         return _action_words(action, w)
     text = words[0 if lang == "en" else 1]
@@ -112,7 +112,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
     def name(s: int) -> str:
         return f"{s} {players[s]}" if 0 <= s < len(players) else str(s)
 
-    room = record.get("room") if isinstance(record.get("room"), dict) else {}
+    room = given if isinstance(given := record.get("room"), dict) else {}
     data: dict[str, Any] = {
         "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh,
         "variant": record["variant"], "time": str(record.get("time") or ""),
@@ -129,7 +129,8 @@ def hand_data(record: dict, lang: str = "en") -> dict:
         data["bottom"] = sorted_names([CARD_OF[t] for t in record["bottom"] if t in CARD_OF])
     trick_plays: list[Any] = [None] * table.n
     shown: set[int] = set()
-    state = {"trick": 0, "mult": table.multiplier_now() if table.phase == "play" else None}
+    trick = 0  # tricks led so far, and the multiplier shown: read by frame() as they are now
+    mult = table.multiplier_now() if table.phase == "play" else None
 
     def frame(i: int | None, act: dict | None, notes: list[dict], violation: Violation | None = None,
               cards: list[str] | None = None, bomb: bool = False) -> None:
@@ -138,8 +139,8 @@ def hand_data(record: dict, lang: str = "en") -> dict:
             "i": i, "seat": None if act is None else act.get("seat"), "act": act and act.get("text"), "cards": cards,
             "bomb": bomb, "hands": hands, "left": [len(h) for h in hands],
             "table": list(trick_plays), "out": list(table.out), "turn": table.turn if table.phase == "play" else None,
-            "landlord": getattr(table, "landlord", None), "shown": sorted(shown), "trick": state["trick"],
-            "mult": state["mult"], "notes": notes, "violation": None if violation is None else _violation(violation)})
+            "landlord": getattr(table, "landlord", None), "shown": sorted(shown), "trick": trick,
+            "mult": mult, "notes": notes, "violation": None if violation is None else _violation(violation)})
 
     frame(None, None, [], setup_violation)
     if setup_violation is not None:
@@ -165,7 +166,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
         if act == "play":
             c = table.last[0] if table.last else None
             if led:
-                state["trick"] += 1
+                trick += 1
                 trick_plays = [None] * table.n
                 data["tricks"].append(len(data["frames"]))
             cards = sorted_names([CARD_OF[t] for t in action["cards"]], table)
@@ -182,6 +183,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
         elif act == "pass":
             trick_plays[s] = "pass"
         for e in table.events[n_events:]:
+            note: dict[str, str | None]
             if e.kind in kinds:  # a bomb event: named like the play, without the terminal's emoji
                 note = {"en": e.kind.replace("_", " "), "zh": kinds[e.kind]}
             else:
@@ -195,10 +197,10 @@ def hand_data(record: dict, lang: str = "en") -> dict:
             landlord = getattr(table, "landlord", None)
             if landlord is not None:
                 notes.append({k: f"{name(landlord)} {w['becomes']}" for k, w in words.items()} | {"kind": "landlord"})
-                state["mult"] = now
-        if now is not None and state["mult"] is not None and now != state["mult"]:
-            notes.append({k: f"{w['multiplier']} {state['mult']} → {now}" for k, w in words.items()} | {"kind": "mult"})
-        state["mult"] = now if now is not None else state["mult"]
+                mult = now
+        if now is not None and mult is not None and now != mult:
+            notes.append({k: f"{w['multiplier']} {mult} → {now}" for k, w in words.items()} | {"kind": "mult"})
+        mult = now if now is not None else mult
         if act == "pass" and table.last is None and not table.over:
             notes.append({k: f"{w['trick']} {name(table.last_seat)}" for k, w in words.items()} | {"kind": "trick"})
         frame(i, {"seat": s, "text": text}, notes, cards=cards, bomb=bomb)
