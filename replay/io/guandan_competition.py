@@ -152,12 +152,13 @@ def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> di
     m_state["hand"] += 1
     # our finishing order stops when a team is out: after a double-down, the first two
     stop = 2 if GAME.team_of(order[0]) == GAME.team_of(order[1]) else 4
+    outcome: dict[str, object] = {"order": order[:stop]}
     record = {
         "paipu": 1, "id": str(obj.get("id") or f"{match_id}-{m_state['hand']:03d}"), "game": "guandan",
         "variant": str(obj.get("variant") or "standard"),
         "players": obj.get("players") or [f"seat {s}" for s in range(4)], "deal": hands, "actions": actions,
         "match": {"id": match_id, "hand": m_state["hand"]}, "levels": list(m_state["levels"]),
-        "level": level_name(level), "result": {"order": order[:stop]},
+        "level": level_name(level), "result": outcome,
     }
     if "leader" in obj:
         record["leader"] = obj["leader"]
@@ -169,7 +170,7 @@ def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> di
     after = levels_after(STANDARD, [parse_level(x) for x in m_state["levels"]], level, order, m_state.get("a_fails"))
     m_state["levels"] = [level_name(x) for x in after.levels]
     m_state["a_fails"] = after.a_fails
-    record["result"]["levels"] = list(m_state["levels"])
+    outcome["levels"] = list(m_state["levels"])
     return record
 
 
@@ -303,7 +304,12 @@ def record_to_deal(record: dict, previous: dict | None = None) -> dict:
     from ..replayer import replay
 
     r = replay(record, detail=True, previous=previous)
-    named = {i: platform_declaration(c.kind, r.table.key_name(c)) for i, _, c, _, _ in r.table.plays} if r.ok else {}
+    named: dict[int, list[str]] = {}
+    if r.ok and r.table is not None:  # (a replay without a table has a violation)
+        for i, _, c, _, _ in r.table.plays:
+            key = r.table.key_name(c)
+            assert key is not None, "Guandan names the key of every combination"
+            named[i] = platform_declaration(c.kind, key)
 
     comp = platform_card
     messages = []
