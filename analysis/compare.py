@@ -85,10 +85,11 @@ def paired(df: pl.DataFrame) -> pl.DataFrame:
                 if n == 0 or (pair["x"].n_unique() == 1 and pair["y"].n_unique() == 1
                               and pair["x"][0] == pair["y"][0]):
                     continue  # the figure does not vary here (not this game's): nothing to compare
-                x, y = pair["x"].cast(pl.Float64), pair["y"].cast(pl.Float64)
-                d = y - x
-                mean = float(d.mean())
-                sd = float(d.std()) if n > 1 else math.nan
+                x, y = pl.col("x").cast(pl.Float64), pl.col("y").cast(pl.Float64)
+                base_mean, setting_mean, mean, d_sd = pair.select(
+                    x.mean().alias("base"), y.mean().alias("setting"), (y - x).mean().alias("diff"),
+                    (y - x).std().alias("sd")).row(0)
+                sd = float(d_sd) if n > 1 else math.nan
                 lo, hi = mean_interval(mean, sd, n)
                 if n < 2:
                     p = None
@@ -99,7 +100,7 @@ def paired(df: pl.DataFrame) -> pl.DataFrame:
                 rows.append({
                     "game": game, "variant": variant, "base": setting_label(game, variant, base),
                     "setting": setting_label(game, variant, other), "figure": fig, "pairs": n,
-                    "base_mean": float(x.mean()), "setting_mean": float(y.mean()), "diff": mean,
+                    "base_mean": base_mean, "setting_mean": setting_mean, "diff": mean,
                     "lo": None if math.isnan(lo) else lo, "hi": None if math.isnan(hi) else hi,
                     "p": p, "testable": n >= MIN_PAIRS and p is not None,
                 })
@@ -118,9 +119,9 @@ def holm_tested(pvalues: list[float | None]) -> list[float | None]:
     >>> holm_tested([0.01, 0.04, None, 0.03])
     [0.03, 0.06, None, 0.06]
     """
-    tested = [k for k, p in enumerate(pvalues) if p is not None]
+    tested = [(k, p) for k, p in enumerate(pvalues) if p is not None]
     out: list[float | None] = [None] * len(pvalues)
-    for k, adjusted in zip(tested, holm([pvalues[k] for k in tested])):
+    for (k, _), adjusted in zip(tested, holm([p for _, p in tested])):
         out[k] = adjusted
     return out
 
@@ -142,7 +143,7 @@ def sentences(result: pl.DataFrame) -> list[str]:
     for (game, variant, base, setting), part in result.group_by(["game", "variant", "base", "setting"],
                                                                  maintain_order=True):
         sig = part.filter(pl.col("significant"))
-        pairs = int(part["pairs"].max())
+        pairs = int(part.select(pl.col("pairs").max()).item())
         head = f"{game}/{variant}: {setting} against {base} on {pairs} shared deals"
         if sig.height == 0:
             out.append(f"{head}: no significant difference (Holm-corrected 5% over {tested} tests).")
