@@ -197,6 +197,21 @@ class Finding:
 
 
 @dataclass
+class Difference:
+    """A rate of a variant or setting against the same rate of the reference (chart_compare)."""
+
+    metric: str
+    group: str
+    k: float
+    hands: int
+    difference: float
+    lo: float
+    hi: float
+    p: float
+    p_holm: float = math.nan  # set once every difference of the chart is tested
+
+
+@dataclass
 class Chart:
     key: str
     title: str
@@ -245,7 +260,10 @@ def hbars(rows: list[dict], groups: list[str], cats: list[str], *, percent: bool
             v = r["value"]
             lo = v if r.get("lo") is None or math.isnan(r["lo"]) else r["lo"]
             hi = v if r.get("hi") is None or math.isnan(r["hi"]) else r["hi"]
-            ys.append(y), xs.append(v), los.append(max(0.0, v - lo)), his.append(max(0.0, hi - v))
+            ys.append(y)
+            xs.append(v)
+            los.append(max(0.0, v - lo))
+            his.append(max(0.0, hi - v))
             top = max(top, hi, v)
             labels.append(f"{fmt(v)}  n={num(r['n'])}" if r.get("n") is not None else fmt(v))
         color = COLORS[g_i % len(COLORS)]
@@ -618,7 +636,7 @@ class Section:
             return
         ref_row = over.sort("legal", descending=True).row(0, named=True)
         ref = self.gname(ref_row)
-        tests = []
+        tests: list[Difference] = []
         for key in self.decl["metrics"]:
             entries = {g: (k, n) for g, k, n in self.metric(key)}
             if ref not in entries:
@@ -627,31 +645,30 @@ class Section:
             for g, (k, n) in entries.items():
                 if g != ref and n and rn:
                     d, lo, hi = newcombe_diff(k, n, rk, rn)
-                    tests.append({"metric": t[f"m_{key}"], "group": g, "k": k, "hands": n, "ref_k": rk,
-                                  "ref_hands": rn, "difference": d, "lo": lo, "hi": hi,
-                                  "p": two_prop_p(k, n, rk, rn)})
+                    tests.append(Difference(t[f"m_{key}"], g, k, n, d, lo, hi, two_prop_p(k, n, rk, rn)))
         if not tests:
             return
-        for row, p in zip(tests, holm([x["p"] for x in tests])):
-            row["p_holm"] = p
-        rows = [{"cat": f"{x['metric']} · {x['group']}", "group": t["difference"], "value": x["difference"],
-                 "lo": x["lo"], "hi": x["hi"], "n": x["hands"]} for x in tests]
-        fig = hbars(rows, [t["difference"]], [r["cat"] for r in rows], ref=0.0, points=True,
+        for x, p in zip(tests, holm([x.p for x in tests])):
+            x.p_holm = p
+        cats = [f"{x.metric} · {x.group}" for x in tests]
+        rows = [{"cat": cat, "group": t["difference"], "value": x.difference, "lo": x.lo, "hi": x.hi, "n": x.hands}
+                for cat, x in zip(cats, tests)]
+        fig = hbars(rows, [t["difference"]], cats, ref=0.0, points=True,
                     value_fmt=lambda v: pp(v, self.lang), xlabel=t["difference"])
-        sig = [x for x in tests if x["p_holm"] < ALPHA]
+        sig = [x for x in tests if x.p_holm < ALPHA]
         head = (f"Each rate of a variant or setting minus the same rate under {ref} (the {t['ref']}), with its 95% "
                 f"interval (Newcombe). " if self.lang == "en" else
                 f"各玩法或规则设置的比率减去参照（{ref}）的同一比率，附 95% 区间（Newcombe）。")
         if sig:
-            body = "; ".join(f"{x['metric']} ({x['group']}): {pp(x['difference'], self.lang)} "
-                             f"({pp(x['lo'], self.lang)} … {pp(x['hi'], self.lang)}, Holm {pval(x['p_holm'])})"
+            body = "; ".join(f"{x.metric} ({x.group}): {pp(x.difference, self.lang)} "
+                             f"({pp(x.lo, self.lang)} … {pp(x.hi, self.lang)}, Holm {pval(x.p_holm)})"
                              for x in sig) + f" — {t['sig']}."
         else:
             body = (f"No difference is significant after Holm's correction over the {len(tests)} comparisons."
                     if self.lang == "en" else f"在 {len(tests)} 项比较中，经 Holm 校正后没有显著差异。")
-        table = pl.DataFrame([{"metric": x["metric"], "group": x["group"], "hands": x["hands"],
-                               "rate": x["k"] / x["hands"], "difference": x["difference"], "lo": x["lo"],
-                               "hi": x["hi"], "p_holm": x["p_holm"]} for x in tests])
+        table = pl.DataFrame([{"metric": x.metric, "group": x.group, "hands": x.hands, "rate": x.k / x.hands,
+                               "difference": x.difference, "lo": x.lo, "hi": x.hi, "p_holm": x.p_holm}
+                              for x in tests])
         self.add("compare", t["compare"], fig, head + body, table)
 
     # ------------------------------------------------------------------ the section
