@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 import typer.core
@@ -66,8 +66,9 @@ def _flags_without_type() -> None:
     def display_type_rich(self, ctx):
         return None if getattr(self, "is_flag", False) else shown(self, ctx)
 
-    display_type_rich.flag_aware = True
-    TyperOption.display_type_rich = display_type_rich
+    # a patch of the library's class, on purpose (mypy takes an assignment to a method for a mistake)
+    setattr(display_type_rich, "flag_aware", True)  # noqa: B010
+    setattr(TyperOption, "display_type_rich", display_type_rich)  # noqa: B010
 
 
 _flags_without_type()
@@ -75,7 +76,7 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)  # logs and pipes ne
 out = Console(highlight=False, soft_wrap=True)
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> NoReturn:
     err.print("[bold red]error:[/] ", markup=True, end="")
     err.print(message, markup=False, soft_wrap=True)
     raise typer.Exit(code)
@@ -386,10 +387,11 @@ def audit(
     total = bad = unreadable = 0
     by_code: dict[str, int] = {}
 
-    def count(ok: bool, code: str | None) -> None:
+    def count(code: str | None) -> None:
+        """A hand counted: *code* is its violation's, None when it is legal."""
         nonlocal total, bad
         total += 1
-        if not ok:
+        if code is not None:
             bad += 1
             by_code[code] = by_code.get(code, 0) + 1
 
@@ -428,14 +430,14 @@ def audit(
                     by_code[code] = by_code.get(code, 0) + n
             continue
         for row in dataset_verdicts(ds):
-            count(row["ok"], row["code"])
+            count(None if row["ok"] else row["code"])  # a verdict row not ok has its code
             v = [] if row["ok"] else [{"code": row["code"], "action": row["action"], "message": row["message"]}]
             sys.stdout.write(json.dumps({"id": row["hand_id"], "ok": row["ok"], "violations": v,
                                          "source": f"{row['source']}:{row['line']}"}, ensure_ascii=False) + "\n")
     try:
         for v in iter_verdicts(files, fmt) if files else ():
             unreadable += v.unreadable
-            count(v.ok, None if v.ok else str(v.violation.code))
+            count(None if v.violation is None else str(v.violation.code))
             if jsonl:
                 sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
             elif not v.ok:
@@ -497,10 +499,11 @@ def simulate(
         fail("--compare needs two or more settings, e.g. --compare base 'kinds-=four_two_single'")
     if workers is not None and workers < 0:
         fail("--workers must be 0 or more (0: every core)")
+    compared = (settings or []) if compare else None
     try:
-        params = settings_of(game, variant, rule or [], rules_file, settings if compare else None)
+        params = settings_of(game, variant, rule or [], rules_file, compared)
         plain = " ".join([f"--rules {rules_file}"] * bool(rules_file) + [f"--rule {r}" for r in rule or []])
-        for spec, p in zip(settings if compare else [plain or "the rules"], params):
+        for spec, p in zip(compared if compared is not None else [plain or "the rules"], params):
             trial(game, variant, p, spec)
     except (UnknownGame, SettingError) as e:
         fail(str(e))
