@@ -89,9 +89,10 @@ class FraudResult:
             "effect": t.effect, "n": t.n, "evidence": json.dumps(t.evidence, ensure_ascii=False, sort_keys=True),
             "hands": t.hands,
         } for k, t in enumerate(self.tests)]
-        schema = {"rank": pl.Int64, "kind": pl.Utf8, "game": pl.Utf8, "variant": pl.Utf8, "player": pl.Utf8,
-                  "other": pl.Utf8, "score": pl.Float64, "q": pl.Float64, "p": pl.Float64, "flagged": pl.Boolean,
-                  "effect": pl.Float64, "n": pl.Int64, "evidence": pl.Utf8, "hands": pl.List(pl.Utf8)}
+        schema: dict[str, pl.DataType | type[pl.DataType]] = {
+            "rank": pl.Int64, "kind": pl.Utf8, "game": pl.Utf8, "variant": pl.Utf8, "player": pl.Utf8,
+            "other": pl.Utf8, "score": pl.Float64, "q": pl.Float64, "p": pl.Float64, "flagged": pl.Boolean,
+            "effect": pl.Float64, "n": pl.Int64, "evidence": pl.Utf8, "hands": pl.List(pl.Utf8)}
         return pl.DataFrame(rows, schema=schema)
 
 
@@ -134,7 +135,7 @@ def fisher_greater(k1: int, n1: int, k2: int, n2: int) -> float:
 
     if n1 == 0 or n2 == 0:
         return 1.0
-    return float(fisher_exact([[k1, n1 - k1], [k2, n2 - k2]], alternative="greater").pvalue)
+    return float(fisher_exact(np.array([[k1, n1 - k1], [k2, n2 - k2]]), alternative="greater").pvalue)
 
 
 def normal_upper(z: float) -> float:
@@ -152,8 +153,11 @@ def robust_z(values: np.ndarray) -> np.ndarray:
 
 
 def wilson(k: int, n: int) -> tuple[float | None, float | None]:
-    if n == 0:
-        return None, None
+    """95% Wilson interval of k in n (None without trials)."""
+    return (None, None) if n == 0 else _wilson(k, n)
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
     z, p = 1.96, k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
@@ -167,13 +171,13 @@ def ratings(seats: pl.DataFrame) -> pl.DataFrame:
     """OpenSkill (Plackett–Luce) ratings, hands in time order: sides are teams (a lone
     landlord against two farmers, two against two, each for himself), ranked by result.
     ``rating_jump``: the largest rise of the ordinal over 50 of the player's hands."""
-    from openskill.models import PlackettLuce
+    from openskill.models import PlackettLuce, PlackettLuceRating
 
     model = PlackettLuce()
     out = []
     for (game, variant), part in seats.sort(["game", "variant", "ts", "hand_id"]).group_by(
             ["game", "variant"], maintain_order=True):
-        rating: dict[str, object] = {}
+        rating: dict[str, PlackettLuceRating] = {}
         history: dict[str, list[float]] = {}
         for hand in part.partition_by("hand_id", maintain_order=True):
             sides: dict[str, list[tuple[str, float]]] = {}
@@ -186,7 +190,7 @@ def ratings(seats: pl.DataFrame) -> pl.DataFrame:
             if len({p for team in names for p in team}) != sum(map(len, names)):
                 continue  # a player on two seats of a hand: not rateable
             scores = [max(r for _, r in team) for team in teams]
-            ranks = [1 + sum(1 for s in scores if s > mine) for mine in scores]
+            ranks: list[float] = [1 + sum(1 for s in scores if s > mine) for mine in scores]
             rated = model.rate([[rating.get(p) or model.rating(name=p) for p in team] for team in names], ranks=ranks)
             for team, new in zip(names, rated):
                 for p, r in zip(team, new):
@@ -238,8 +242,8 @@ def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], mi
         slots = np.concatenate([[0], np.cumsum(sizes)])
         by_player: dict[str, list[int]] = {}
         for k, (_, players) in enumerate(seq):
-            for p in players:
-                by_player.setdefault(p, []).append(k)
+            for player in players:
+                by_player.setdefault(player, []).append(k)
         t_of = {p: times[np.array(ks)] for p, ks in by_player.items()}
         together: dict[tuple[str, str], int] = {}
         for _, players in seq:
@@ -329,7 +333,7 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
             z_h, p_h, m = _cluster_score(by_hand.get(key, []), base, centred=True)
             p = max(p, p_h)
             evidence = {"hands": m, "z_hands": _finite(z_h)}
-        lo, hi = wilson(c.k, c.n)
+        lo, hi = c.ci95
         tests.append(Test("soft_play", game, variant, a, b, p, c.rate - c.base, c.n, {
             "spared": c.k, "chances": c.n, "rate": round(c.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "baseline_rate": round(c.base, 4), "baseline_chances": c.n_base, "baseline_spared": c.k_base,
@@ -371,7 +375,7 @@ def feeding(rows: pl.DataFrame, clusters: pl.DataFrame, eligible: set) -> list[T
         base = {r["place"]: max(r["k_other"] / r["n_other"] if r["n_other"] else 0.0,
                                 r["k_rival"] / r["n_rival"] if r["n_rival"] else 0.0) for r in strata}
         z_c, p_c, sittings = _cluster_score(by_cluster.get(key, []), base)
-        lo, hi = wilson(by_a.k, by_a.n)
+        lo, hi = by_a.ci95
         tests.append(Test("feeding", game, variant, a, b, max(by_a.p, by_b.p, p_c),
                           by_a.rate - max(by_a.base, by_b.base), by_a.n, {
             "taken_by_other": by_a.k, "leads": by_a.n, "rate": round(by_a.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
@@ -445,6 +449,11 @@ class Stratified:
     @property
     def base(self) -> float:
         return self.expected / self.n
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The Wilson interval of :attr:`rate` (there are chances: :func:`_stratified` says None without)."""
+        return _wilson(self.k, self.n)
 
 
 def _stratified(strata: list[dict], baseline: str, phi: float) -> Stratified | None:
@@ -608,10 +617,11 @@ def bot_timing(players: pl.DataFrame, min_decisions: int, timed: bool) -> list[T
         for k, row in enumerate(part.iter_rows(named=True)):
             z_u = float(majority[k])
             p = min(1.0, (n - u + 1) * normal_upper(z_u)) if np.isfinite(z_u) else 1.0
-            evidence = {name: {"value": None if row[name] is None else round(float(row[name]), 4),
-                               "population_median": medians[name],
-                               "z": round(float(zs[name][k]), 2) if np.isfinite(zs[name][k]) else None}
-                        for name, _ in feats}
+            evidence: dict[str, object] = {
+                name: {"value": None if row[name] is None else round(float(row[name]), 4),
+                       "population_median": medians[name],
+                       "z": round(float(zs[name][k]), 2) if np.isfinite(zs[name][k]) else None}
+                for name, _ in feats}
             evidence["features_needed"] = f"{u} of {n}"
             evidence["decisions"] = row["n_think"]
             evidence["players_compared"] = part.height
@@ -636,7 +646,8 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         players = players.join(ratings(seat_rows), on=["game", "variant", "player"], how="left")
         eligible = {(g, v, p) for g, v, p, h in players.select("game", "variant", "player", "hands").iter_rows()
                     if h >= min_hands}
-        timed = bool(con.execute("select coalesce(bool_and(timed), false) from fraud_seats").fetchone()[0])
+        [(all_timed,)] = con.execute("select coalesce(bool_and(timed), false) from fraud_seats").fetchall()  # one row
+        timed = bool(all_timed)
         tests: list[Test] = []
         tests += co_seating(_frame(con, "seat_times", {}), eligible, min_sittings)
         soft = _frame(con, "pair_soft", {"min_pair": MIN_SOFT})
