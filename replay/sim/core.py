@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypedDict
 
 #: player names the simulated tables draw from (Chinese and Latin, to exercise both)
 NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
@@ -55,6 +55,15 @@ class UniformClock:
         return rng.randint(*self.gap)
 
 
+class Room(TypedDict):
+    """A simulated room, as a record's ``room`` holds it."""
+
+    name: str
+    base: int
+    coef: int
+    fee: int
+
+
 @dataclass
 class Seat:
     """Who sits at a simulated seat: the name recorded (None: a name drawn as for the
@@ -79,8 +88,9 @@ def deal(rng: random.Random, rules) -> tuple[list[list[int]], list[int]]:
 
 def seat_names(rng: random.Random, seats: list[Seat] | None, players: int) -> list[str]:
     """The recorded player names: the seats' own, or a sample of :data:`NAMES`."""
-    if seats and all(s.name is not None for s in seats):
-        return [s.name for s in seats]
+    named = [s.name for s in seats or () if s.name is not None]
+    if seats and len(named) == len(seats):
+        return named
     drawn = rng.sample(NAMES, players)  # drawn whenever a seat has no name: the same hands as the default seating
     return [s.name or drawn[k] for k, s in enumerate(seats)] if seats else drawn
 
@@ -90,6 +100,7 @@ class LegalMoves(Sequence):
     that beat the table (or plans its own leads) never pays for the whole list."""
 
     __slots__ = ("_table", "_seat", "_moves")
+    _moves: list[Move] | None
 
     def __init__(self, table, seat: int):
         self._table, self._seat, self._moves = table, seat, None
