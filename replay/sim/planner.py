@@ -123,7 +123,7 @@ _FOUR_UP = sum(0b01100 << (5 * r) for r in range(15))
 
 def _strip(h: int, sh: Shapes) -> tuple[int, int, list[int]]:
     """(counts without bombs and joker bombs, how many were taken, the bombs as packed plays)."""
-    bombs = []
+    bombs: list[int] = []
     if sh.bomb_min == 4 and not h & _FOUR_UP and not (sh.joker_units and (h >> 65) & 31 and (h >> 70) & 31):
         return h, 0, bombs  # nothing to take: the usual case
     for r in range(15):
