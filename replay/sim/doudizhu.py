@@ -7,9 +7,9 @@ import random
 from ..cards import RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_name, counts
 from ..games.doudizhu import SHOW_FACTOR_LANDLORD, SHOW_FACTORS_BEFORE, Doudizhu, DoudizhuRules
 from .bots import HEURISTIC
-from .core import Recorder, Seat, deal as deal_cards, play_turn, seat_names
+from .core import Recorder, Room, Seat, deal as deal_cards, play_turn, seat_names
 
-ROOMS = (
+ROOMS: tuple[Room, ...] = (
     {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
     {"name": "初级场", "base": 1, "coef": 1200, "fee": 500},
     {"name": "中级场", "base": 2, "coef": 3000, "fee": 1500},
@@ -28,7 +28,7 @@ def simulate_hand(rng: random.Random, rules: DoudizhuRules, hand_id: str, escape
                   seats: list[Seat] | None = None) -> dict:
     """One complete hand (bidding included) played by *seats* (default: the heuristic bot)."""
     deal, bottom = deal_cards(rng, rules)
-    room = dict(rng.choice(ROOMS))
+    room = rng.choice(ROOMS).copy()
     record: dict = {
         "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
         "players": seat_names(rng, seats, rules.players),
@@ -58,8 +58,9 @@ def simulate_hand(rng: random.Random, rules: DoudizhuRules, hand_id: str, escape
             act({"seat": seat, "act": "bid", "call": policies[seat].bid(table, rng, seat, power[seat], "call")}, 2)
         else:
             act({"seat": seat, "act": "grab", "grab": policies[seat].bid(table, rng, seat, power[seat], "grab")}, 2)
-    if table.phase == "play" and strength(table.packed[table.landlord]) >= 9 and rng.random() < 0.3:
-        act({"seat": table.landlord, "act": "show", "factor": SHOW_FACTOR_LANDLORD})
+    landlord = table.landlord  # None until the bidding names one
+    if table.phase == "play" and landlord is not None and strength(table.packed[landlord]) >= 9 and rng.random() < 0.3:
+        act({"seat": landlord, "act": "show", "factor": SHOW_FACTOR_LANDLORD})
     while not table.over:
         if len(actions) == escape_at:
             act({"seat": rng.randrange(rules.players), "act": "escape"})
