@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
 from typing import Any
@@ -127,7 +127,7 @@ class Colluder:
     feed: float = 0.85
     base: Any = HEURISTIC  # the policy it plays otherwise
 
-    def play(self, table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
+    def play(self, table, rng: random.Random, moves: Sequence[Move], hints: dict[str, Any]) -> list[int] | None:
         mate = _mate_seat(table, self.mate)
         if mate is not None and table.last is not None and table.last_seat == mate:
             if not hints.get("must_play") and rng.random() < self.spare:
@@ -142,7 +142,7 @@ class Colluder:
         return self.base.bid(table, rng, seat, power, stage)
 
 
-def _feeding_lead(table, mate: int, moves: list[Move]) -> list[int] | None:
+def _feeding_lead(table, mate: int, moves: Sequence[Move]) -> list[int] | None:
     """The lowest lead *mate* can beat and no other seat with cards can; else the lowest
     the mate can beat; None when the mate can beat none."""
     me = table.turn
@@ -167,7 +167,7 @@ class Dumper:
     receiver: str
     base: Any = HEURISTIC  # the policy it plays otherwise
 
-    def play(self, table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
+    def play(self, table, rng: random.Random, moves: Sequence[Move], hints: dict[str, Any]) -> list[int] | None:
         if _mate_seat(table, self.receiver) is None or not moves:
             return self.base.play(table, rng, moves, hints)
         if table.last is not None and not hints.get("must_play"):
@@ -271,7 +271,8 @@ class Population:
                         else:  # the mate plays on the same days, give or take ten minutes
                             sessions = [(a + rng.randint(-1, 1), b + rng.randint(-1, 1)) for a, b in first
                                         if rng.random() < 0.9]
-                        policy = (Colluder(mate, base=base) if role == "colluder" else
+                        policy = (base if mate is None else  # (colluders and dumpers come in pairs)
+                                  Colluder(mate, base=base) if role == "colluder" else
                                   Dumper(mate, base=base) if role == "dumper" else base)
                         person = Person(group[k], role, mate, human_clock(rng), policy, sessions)
                     self.people.append(person)
