@@ -13,18 +13,18 @@ simulated hand is legal by construction; the audit re-checks that anyway.
 from __future__ import annotations
 
 import random
-
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..cards import RANK, counts, pack
 from ..table import Table
-from .core import Move
+from .core import Move, Policy
 
 
 def choose_play(table: Table, rng: random.Random, partners: frozenset[int] = frozenset(), danger: int = 4,
                 must_play: bool = False, high_single: bool = False, strong: int = 12,
-                bomb_chance: float = 0.1, moves: list[Move] | None = None) -> list[int] | None:
+                bomb_chance: float = 0.1, moves: Sequence[Move] | None = None) -> list[int] | None:
     """The cards the seat to act plays, or None to pass, from ``table.legal_moves``
     (*moves*, when the caller has them already).
 
@@ -46,7 +46,7 @@ def choose_play(table: Table, rng: random.Random, partners: frozenset[int] = fro
     return None if choice is None else choice[0]
 
 
-def _choose(table: Table, rng: random.Random, moves: list[Move], partners: frozenset[int], danger: int,
+def _choose(table: Table, rng: random.Random, moves: Sequence[Move], partners: frozenset[int], danger: int,
             strong: int, bomb_chance: float) -> Move | None:
     seat = table.turn
     for move in moves:
@@ -91,7 +91,7 @@ class Heuristic:
     """The first bot (``--bot simple``): :func:`choose_play` for plays, hand strength for
     bids. It looks at every legal play and plans nothing."""
 
-    def play(self, table: Table, rng: random.Random, moves: list[Move], hints: dict[str, Any]) -> list[int] | None:
+    def play(self, table: Table, rng: random.Random, moves: Sequence[Move], hints: dict[str, Any]) -> list[int] | None:
         return choose_play(table, rng, moves=moves, **{k: v for k, v in hints.items() if k != "actions"})
 
     def bid(self, table: Table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
@@ -105,6 +105,6 @@ SIMPLE = Heuristic()
 from .planner import FAST, STRONG  # noqa: E402  (the planner is a policy over this module's Move)
 
 #: the bot levels of ``paipu simulate --bot``; the first is the default
-BOTS = {"fast": FAST, "strong": STRONG, "simple": SIMPLE}
+BOTS: dict[str, Policy] = {"fast": FAST, "strong": STRONG, "simple": SIMPLE}
 #: the policy of a seat nobody chose (the drivers' default)
 HEURISTIC = FAST

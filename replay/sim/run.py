@@ -14,7 +14,8 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO
+from types import FrameType
+from typing import BinaryIO
 
 from . import BLOCK, simulate
 from .bots import BOTS
@@ -84,7 +85,7 @@ class Stop:
 
     def __init__(self) -> None:
         self.asked = False
-        self.old: dict[int, object] = {}
+        self.old: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
 
     def __enter__(self) -> Stop:
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -130,7 +131,7 @@ def write(output: str, job_list: list[Job], workers: int = 1,
     """Play *job_list* into *output* ("-": stdout); (hands written, interrupted?)."""
     n, text = 0, bool(job_list and job_list[0].text)
     temp = None
-    f: IO[bytes]
+    f: BinaryIO | gzip.GzipFile
     if output == "-":
         f = sys.stdout.buffer
     else:
