@@ -7,9 +7,9 @@ import random
 from ..cards import card_name
 from ..games.paodekuai import Paodekuai, PaodekuaiRules
 from .bots import HEURISTIC
-from .core import Recorder, Seat, deal as deal_cards, play_turn, seat_names
+from .core import Recorder, Room, Seat, deal as deal_cards, play_turn, seat_names
 
-ROOMS = (
+ROOMS: tuple[Room, ...] = (
     {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
     {"name": "初级场", "base": 1, "coef": 300, "fee": 50},
     {"name": "中级场", "base": 1, "coef": 1000, "fee": 200},
@@ -20,7 +20,7 @@ def simulate_hand(rng: random.Random, rules: PaodekuaiRules, hand_id: str, escap
                   seats: list[Seat] | None = None) -> dict:
     """One complete hand played by *seats* (default: the heuristic bot)."""
     deal, _ = deal_cards(rng, rules)
-    room = dict(rng.choice(ROOMS))
+    room = rng.choice(ROOMS).copy()
     record: dict = {
         "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
         "players": seat_names(rng, seats, rules.players),
