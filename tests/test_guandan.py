@@ -13,7 +13,7 @@ from helpers import code_at, table_after
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paipu.replay.cards import HEARTS, card_id, parse_cards
+from paipu.replay.cards import HEARTS, RANK, RANK_2, card_id, parse_cards
 from paipu.replay.combos import any_beats, strongest
 from paipu.replay.games.guandan import (
     NO_TRIBUTE, STANDARD, GuandanHand, classify_cards, level_name, parse_level, upgrade_level,
@@ -452,11 +452,31 @@ def test_every_generated_move_validates(seed, data):
     for cards, _ in moves:
         v, *_ = table.verify_play(stop, seat, [CARD_NAMES[c] for c in cards])
         assert v is None, (cards, v)
-    # and the play the record made there, if any, is among the generated ones
+    # and the play the record made there, if any, is among the generated ones: the same
+    # ranks read the same way. Not always the same cards: the generator takes the lowest
+    # natural cards of a rank and wilds for the shortage, so a level heart played as its
+    # own rank beside a natural one (Jh Jd Jc 2s 2h at level 2, seed 2174, action 12) is
+    # generated as Jh Jd Jc 2s 2d, the same full house
     action = record["actions"][stop]
     if action["act"] == "play":
-        made = sorted(parse_cards(action["cards"]))
-        assert any(sorted(cards) == made for cards, _ in moves)
+        v, made, _, made_readings = table.verify_play(stop, seat, action["cards"])
+        assert v is None
+        ranks = sorted(RANK[c] for c in made)
+        assert any(sorted(RANK[c] for c in cards) == ranks and readings == made_readings
+                   for cards, readings in moves)
+
+
+def test_a_level_heart_played_as_its_own_rank_is_generated_by_its_reading():
+    """The case hypothesis found for the test above, pinned."""
+    record = match(2174, "no_tribute", 1)[0]
+    table = table_after(record, 12)
+    action = record["actions"][12]
+    assert action["cards"] == ["Jh", "Jd", "Jc", "2s", "2h"] and table.level == RANK_2
+    moves = {tuple(sorted(cards)): readings for cards, readings in table.legal_moves(table.turn)}
+    played = tuple(sorted(parse_cards(action["cards"])))
+    natural = tuple(sorted(parse_cards(["Jh", "Jd", "Jc", "2s", "2d"])))
+    assert played not in moves and natural in moves
+    assert table.verify_play(12, table.turn, action["cards"])[3] == moves[natural]
 
 
 def test_dataset_audit_follows_a_match_across_part_files(tmp_path):
