@@ -320,6 +320,32 @@ def test_presence_z_is_the_pooled_t_with_one_opponent():
     assert presence_z(role, 3)[("g", "v", "D", "R")] == pytest.approx(z[("g", "v", "D", "R")], rel=0.05)
 
 
+def test_chip_flow_reads_each_t_through_students_t_with_the_hands_met(monkeypatch):
+    """z = (z_receiver - z_giver) / 2, each t first turned into the normal quantile of the
+    same tail under Student's t with (hands the two met - 1) degrees of freedom."""
+    from scipy.stats import norm
+    from scipy.stats import t as student
+
+    import paipu.analysis.fraud as fraud
+
+    monkeypatch.setattr(fraud, "presence_fit", lambda seats, min_pair: None)
+    monkeypatch.setattr(fraud, "pair_effects", lambda fits: {("g", "v", "D", "R"): -3.575, ("g", "v", "R", "D"): 5.225})
+    row = {"game": "g", "variant": "v", "d": "D", "r": "R", "n_with": 25, "d_losses": 22, "d_mean_with": -0.42,
+           "d_mean_other": -0.06, "r_mean_with": 0.34, "r_mean_other": -0.08, "d_n_other": 259, "r_n_other": 255,
+           "flow": 5.45, "coins_flow": 5490.0}
+    eligible = {("g", "v", "D"), ("g", "v", "R")}
+    (test,) = fraud.chip_flow(pl.DataFrame([row]), pl.DataFrame(), eligible, 20)
+    z_r, z_d = norm.isf(student.sf(5.225, 24)), -norm.isf(student.sf(3.575, 24))
+    assert test.effect == pytest.approx((z_r - z_d) / 2)
+    assert test.p == pytest.approx(norm.sf((z_r - z_d) / 2))
+    assert test.effect == pytest.approx(3.699, abs=1e-3)  # as normal t's: 4.40 (p 5e-6), now p 1.1e-4
+    assert (test.player, test.other, test.n) == ("D", "R", 25)
+    assert test.evidence["t_giver"] == -3.575 and test.evidence["t_receiver"] == 5.225 and test.evidence["t_df"] == 24
+    # many hands met: Student's t is the normal
+    assert fraud._t_as_z(3.0, 10_000) == pytest.approx(3.0, abs=1e-3)
+    assert fraud._t_as_z(-2.0, 5) == pytest.approx(-fraud._t_as_z(2.0, 5))
+
+
 def test_pair_effects_take_out_what_everyone_feels():
     fits = {("g", "v", "P1", "X"): (-0.3, 0.1), ("g", "v", "P2", "X"): (-0.1, 0.1), ("g", "v", "P3", "X"): (-0.2, 0.1)}
     t = pair_effects(fits)

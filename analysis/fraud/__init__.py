@@ -573,15 +573,26 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         zd, zr = zs.get((game, variant, d, rcv)), zs.get((game, variant, rcv, d))
         if zd is None or zr is None:
             continue
-        z = (zr - zd) / 2  # the mean: the two are correlated (a zero-sum hand), not √2
+        # each t has about as many degrees of freedom as the hands the two met (its contrast
+        # is the mean of those against the rest): read on the normal scale through Student's
+        # t, so that 20-odd heavy-tailed results do not pass for a normal mean
+        df = max(int(r["n_with"]) - 1, 1)
+        z = (_t_as_z(zr, df) - _t_as_z(zd, df)) / 2  # the mean: the two are correlated (zero-sum hands), not √2
         tests.append(Test("chip_flow", game, variant, d, rcv, normal_upper(z), z, r["n_with"], {
             "hands_as_opponents": r["n_with"], "losses_of_giver": r["d_losses"],
             "giver_result_with": round(r["d_mean_with"], 4), "giver_result_elsewhere": _round(r["d_mean_other"]),
             "receiver_result_with": round(r["r_mean_with"], 4), "receiver_result_elsewhere": _round(r["r_mean_other"]),
             "giver_hands_elsewhere": r["d_n_other"], "receiver_hands_elsewhere": r["r_n_other"],
             "share_flowed": round(r["flow"], 3), "coins_flowed": round(r["coins_flow"] or 0.0, 2),
-            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3)}))
+            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3), "t_df": df}))
     return tests
+
+
+def _t_as_z(t: float, df: int) -> float:
+    """The normal quantile with the same upper tail as *t* under Student's t with *df*."""
+    from scipy.stats import norm, t as student
+
+    return float(norm.isf(student.sf(t, df))) if t >= 0 else -float(norm.isf(student.sf(-t, df)))
 
 
 def _round(x, k: int = 4):
