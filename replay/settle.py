@@ -15,19 +15,24 @@ def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float]
     >>> settle_coins([2, -1, -1], 100, 10, [1000, 50, 1000])   # farmer 1 can pay only 50
     [140, -50, -110]
     """
-    want = [s * coef for s in scores]
     net: list[float]
-    if type(coef) is int and type(fee) is int and stacks is not None and not sum(want):
+    if type(coef) is int and type(fee) is int and stacks is not None:
         # the common case, whole coins, zero-sum and no cap reached: what each seat wants,
-        # less the fee (never past what it has left), already whole
+        # less the fee (never past what it has left), already whole (one pass: this runs
+        # for every hand settled)
         quick = []
-        for x, w in zip(stacks, want):
+        balance = 0
+        for x, s in zip(stacks, scores):
+            w = s * coef
             if type(x) is not int or x < w or x < -w:
                 break
+            balance += w
             left = x + w
             quick.append(w - (fee if fee < left else left))
         else:
-            return quick
+            if not balance:
+                return quick
+    want = [s * coef for s in scores]
     if stacks is None:
         net = want
     else:

@@ -319,58 +319,65 @@ class Paodekuai(Table):
 
     def outcome(self) -> dict[str, Any]:
         n = self.n
-        out: dict[str, Any] = {"order": list(self.out)}
+        xiqian = self.xiqian
         if self.end_reason == "escape":
-            out.update(scores=[0] * n, escape=self.escaper, xiqian=list(self.xiqian))
-            if self.coins_wanted():
-                out["coins"] = list(self.xiqian)
+            out: dict[str, Any] = {"order": list(self.out), "scores": [0] * n, "escape": self.escaper,
+                                   "xiqian": list(xiqian)}
+            if "coef" in self.spec.room:  # coins_wanted(), inline
+                out["coins"] = list(xiqian)
             return out
         winner = self.out[0]
         left = self.left
+        # what one card left costs each loser, its loss and the winner's total, in one pass
+        # over the seats (this runs for every hand settled)
         factors = self.factors(winner)
-        losses = [x * f for x, f in zip(left, factors)]  # the winner's factor is 0
-        total = sum(losses)
+        scores = [0] * n
+        total = 0
+        for s in range(n):
+            loss = left[s] * factors[s]  # the winner's factor is 0
+            scores[s] = -loss
+            total += loss
         let_go = None
         for g, released in reversed(self.let_goes):
             if released == winner:
                 let_go = g
                 break
-        if let_go is None:
-            scores = [-x for x in losses]
-            scores[winner] = total
-        else:  # 放走包赔: the let-go seat pays every loser's loss alone
+        if let_go is not None:  # 放走包赔: the let-go seat pays every loser's loss alone
             scores = [0] * n
-            scores[winner] = total
             scores[let_go] = -total
-        out.update(winner=winner, scores=scores, factors=factors, cards_left=list(left),
-                   let_go=let_go, xiqian=list(self.xiqian))
-        if self.coins_wanted():
-            room = self.spec.room
-            xiqian = self.xiqian
+        scores[winner] = total
+        out = {"order": list(self.out), "winner": winner, "scores": scores, "factors": factors,
+               "cards_left": list(left), "let_go": let_go, "xiqian": list(xiqian)}
+        room = self.spec.room
+        if "coef" in room:  # coins_wanted(), inline
+            stacks = self.spec.stacks
             if any(xiqian):  # 喜钱 paid: it counts in the stacks and the coins
-                stacks = None if self.stacks is None else [x + q for x, q in zip(self.stacks, xiqian)]
+                if stacks is not None:
+                    stacks = [x + q for x, q in zip(stacks, xiqian)]
                 coins = settle_coins(scores, room["coef"], room.get("fee", 0), stacks)
                 out["coins"] = [c + q for c, q in zip(coins, xiqian)]
             else:
-                out["coins"] = settle_coins(scores, room["coef"], room.get("fee", 0), self.stacks)
+                out["coins"] = settle_coins(scores, room["coef"], room.get("fee", 0), stacks)
         return out
 
     def factors(self, winner: int) -> list[int]:
-        """What one card left costs each loser (0 for the winner): one pass over the seats,
-        the scoring rule read once (this runs for every hand settled)."""
+        """What one card left costs each loser (0 for the winner), the scoring rule read
+        once. Huopin: ×3 for a seat that played no card, ×2 for one that played fewer than
+        half its dealt cards (its cards played fewer than its cards left: the two add up to
+        the cards dealt), else ×1."""
         left, played, n = self.left, self.cards_played, self.n
+        factors = [0] * n
         if self.rules.scoring == "classic":
-            factors = []
             for s in range(n):
-                if s == winner:
-                    factors.append(0)
-                    continue
-                f = (2 if left[s] > 10 else 1) << self.held_bombs(s)
-                factors.append(2 * f if played[s] == 0 else f)
+                if s != winner:
+                    f = (2 if left[s] > 10 else 1) << self.held_bombs(s)
+                    factors[s] = 2 * f if played[s] == 0 else f
             return factors
-        deal = self.spec.deal
-        return [0 if s == winner else 3 if played[s] == 0 else 2 if 2 * played[s] < len(deal[s]) else 1
-                for s in range(n)]
+        for s in range(n):
+            if s != winner:
+                p = played[s]
+                factors[s] = 3 if p == 0 else 2 if p < left[s] else 1
+        return factors
 
 
 @cache
