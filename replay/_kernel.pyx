@@ -10,7 +10,7 @@ built, so that both this loop and the games' Python hooks read the same values.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
-from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.dict cimport PyDict_GetItem
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLong, PyLong_AsUnsignedLongLongMask, PyLong_CheckExact, PyLong_FromUnsignedLongLong
@@ -346,6 +346,29 @@ def prepare(table):
     loop_of(table)
 
 
+cdef object count_hand(list hand, unsigned char *total, unsigned long long *packed):
+    """One seat's card counts (a bytearray), its cards added to *total* and its packed
+    rank counts to *packed* (two halves: ranks 0..11, ranks 12..14); None when a token is
+    not a card."""
+    cdef long c
+    counts = bytearray(54)
+    cdef unsigned char *buf = <unsigned char *>PyByteArray_AS_STRING(counts)
+    for token in hand:
+        c = card_id(token)
+        if c < 0:
+            return None
+        buf[c] += 1
+        total[c] += 1
+        packed[0] += RANK_LOW[c]
+        packed[1] += RANK_HIGH[c]
+    return counts
+
+
+cdef object as_packed(unsigned long long *packed):
+    low = PyLong_FromUnsignedLongLong(packed[0])
+    return low + (PyLong_FromUnsignedLongLong(packed[1]) << 60) if packed[1] else low
+
+
 def deal(deal, bottom):
     """Table.check_deal's sums in C: (each seat's card counts as a bytearray, each seat's
     packed rank counts, every card's count over the seats and the bottom as 54 bytes);
@@ -353,9 +376,7 @@ def deal(deal, bottom):
     Python sums then). Counts wrap past 255 and packed counts past 8 of a rank: such a deal
     is no deck, and the caller compares the counts with the deck's before it takes any."""
     cdef unsigned char total[54]
-    cdef unsigned long long low, high
-    cdef unsigned char *buf
-    cdef PyObject *found
+    cdef unsigned long long halves[2]
     cdef long c
     cdef Py_ssize_t k
     if type(deal) is not list or not (bottom is None or type(bottom) is list):
@@ -367,20 +388,12 @@ def deal(deal, bottom):
     for hand in deal:
         if type(hand) is not list:
             return NotImplemented
-        counts = bytearray(54)
-        buf = <unsigned char *>PyByteArray_AS_STRING(counts)
-        low = high = 0
-        for token in <list>hand:
-            c = card_id(token)
-            if c < 0:
-                return None
-            buf[c] += 1
-            total[c] += 1
-            low += RANK_LOW[c]
-            high += RANK_HIGH[c]
+        halves[0] = halves[1] = 0
+        counts = count_hand(hand, total, halves)
+        if counts is None:
+            return None
         hands.append(counts)
-        p = PyLong_FromUnsignedLongLong(low)
-        packed.append(p + (PyLong_FromUnsignedLongLong(high) << 60) if high else p)
+        packed.append(as_packed(halves))
     if bottom:
         for token in <list>bottom:
             c = card_id(token)
@@ -388,6 +401,53 @@ def deal(deal, bottom):
                 return None
             total[c] += 1
     return hands, packed, PyBytes_FromStringAndSize(<char *>total, 54)
+
+
+def checked_deal(deal, bottom, list sizes, Py_ssize_t bottom_size, bytes deck):
+    """Table.check_deal for a deal that is right, in one call: (each seat's card counts as
+    a bytearray, each seat's packed rank counts) when *deal* is a list of lists of tokens in
+    the sizes *sizes*, *bottom* None or a list of *bottom_size* tokens (None counts as
+    empty), and all of them together are the deck (*deck*: its count of each card id, a
+    byte each); None for anything else, and the caller's full check then finds the
+    verdict. With the sizes right a deal holds fewer than 256 cards: no count wraps."""
+    cdef unsigned char total[54]
+    cdef unsigned long long halves[2]
+    cdef const unsigned char *want
+    cdef long c
+    cdef Py_ssize_t k, s, n
+    if type(deal) is not list or PyList_GET_SIZE(deal) != PyList_GET_SIZE(sizes) or PyBytes_GET_SIZE(deck) != 54:
+        return None
+    if bottom is None:
+        if bottom_size != 0:
+            return None
+    elif type(bottom) is not list or PyList_GET_SIZE(bottom) != bottom_size:
+        return None
+    for k in range(54):
+        total[k] = 0
+    n = PyList_GET_SIZE(deal)
+    cdef list hands = [None] * n
+    cdef list packed = [None] * n
+    for s in range(n):
+        hand = <object>PyList_GET_ITEM(deal, s)
+        if type(hand) is not list or PyList_GET_SIZE(hand) != PyLong_AsLong(<object>PyList_GET_ITEM(sizes, s)):
+            return None
+        halves[0] = halves[1] = 0
+        counts = count_hand(hand, total, halves)
+        if counts is None:
+            return None
+        hands[s] = counts
+        packed[s] = as_packed(halves)
+    if bottom_size:
+        for k in range(bottom_size):
+            c = card_id(<object>PyList_GET_ITEM(bottom, k))
+            if c < 0:
+                return None
+            total[c] += 1
+    want = <const unsigned char *>PyBytes_AS_STRING(deck)
+    for k in range(54):
+        if total[k] != want[k]:
+            return None
+    return hands, packed
 
 
 # ----------------------------------------------------------------- the one-deck beating test

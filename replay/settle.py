@@ -20,15 +20,15 @@ def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float]
         # the common case, whole coins, zero-sum and no cap reached: what each seat wants,
         # less the fee (never past what it has left), already whole (one pass: this runs
         # for every hand settled)
-        quick = []
+        quick: list[float] = []
         balance = 0
-        for x, s in zip(stacks, scores):
-            w = s * coef
-            if type(x) is not int or x < w or x < -w:
+        for have, score in zip(stacks, scores):
+            wants = score * coef
+            if type(have) is not int or have < wants or have < -wants:
                 break
-            balance += w
-            left = x + w
-            quick.append(w - (fee if fee < left else left))
+            balance += wants
+            left = have + wants
+            quick.append(wants - (fee if fee < left else left))
         else:
             if not balance:
                 return quick

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
-from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT, contains
+from .cards import CARD_NAMES, CARD_OF, GUARD, RANK, RANK_BIT, contains
 
-from .combos import GUARD, JOKERS, NORMAL, ONES, Combo, ComboIndex, any_beats, beats, strongest
+from .combos import JOKERS, NORMAL, ONES, Combo, ComboIndex, any_beats, beats, strongest
 from .kernel import compiled
 from .rules import Rules
 from .verdicts import Code, Event, Violation
@@ -262,12 +262,20 @@ class Table(Base):
     def check_deal(self, deal: list[list[str]], bottom: list[str] | None = None) -> Violation | None:
         """The deal (and bottom) must be exactly the deck, in the variant's sizes: one
         comparison of the dealt cards' weights (:data:`CARD_WEIGHT`) summed with the deck's.
-        Each seat's sum gives its card counts and packed rank counts at once."""
+        Each seat's sum gives its card counts and packed rank counts at once. Where the
+        compiled kernel is built, a right deal is checked and counted in one call of it
+        (sizes, tokens, the deck's counts); any other goes the way below for its verdict."""
         rules = self.rules
-        if len(deal) != rules.players:
-            return Violation(Code.BAD_DEAL, None, f"{len(deal)} seats dealt; {rules.game}/{rules.variant} has {rules.players}")
         kit = rules.__dict__.get("_kept_deal") or per_rules(rules, "deal", lambda: DealKit.of(rules))
         sizes = kit.sizes
+        if compiled is not None:  # a right deal in one call of the kernel; anything else is checked below
+            dealt = compiled.checked_deal(deal, bottom, sizes, rules.bottom, kit.counts)
+            if dealt is not None:
+                self.hands, self.packed = dealt
+                self.left = list(sizes)
+                return None
+        if len(deal) != rules.players:
+            return Violation(Code.BAD_DEAL, None, f"{len(deal)} seats dealt; {rules.game}/{rules.variant} has {rules.players}")
         if list(map(len, deal)) != sizes:
             seat = next(s for s, hand in enumerate(deal) if len(hand) != sizes[s])
             return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(deal[seat])} cards, expected {sizes[seat]}")

@@ -183,3 +183,65 @@ def test_one_deck_beats_agrees_with_the_python_test():
             compiled.one_deck_beats(hand, last, allowed)), (hand, last, allowed)
         answers.add(want)
     assert answers == {True, False, None}
+
+
+def broken_deals(record: dict, rng: random.Random) -> list[tuple[object, object]]:
+    """(deal, bottom) of the record, and broken in the ways the deal check must catch."""
+    deal, bottom = record["deal"], record.get("bottom")
+    out: list[tuple[object, object]] = [(deal, bottom)]
+
+    def changed(seat: int, hand: list) -> list:
+        return [hand if s == seat else h for s, h in enumerate(deal)]
+
+    seat = rng.randrange(len(deal))
+    other = (seat + 1) % len(deal)
+    hand = deal[seat]
+    out += [
+        (changed(seat, hand[1:] + hand[:1]), bottom),  # the same cards in another order: right
+        ([deal[other] if s == seat else deal[seat] if s == other else h for s, h in enumerate(deal)], bottom),
+        (changed(seat, [hand[1]] + hand[1:]), bottom),  # a card twice, another missing
+        (changed(seat, hand[:-1]), bottom),  # a card short
+        (changed(seat, hand + hand[:1]), bottom),  # a card more
+        (deal[:-1], bottom),  # a seat missing
+        (deal + [[]], bottom),  # a seat more
+        (changed(seat, hand[:-1] + ["Zz"]), bottom),  # not a card
+        (changed(seat, hand[:-1] + [7]), bottom),  # an id, not a name
+        (changed(seat, tuple(hand)), bottom),  # a tuple: the Python path
+        (tuple(deal), bottom),
+        (changed(seat, [CARD_NAMES[0]] * len(hand)), bottom),  # one card many times
+    ]
+    if bottom:
+        out += [(deal, None), (deal, bottom[:-1]), (deal, tuple(bottom)), (deal, bottom[:-1] + ["Zz"]),
+                (deal, bottom[:-1] + bottom[:1])]
+    else:
+        out += [(deal, []), (deal, [hand[0]])]
+    return out
+
+
+@needs_kernel
+@pytest.mark.parametrize("game,variant,n", VARIANTS)
+def test_the_deal_check_agrees_with_the_python_one(game, variant, n, monkeypatch):
+    """Table.check_deal with the kernel's one-call check of a right deal (checked_deal)
+    against the pure sums: the same verdict and message, and the same card counts, packed
+    counts and cards left after a right deal."""
+    from paipu.replay import table as table_module
+    from paipu.replay.replayer import make_table
+
+    rng = random.Random(f"deal/{game}/{variant}")
+    cases = [case for record in simulate(game, variant, 3, seed=7) for case in broken_deals(record, rng)]
+    record = next(simulate(game, variant, 1, seed=7))
+
+    def checked(deal: object, bottom: object) -> tuple:
+        table = make_table(record)
+        v = table.check_deal(deal, bottom)  # type: ignore[arg-type]
+        return (v and (str(v.code), v.message), list(map(bytes, table.hands)), list(table.packed), list(table.left))
+
+    fast = [checked(*case) for case in cases]
+    monkeypatch.setattr(table_module, "compiled", None)
+    slow = [checked(*case) for case in cases]
+    assert fast == slow
+    verdicts = [x[0] for x in fast]
+    # right, 6 of each record: the deal, a hand reordered, two hands swapped, a tuple for a hand
+    # and for the deal (the Python path), an empty list for no bottom or a tuple for the bottom
+    assert verdicts.count(None) == 18
+    assert {v[0] for v in verdicts if v} == {"bad_deal", "bad_card"}
