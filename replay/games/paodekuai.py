@@ -200,26 +200,24 @@ class Paodekuai(Table):
             return v
         rules = self.rules
         card = rules.opening_card
-        self.opener = 0
+        opener = 0
         for seat, hand in enumerate(self.hands):
             if hand[card]:
-                self.opener = seat
+                opener = seat
                 break
-        self.turn = self.opener
+        self.turn = self.opener = opener
         # the variant's rules of play and pass, asked only where they apply (a check the
         # variant does not have costs a call on every play or pass otherwise)
         self.has_play_rules = rules.opening_card_played
         self.has_pass_rules = rules.must_play
-        room = self.spec.room
-        self.xiqian_amount: Any = room["xiqian"] if "xiqian" in room else _xiqian_of_room(room.get("name"))
-        self.xiqian = [0] * self.n
-        self.stacks = self.spec.stacks  # read, never changed
         return None
 
     # the state every hand starts from (class attributes: fewer to set per hand; the list
-    # of let-go plays is replaced, never changed in place)
+    # of let-go plays is replaced, never changed in place; the 喜钱 each seat got or paid,
+    # a list of its own from the first bomb that earns it, none before)
     released: int | None = None
     let_goes: tuple[tuple[int, int], ...] = ()
+    xiqian: list[int] = ()  # type: ignore[assignment]
 
     @staticmethod
     def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
@@ -300,14 +298,18 @@ class Paodekuai(Table):
             self.pay_xiqian(i, seat)
 
     def pay_xiqian(self, i: int, seat: int) -> None:
-        amount = self.xiqian_amount
+        room, stacks = self.spec.room, self.spec.stacks
+        amount: Any = room["xiqian"] if "xiqian" in room else _xiqian_of_room(room.get("name"))
+        xiqian = self.xiqian
+        if not xiqian:
+            xiqian = self.xiqian = [0] * self.n
         got = 0
         for s in range(self.n):
             if s != seat:
-                pay = amount if self.stacks is None else min(amount, max(0, self.stacks[s] + self.xiqian[s]))
-                self.xiqian[s] -= pay
+                pay = amount if stacks is None else min(amount, max(0, stacks[s] + xiqian[s]))
+                xiqian[s] -= pay
                 got += pay
-        self.xiqian[seat] += got
+        xiqian[seat] += got
         self.events.append(Event("xiqian", i, seat, {"amount": amount, "received": got}))
 
     # ------------------------------------------------------------------ settlement
@@ -319,10 +321,11 @@ class Paodekuai(Table):
 
     def outcome(self) -> dict[str, Any]:
         n = self.n
-        xiqian = self.xiqian
+        paid = self.xiqian
+        xiqian = list(paid) if paid else [0] * n  # the outcome's own list
         if self.end_reason == "escape":
             out: dict[str, Any] = {"order": list(self.out), "scores": [0] * n, "escape": self.escaper,
-                                   "xiqian": list(xiqian)}
+                                   "xiqian": xiqian}
             if "coef" in self.spec.room:  # coins_wanted(), inline
                 out["coins"] = list(xiqian)
             return out
@@ -347,11 +350,11 @@ class Paodekuai(Table):
             scores[let_go] = -total
         scores[winner] = total
         out = {"order": list(self.out), "winner": winner, "scores": scores, "factors": factors,
-               "cards_left": list(left), "let_go": let_go, "xiqian": list(xiqian)}
+               "cards_left": list(left), "let_go": let_go, "xiqian": xiqian}
         room = self.spec.room
         if "coef" in room:  # coins_wanted(), inline
             stacks = self.spec.stacks
-            if any(xiqian):  # 喜钱 paid: it counts in the stacks and the coins
+            if paid and any(paid):  # 喜钱 paid: it counts in the stacks and the coins
                 if stacks is not None:
                     stacks = [x + q for x, q in zip(stacks, xiqian)]
                 coins = settle_coins(scores, room["coef"], room.get("fee", 0), stacks)
