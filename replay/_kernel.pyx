@@ -13,7 +13,7 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, Py
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.dict cimport PyDict_GetItem
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_AsLong, PyLong_AsUnsignedLongLongMask, PyLong_CheckExact, PyLong_FromUnsignedLongLong
+from cpython.long cimport PyLong_AsLong, PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask, PyLong_CheckExact, PyLong_FromUnsignedLongLong
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
@@ -448,6 +448,46 @@ def checked_deal(deal, bottom, list sizes, Py_ssize_t bottom_size, bytes deck):
         if total[k] != want[k]:
             return None
     return hands, packed
+
+
+# ----------------------------------------------------------------- settlement
+
+cdef bint whole(object x, long long limit, long long *value):
+    """True when *x* is an int (not a bool) within ±*limit*, its value in *value*."""
+    cdef int overflow = 0
+    if not PyLong_CheckExact(x):
+        return False
+    value[0] = PyLong_AsLongLongAndOverflow(x, &overflow)
+    return not overflow and -limit <= value[0] <= limit
+
+
+def settle_whole(scores, coef, fee, stacks):
+    """settle.settle_coins' common case in C: whole coins, zero-sum, no cap reached (each
+    seat's score × coef within what it carries), the fee taken but never past what a seat
+    has left: the coins; None for anything else, or numbers past the bounds that keep the
+    sums here exact (|score|, |coef| ≤ 2^26, stacks and fee ≤ 2^53): the Python function
+    then, which is the reference."""
+    cdef long long c, f, have, score, wants, left, balance = 0
+    cdef Py_ssize_t k, n
+    if type(scores) is not list or type(stacks) is not list:
+        return None
+    if not whole(coef, 1LL << 26, &c) or not whole(fee, 1LL << 53, &f):
+        return None
+    n = min(PyList_GET_SIZE(scores), PyList_GET_SIZE(stacks))
+    cdef list coins = [None] * n
+    for k in range(n):
+        if not whole(<object>PyList_GET_ITEM(stacks, k), 1LL << 53, &have) \
+                or not whole(<object>PyList_GET_ITEM(scores, k), 1LL << 26, &score):
+            return None
+        wants = score * c
+        if have < wants or have < -wants:
+            return None
+        balance += wants
+        left = have + wants
+        coins[k] = wants - (f if f < left else left)
+    if balance:
+        return None
+    return coins
 
 
 # ----------------------------------------------------------------- the one-deck beating test

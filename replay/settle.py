@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .kernel import compiled
+
 
 def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float] | None) -> list[float]:
     """Coins per seat: points × coef, capped by what each seat carried, then the fee.
@@ -16,6 +18,10 @@ def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float]
     [140, -50, -110]
     """
     net: list[float]
+    if compiled is not None:  # the common case below in C (replay/_kernel.pyx), where it applies
+        coins: list[float] | None = compiled.settle_whole(scores, coef, fee, stacks)
+        if coins is not None:
+            return coins
     if type(coef) is int and type(fee) is int and stacks is not None:
         # the common case, whole coins, zero-sum and no cap reached: what each seat wants,
         # less the fee (never past what it has left), already whole (one pass: this runs
