@@ -60,7 +60,8 @@ def make_table(record: dict[str, Any], detail: bool = False, previous: dict[str,
     rules, engine = found
     params = record.get("params")
     table = engine(rules.with_params(params) if params else rules, record, detail)
-    table.previous = previous
+    if previous is not None:  # (None is the class's default: no store)
+        table.previous = previous
     return table
 
 

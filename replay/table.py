@@ -214,12 +214,12 @@ class Table(Base):
         self.n = n = rules.players
         self.combos = self.table_for(rules)
         self.hands = [NO_CARDS] * n  # the deal check gives each seat its own counts
-        self.packed = [0] * n
-        self.left = [0] * n
+        self.packed = zeros = [0] * n  # (copies of one list: cheaper than a [0] * n each)
+        self.left = zeros.copy()
         self.active = [True] * n
         self.out = []
-        self.plays_by = [0] * n
-        self.cards_played = [0] * n
+        self.plays_by = zeros.copy()
+        self.cards_played = zeros.copy()
         self.events: list[Event] = []
         self.detail = detail
         if detail:
