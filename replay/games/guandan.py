@@ -630,7 +630,8 @@ class GuandanHand(Guandan):
             self.end_reason = "out"
             if len(out) == 3:  # the last seat takes the last place
                 out.append(next(s for s in range(4) if s not in out))
-            winner = self.match_after().match_winner
+            self.after = after = self.match_after()  # kept for the outcome: the hand is over
+            winner = after.match_winner
             if winner is not None:
                 self.events.append(Event("match_won", i, out[0], {"team": winner}))
 
@@ -649,6 +650,9 @@ class GuandanHand(Guandan):
                 "upgrade": outcome.get("upgrade"), "level": self.spec.level,
                 "levels_after": outcome.get("levels"), "match_over": outcome.get("match_over")}
 
+    #: the hand's effect on the match, kept when the hand ends (on_out)
+    after: LevelsAfter | None = None
+
     def match_after(self) -> LevelsAfter:
         """The hand's effect on the match (levels, failures at A, a won match)."""
         prev = self.previous or {}
@@ -660,7 +664,7 @@ class GuandanHand(Guandan):
             out.update(escape=self.escaper, scores=[0] * 4)
             return out
         team = TEAM[self.out[0]]
-        after = self.match_after()
+        after = self.after or self.match_after()
         mult = 2 ** self.big_bombs
         scores = [mult if TEAM[s] == team else -mult for s in range(4)]
         out.update(winning_team=team, double_down=after.double_down, upgrade=after.upgrade,
@@ -669,7 +673,7 @@ class GuandanHand(Guandan):
         if after.match_winner is not None:
             out["match_winner"] = after.match_winner
         if self.rules.a_fail_limit:
-            out["a_fails"] = after.a_fails
+            out["a_fails"] = list(after.a_fails)  # (its own list: the kept one is read again)
         room = self.spec.room
         if self.coins_wanted():
             x, fee = room.get("base", 1), room.get("fee", 0)
