@@ -12,7 +12,7 @@ each variant in a fresh process (the minimum over --rounds passes, after a warm-
   in a tight loop over the first 100 hands (tables played beforehand for the second), no
   clock read per hand; the median of the passes, the garbage collector on. The same 100
   hands whatever --hands is: timed over all hands, the figure grew with their number
-  (Paodekuai 6.9 µs at 100 hands, 11.1 at 1,000, the collector on or off alike: their
+  (Paodekuai 6.7 µs at 100 hands, 8.9 at 1,000, the collector on or off alike: their
   records and tables read from memory rather than the cache; see docs/benchmarks.md);
 - fixed replay µs: the same parts timed hand by hand as a replay goes (the record read
   from its line, the table set up, the actions played untimed, then the settlement),
@@ -113,6 +113,10 @@ def fixed():
     return (total + now() - t) / len(first)
 
 LINES = [json.dumps(r, ensure_ascii=False) for r in records]
+try:  # the compiled kernel's loop, which replay() runs where it is built
+    from paipu.replay.replayer import KERNEL as LOOP
+except ImportError:
+    LOOP = None
 
 def fixed_in_replay():
     # hand by hand as a replay goes: the record read from its line (untimed), the table
@@ -126,8 +130,11 @@ def fixed_in_replay():
         table = make_table(r)
         table.setup()
         total += now() - t
-        for i, a in enumerate(r["actions"]):
-            table.step(i, a)
+        if LOOP is not None:  # the actions as replay() plays them
+            LOOP.run(table, r["actions"])
+        else:
+            for i, a in enumerate(r["actions"]):
+                table.step(i, a)
         t = now()
         compare_result(r.get("result") or {}, table.outcome())
         total += now() - t
