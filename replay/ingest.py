@@ -171,7 +171,7 @@ def _work(batch: Batch) -> BatchResult:
             rejects.append((item.source, item.line, str(item.code), item.message or "", item.raw))
             continue
         try:
-            digest = content_hash(record)
+            digest = item.digest if item.digest is not None else content_hash(record)
         except (TypeError, ValueError, OverflowError, orjson.JSONEncodeError) as e:  # last resort: checks missed it
             rejects.append((item.source, item.line, str(Code.BAD_RECORD), f"cannot be stored: {e}", None))
             continue

@@ -15,6 +15,7 @@ paipu.replay.verdicts.RecordError: bad_card: field "deal[2][1]": expected a card
 from __future__ import annotations
 
 import math
+from hashlib import blake2b
 from typing import Any
 
 import orjson
@@ -111,6 +112,35 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
     With ``action_cards=False`` card tokens inside actions are only checked to be strings:
     the replay reports a misspelt card as ``bad_card`` at its action, after the turn check.
     """
+    _check_fields(obj, action_cards)
+    try:
+        orjson.dumps(obj)  # every value storable as JSON: strings, 64-bit integers, depth
+    except (orjson.JSONEncodeError, TypeError, ValueError, OverflowError):
+        raise _unstorable(obj) from None
+    return obj
+
+
+def check_and_hash(obj: Any, action_cards: bool = True) -> tuple[dict, int]:
+    """:func:`check_record` and the record's :func:`content_hash` at once (what ingest
+    needs): the hash's JSON is the storability probe, so the record is serialised once.
+    The same errors as check_record (the sorted and the plain JSON of a record fail alike)."""
+    _check_fields(obj, action_cards)
+    try:
+        data = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    except (orjson.JSONEncodeError, TypeError, ValueError, OverflowError):
+        raise _unstorable(obj) from None
+    return obj, int.from_bytes(blake2b(data, digest_size=8).digest(), "little") >> 1
+
+
+def content_hash(record: dict) -> int:
+    """A 63-bit hash of the record's content (key order does not matter): what tells a
+    hand seen again from a different hand under the same id, in every dataset."""
+    digest = blake2b(orjson.dumps(record, option=orjson.OPT_SORT_KEYS), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 1
+
+
+def _check_fields(obj: Any, action_cards: bool) -> None:
+    """check_record without the final probe that every value is storable."""
     if not isinstance(obj, dict):
         raise RecordError(Code.BAD_RECORD, None, f"expected a JSON object per hand, got {type(obj).__name__}")
     version = _need(obj, "paipu", int)
@@ -202,11 +232,6 @@ def check_record(obj: Any, action_cards: bool = True) -> dict:
     if obj.get("lead_card") is not None:
         _card(obj["lead_card"], "lead_card")
     _opt(obj, "params", dict)
-    try:
-        orjson.dumps(obj)  # every value storable as JSON: strings, 64-bit integers, depth
-    except (orjson.JSONEncodeError, TypeError, ValueError, OverflowError):
-        raise _unstorable(obj) from None
-    return obj
 
 
 def _number(x: Any) -> bool:

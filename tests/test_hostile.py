@@ -499,7 +499,10 @@ def test_last_resort_a_value_the_checks_miss_rejects_one_record(tmp_path, monkey
     fails and each record is tried alone: that one is rejected naming the column."""
     from paipu.replay.io import jsonl
 
-    monkeypatch.setattr(jsonl, "check_record", lambda obj, action_cards=True: obj)  # checks nothing
+    from paipu.replay.record import content_hash
+
+    # checks nothing (the hash as ingest's reader computes it)
+    monkeypatch.setattr(jsonl, "check_and_hash", lambda obj, action_cards=True: (obj, content_hash(obj)))
     bad = [spoil(lambda r: r.update(stacks=[2 ** 60, 0, 0])),
            spoil(lambda r: [r.update(id="bad2"), r["actions"][0].update(t=2 ** 60)])]
     src = tmp_path / "h.jsonl"

@@ -116,3 +116,47 @@ def test_a_declared_combination_is_kind_and_key(declared):
         check_record(broken(["actions", 1, "declared"], declared))
     assert e.value.field == "actions[1].declared" and "[kind, key]" in e.value.message
     assert check_record(broken(["actions", 1, "declared"], ["single", "3"]))["actions"][1]["declared"] == ["single", "3"]
+
+
+def test_the_content_hash_is_the_one_datasets_hold():
+    """Datasets store this hash and deduplicate by it: its value may never change (the
+    value below is what paipu d6cceb5 computed for GOOD), whichever key order."""
+    from paipu.replay.record import content_hash
+
+    assert content_hash(GOOD) == 4018003544020584622
+    assert content_hash(dict(reversed(list(copy.deepcopy(GOOD).items())))) == 4018003544020584622
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _outcome(f):
+    try:
+        return f()
+    except RecordError as e:
+        return (e.code, e.field, e.message)
+
+
+@pytest.mark.parametrize("record", [
+    GOOD, {**GOOD, "game": "ddz"}, broken(["deal", 2, 0], "5z"), broken(["id"]), broken(["actions", 0, "seat"], 9),
+    broken(["params"], {"big": 2 ** 64}), broken(["players", 0], "\ud800"), broken(["actions", 1, "x"], "\udc00"),
+    broken(["params"], {"x": _nested(300)}), broken(["result"], {"f": float("nan")}), "not a record",
+])
+@pytest.mark.parametrize("strict", [True, False])
+def test_check_and_hash_is_check_record_and_content_hash(record, strict):
+    """Ingest's readers check and hash in one serialisation: the same record, hash and
+    errors (code, field, message) as check_record followed by content_hash."""
+    from paipu.replay.record import check_and_hash, content_hash
+
+    one = _outcome(lambda: check_and_hash(copy.deepcopy(record), strict))
+    two = _outcome(lambda: (lambda r: (r, content_hash(r)))(check_record(copy.deepcopy(record), strict)))
+    assert one == two
+    if record is GOOD:
+        assert one[1] == 4018003544020584622
+    elif isinstance(record, dict) and ("params" in record or "x" in record["actions"][1]
+                                       or record["players"][0] != "a"):
+        assert one[0] == "bad_record", one  # the storability probe's own errors, not a pass

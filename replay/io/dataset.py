@@ -24,7 +24,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
 
-from ..record import FIELDS
+from ..record import FIELDS, content_hash  # noqa: F401  (content_hash: here for its users)
 from . import store
 from .commit import StagedBatch, read_table, settle
 
@@ -58,12 +58,6 @@ _ACTION_FIELDS = {"play": 3, "bid": 3, "grab": 3, "show": 3, "tribute": 4, "retu
 
 def _json(value) -> str | None:
     return None if value is None else orjson.dumps(value).decode()
-
-
-def content_hash(record: dict) -> int:
-    """A 63-bit hash of the record's content (key order does not matter)."""
-    digest = hashlib.blake2b(orjson.dumps(record, option=orjson.OPT_SORT_KEYS), digest_size=8).digest()
-    return int.from_bytes(digest, "little") >> 1
 
 
 def id_key(hand_id: str) -> int:

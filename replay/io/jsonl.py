@@ -8,7 +8,7 @@ from typing import IO
 
 import orjson
 
-from ..record import FIELDS, check_record
+from ..record import FIELDS, check_and_hash
 from ..verdicts import Code, RecordError
 from .sources import Item, LongLine, ReadError, decode_line, id_of, iter_lines, short
 
@@ -45,11 +45,11 @@ def item_of_line(number: int, data: bytes, source: str, strict: bool = True) -> 
         return Item(source, number, "utf-8", code=Code.BAD_RECORD,
                     message=f"not valid JSON ({e})", raw=short(data.decode("utf-8", "replace")))
     try:
-        record = check_record(obj, action_cards=strict)
+        record, digest = check_and_hash(obj, action_cards=strict)
     except RecordError as e:
         return Item(source, number, encoding, code=e.code, message=str(e).split(": ", 1)[1],
                     raw=short(data.decode(encoding, "replace")), hand_id=id_of(obj))
-    return Item(source, number, encoding, record=record)
+    return Item(source, number, encoding, record=record, digest=digest)
 
 
 def items_of_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:

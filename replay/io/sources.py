@@ -43,6 +43,9 @@ class Item:
     hand_id: str | None = None
     #: the file (or folder) could not be read at all (audit exits 2)
     unreadable: bool = False
+    #: the record's content hash (:func:`~replay.record.content_hash`) when the reader
+    #: computed it with its checks (ingest's readers do: the record is serialised once)
+    digest: int | None = None
 
     @property
     def where(self) -> str:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from itertools import repeat
 from typing import Any
 
-from ..record import FIELDS, check_record
+from ..record import FIELDS, check_and_hash
 from ..verdicts import Code, RecordError
 from .sources import Item, LongLine, ReadError, decode_line, id_of, iter_lines, short
 
@@ -392,7 +392,7 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
             return None
         b, builder = builder, None
         try:
-            record = check_record(b.finish(), action_cards=strict)
+            record, digest = check_and_hash(b.finish(), action_cards=strict)
         except TextError as e:
             return Item(source, e.line, encoding, code=Code.BAD_RECORD, message=str(e), raw=short("\n".join(b.lines)),
                         hand_id=id_of(b.record))
@@ -404,7 +404,7 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
                 line = b.action_lines[int(m.group(1))]
             return Item(source, line, encoding, code=e.code, message=str(e).split(": ", 1)[1], raw=raw,
                         hand_id=id_of(b.record))
-        return Item(source, b.line, encoding, record=record)
+        return Item(source, b.line, encoding, record=record, digest=digest)
 
     for n, raw_line, enc in lines:
         encoding = enc if enc != "utf-8" else encoding
@@ -591,10 +591,10 @@ def _plain_hand(lines: list[str], begin: int, end: int, first: int, source: str,
                 add(_parse_action(stripped, n))
             else:
                 builder.feed(line, stripped, n)
-        record = check_record(builder.finish(), action_cards=strict)
+        record, digest = check_and_hash(builder.finish(), action_cards=strict)
     except (TextError, RecordError, ValueError, IndexError):
         return None
-    return Item(source, first + begin, "utf-8", record=record)
+    return Item(source, first + begin, "utf-8", record=record, digest=digest)
 
 
 def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:
