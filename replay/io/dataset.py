@@ -107,12 +107,11 @@ class ActionRows:
         structs = pa.array(flat, type=_ACTION_STRUCT)
         starts = np.repeat(np.cumsum(counts) - counts, counts)
         extra: list[str | None] = [None] * total
-        keys, base = _ACTION_KEYS, _ACTION_FIELDS
-        for k, a in enumerate(flat):
-            # checked records have their act's fields: more keys than those means extras
-            if len(a) > base.get(a["act"], 2) + ("t" in a) + ("as" in a):
-                e = {key: v for key, v in a.items() if key not in keys}
-                extra[k] = _json(e) if e else None
+        keys = _ACTION_KEYS
+        for k in _maybe_extra(flat, structs):
+            a = flat[k]
+            e = {key: v for key, v in a.items() if key not in keys}
+            extra[k] = _json(e) if e else None
         columns = {
             "hand_id": pa.array(self.ids, pa.string()).take(pa.array(np.repeat(np.arange(len(self.ids)), counts))),
             "idx": pa.array((np.arange(total) - starts).astype(np.int32)),
@@ -124,6 +123,27 @@ class ActionRows:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+
+def _maybe_extra(flat: list[dict], structs: pa.StructArray) -> list[int]:
+    """The actions of *flat* that may have fields outside the contract: checked records
+    have their act's fields (_ACTION_FIELDS), so more keys than those and a non-null ``t``
+    and ``as`` means extras; counted in NumPy, not action by action (a ``t`` or ``as``
+    given as null is counted as absent: such an action is only looked at more closely)."""
+    if not flat:
+        return []
+    lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
+    acts = structs.field("act")
+    if acts.null_count:
+        return list(range(len(flat)))
+    encoded = acts.dictionary_encode()
+    bases = np.array([_ACTION_FIELDS.get(v, 2) for v in encoded.dictionary.to_pylist()], dtype=np.int64)
+    expected = bases[encoded.indices.to_numpy()]
+    for name in ("t", "as"):
+        column = structs.field(name)
+        if column.null_count < len(column):
+            expected += column.is_valid().to_numpy(zero_copy_only=False)
+    return np.flatnonzero(lengths > expected).tolist()
 
 
 def add_hand(hands: Columns, actions: ActionRows, record: dict, source: str, line: int, encoding: str, digest: int) -> None:
