@@ -574,3 +574,138 @@ def same(a, b, python_same):
     if type(a) is type(b) and a == b:
         return True
     return python_same(a, b)
+
+
+# ----------------------------------------------------------------- the text format's lines
+
+cdef dict BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False}
+cdef dict FLAG_OF = {"bid": "call", "grab": "grab"}
+cdef tuple PLAIN_ACTS = ("pass", "peek", "resist", "escape")
+
+
+cdef object parse_action(str line, long n, object full):
+    """io.text._parse_action in C: the common action lines (a play, a pass, a bid or grab,
+    with or without ``@T``); anything else goes to *full* (text._parse_action_full), the
+    reference, as there. The same dict (keys in the same order) or the same exception."""
+    cdef list tokens, rest
+    cdef dict action
+    cdef str act, digits, last
+    cdef Py_ssize_t k, size
+    if "{" not in line:
+        tokens = line.split()
+        seat = int(tokens[0])
+        size = PyList_GET_SIZE(tokens)
+        if size > 1:
+            act = <str>PyList_GET_ITEM(tokens, 1)
+            action = {"seat": seat, "act": act}
+            if size > 2:
+                last = <str>PyList_GET_ITEM(tokens, size - 1)
+                if last[0] == "@":
+                    digits = last[1:]
+                    if not (digits.isdigit() and digits.isascii() and (digits[0] != "0" or len(digits) == 1)):
+                        return full(line, n)
+                    action["t"] = int(digits)
+                    size -= 1
+            if act == "play":
+                rest = tokens[2:size]
+                if "as" in rest:
+                    k = rest.index("as")
+                    if k:
+                        action["cards"] = rest[:k]
+                        action["as"] = rest[k + 1:]
+                        return action
+                elif rest:
+                    action["cards"] = rest
+                    return action
+            elif act in PLAIN_ACTS:
+                if size == 2:
+                    return action
+            elif act in FLAG_OF and size == 3:
+                word = <object>PyList_GET_ITEM(tokens, 2)
+                if word in BOOL_WORDS:
+                    action[FLAG_OF[act]] = BOOL_WORDS[word]
+                    return action
+    return full(line, n)
+
+
+def text_action(str line, long n, full):
+    """:func:`parse_action` for a test (the kernel against io.text._parse_action)."""
+    return parse_action(line, n, full)
+
+
+def text_lines(list lines, Py_ssize_t begin, Py_ssize_t end, long n, list actions, feed, full):
+    """The loop of io.text._plain_hand over ``lines[begin:end]`` (line *begin* is line
+    number *n*): action lines parsed here into *actions*, other lines to *feed*; the same
+    dicts or the same exception as there."""
+    cdef Py_ssize_t i
+    cdef str line, stripped
+    for i in range(begin, end):
+        line = <str>PyList_GET_ITEM(lines, i)
+        stripped = line.strip()
+        if stripped:
+            if stripped[0].isdigit():
+                actions.append(parse_action(stripped, n, full))
+            else:
+                feed(line, stripped, n)
+        n += 1
+
+
+# ----------------------------------------------------------------- the record's checks
+
+cdef object MAX_EXACT = 2 ** 53  # record.MAX_EXACT
+
+
+def check_actions(list actions, long n, bint action_cards, frozenset card_set, check_action):
+    """record._check_actions in C: a well-formed play, pass, bid or grab is taken here;
+    any other action goes to *check_action* (record._check_action), the reference."""
+    cdef Py_ssize_t i, k, size
+    cdef dict a
+    cdef bint taken
+    for i in range(PyList_GET_SIZE(actions)):
+        item = <object>PyList_GET_ITEM(actions, i)
+        taken = False
+        if type(item) is dict:
+            a = <dict>item
+            seat = a.get("seat")
+            act = a.get("act")
+            t = a.get("t")
+            if type(seat) is int and 0 <= seat < n and (
+                    t is None or (type(t) is int or type(t) is float) and 0 <= t <= MAX_EXACT):
+                if type(act) is str:
+                    if act == "pass":
+                        taken = True
+                    elif act == "play":
+                        cards = a.get("cards")
+                        if type(cards) is list and PyList_GET_SIZE(cards) and "as" not in a and "declared" not in a:
+                            if action_cards:
+                                taken = _all_in(<list>cards, card_set)
+                            else:
+                                taken = True
+                                for k in range(PyList_GET_SIZE(cards)):
+                                    if type(<object>PyList_GET_ITEM(cards, k)) is not str:
+                                        taken = False
+                                        break
+                    elif act == "bid":
+                        taken = type(a.get("call")) is bool
+                    elif act == "grab":
+                        taken = type(a.get("grab")) is bool
+        if not taken:
+            check_action(item, i, n, action_cards)
+
+
+cdef bint _all_in(list cards, frozenset card_set):
+    """card_set.issuperset(cards), False where an element is not hashable (the slow path
+    names it) as in the reference."""
+    cdef Py_ssize_t k
+    for k in range(PyList_GET_SIZE(cards)):
+        x = <object>PyList_GET_ITEM(cards, k)
+        if type(x) is str:
+            if x not in card_set:
+                return False
+        else:
+            try:
+                if x not in card_set:
+                    return False
+            except TypeError:
+                return False
+    return True

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import math
 from hashlib import blake2b
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 
 from .cards import CARD_OF, RANK_NAMES
 from .games import UnknownGame, find_game, game_name
+from .kernel import compiled
 from .verdicts import Code, RecordError
 
 FORMAT_VERSION = 1
@@ -178,27 +180,7 @@ def _check_fields(obj: Any, action_cards: bool) -> None:
         _cards(_need(obj, "bottom", list), "bottom")
     elif obj.get("bottom") is not None:
         _cards(obj["bottom"], "bottom")
-    actions = _need(obj, "actions", list)
-    superset, flags = _CARD_SET.issuperset, _FLAG
-    for i, a in enumerate(actions):
-        # the hot path, inline: a well-formed play, pass, bid or grab; anything else (every
-        # malformed action included) goes to _check_action, which accepts or names the field
-        if type(a) is dict:
-            seat, act, t = a.get("seat"), a.get("act"), a.get("t")
-            if type(seat) is int and 0 <= seat < n and (t is None or (type(t) in _NUMBERS and 0 <= t <= MAX_EXACT)):
-                if act == "pass":
-                    continue
-                if act == "play":
-                    cards = a.get("cards")
-                    if type(cards) is list and cards and "as" not in a and "declared" not in a:
-                        try:
-                            if superset(cards) if action_cards else all(type(x) is str for x in cards):
-                                continue
-                        except TypeError:  # an unhashable element: the slow path names it
-                            pass
-                elif act in flags and type(a.get(flags[act])) is bool:
-                    continue
-        _check_action(a, i, n, action_cards)
+    CHECK_ACTIONS(_need(obj, "actions", list), n, action_cards, _CARD_SET, _check_action)
     _opt(obj, "result", dict)
     _opt(obj, "time", str)
     _opt(obj, "room", dict)
@@ -299,6 +281,31 @@ def _all_cards(value: Any) -> bool:
         return False
 
 
+def _check_actions(actions: list, n: int, action_cards: bool, card_set: frozenset[str],
+                   check_action: Callable[[Any, int, int, bool], None]) -> None:
+    """The actions' checks: a well-formed play, pass, bid or grab is taken here; anything
+    else (every malformed action included) goes to *check_action* (:func:`_check_action`,
+    which accepts it or names the field). The compiled kernel has the same loop."""
+    superset, flags = card_set.issuperset, _FLAG
+    for i, a in enumerate(actions):
+        if type(a) is dict:
+            seat, act, t = a.get("seat"), a.get("act"), a.get("t")
+            if type(seat) is int and 0 <= seat < n and (t is None or (type(t) in _NUMBERS and 0 <= t <= MAX_EXACT)):
+                if act == "pass":
+                    continue
+                if act == "play":
+                    cards = a.get("cards")
+                    if type(cards) is list and cards and "as" not in a and "declared" not in a:
+                        try:
+                            if superset(cards) if action_cards else all(type(x) is str for x in cards):
+                                continue
+                        except TypeError:  # an unhashable element: the slow path names it
+                            pass
+                elif type(act) is str and act in flags and type(a.get(flags[act])) is bool:
+                    continue
+        check_action(a, i, n, action_cards)
+
+
 def _check_action(action: Any, i: int, n: int, strict_cards: bool = True) -> None:
     cards, card = (_cards, _card) if strict_cards else (_strings, _string)
     path = f"actions[{i}]"
@@ -335,3 +342,8 @@ def _check_action(action: Any, i: int, n: int, strict_cards: bool = True) -> Non
         to = _need(action, "to", int, path + ".")
         if not 0 <= to < n:
             raise _bad(f"{path}.to", f"a seat 0..{n - 1}", to)
+
+
+#: the actions' loop of check_record: the compiled kernel's (replay/_kernel.pyx) where it
+#: is built, which accepts and rejects the same actions; _check_actions otherwise
+CHECK_ACTIONS = _check_actions if compiled is None else compiled.check_actions

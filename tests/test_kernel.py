@@ -279,3 +279,93 @@ def test_settlement_agrees_with_the_python_one(monkeypatch):
     # the kernel answers many and leaves many to Python
     answered = sum(compiled.settle_whole(*case) is not None for case in cases)
     assert 500 < answered < 4500, answered
+
+
+# ------------------------------------------------------------ ingest: text lines, checks
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@needs_kernel
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(__import__("tests.test_text_reading", fromlist=["TOKENS"]).TOKENS), min_size=1,
+                max_size=7), st.sampled_from(["0", "2", "12", "١", "99999999999999999999"]))
+def test_kernel_reads_action_lines_as_the_text_reader(tokens, seat):
+    """The kernel's action line against io.text._parse_action: the same dict, keys in the
+    same order, or the same exception and message."""
+    from paipu.replay.io.text import _parse_action, _parse_action_full
+
+    line = " ".join([seat, *tokens])
+
+    def reading(parse):
+        try:
+            got = parse(line)
+            return got, list(got)
+        except Exception as e:  # noqa: BLE001  (any exception: the two must raise alike)
+            return type(e), str(e)
+
+    assert reading(lambda x: compiled.text_action(x, 7, _parse_action_full)) == reading(lambda x: _parse_action(x, 7))
+
+
+@needs_kernel
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 200), st.integers(0, 80), st.text(" \t\u3000#{}@:0123456789abdsyexp١\"", max_size=6),
+                          st.booleans()), max_size=6), st.booleans())
+def test_kernel_reads_text_hands_as_the_pure_reader(edits, strict):
+    """Whole text hands, good and spoilt by inserted or replacing text: the items (records,
+    codes, messages, lines, raw text) with the kernel's line loop are the pure loop's."""
+    from paipu.replay.io import text
+    from tests.test_text_reading import BASE_LINES, _item_tuples
+
+    lines = list(BASE_LINES)
+    for at, column, token, replace in edits:
+        at %= len(lines)
+        words = lines[at].split(" ")
+        if replace and words:
+            words[column % len(words)] = token
+            lines[at] = " ".join(words)
+        else:
+            lines[at] = lines[at][:column] + token + lines[at][column:]
+    data = "\n".join(lines).encode()
+    fast = _item_tuples(text.items_of_text_blocks([(1, data)], "f", strict))
+    old = text.LINES
+    text.LINES = text._lines
+    try:
+        assert fast == _item_tuples(text.items_of_text_blocks([(1, data)], "f", strict))
+    finally:
+        text.LINES = old
+
+
+_VALUES = {
+    "seat": [0, 2, 3, -1, True, "0", 2 ** 70, None, 1.0],
+    "act": ["play", "pass", "bid", "grab", "show", "fold", ["x"], 5, None],
+    "t": [None, 0, 5, -1, 2 ** 53, 2 ** 53 + 1, 1.5, float("nan"), float("inf"), True, "5"],
+    "cards": [[], ["3s"], ["3s", "4h"], ["3s", "3z"], [["3s"]], [3], "3s", ["3s", {"a": 1}], None],
+    "call": [True, False, 1, None], "grab": [True, 0, None], "as": [["3s"], None], "declared": [["single", "3"]],
+}
+
+
+@st.composite
+def _action(draw):
+    if draw(st.integers(0, 20)) == 0:
+        return draw(st.sampled_from([[], "play", None, 5]))
+    keys = draw(st.lists(st.sampled_from(sorted(_VALUES)), unique=True))
+    return {key: draw(st.sampled_from(_VALUES[key])) for key in ["seat", "act", *keys]
+            if key in ("seat", "act") and draw(st.integers(0, 9)) or key in keys}
+
+
+@needs_kernel
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_action(), max_size=8), st.booleans())
+def test_kernel_checks_actions_as_the_record_checks(actions, strict):
+    """The kernel's loop over a record's actions takes the same actions and sends the same
+    ones (by index) to the precise check as record._check_actions."""
+    from paipu.replay import record
+
+    def sent(loop):
+        out: list = []
+        loop(actions, 3, strict, record._CARD_SET, lambda a, i, n, s: out.append((i, n, s)))
+        return out
+
+    assert sent(compiled.check_actions) == sent(record._check_actions)

@@ -160,3 +160,24 @@ def test_check_and_hash_is_check_record_and_content_hash(record, strict):
     elif isinstance(record, dict) and ("params" in record or "x" in record["actions"][1]
                                        or record["players"][0] != "a"):
         assert one[0] == "bad_record", one  # the storability probe's own errors, not a pass
+
+
+@pytest.mark.parametrize("act", [["x"], {"a": 1}, 5, None])
+def test_an_act_that_is_not_a_string_is_named_not_a_crash(act):
+    """An unhashable act once raised TypeError out of the checks (and so out of ingest's
+    batch): it is bad_record at its field."""
+    with pytest.raises(RecordError) as e:
+        check_record(broken(["actions", 1, "act"], act))
+    assert (e.value.code, e.value.field) == ("bad_record", "actions[1].act")
+    assert e.value.message.startswith("expected a string, got")
+
+
+def test_ingest_rejects_an_unhashable_act_and_keeps_its_neighbour(tmp_path):
+    import json
+
+    from paipu.replay.ingest import ingest_files
+
+    path = tmp_path / "h.jsonl"
+    path.write_text(json.dumps(broken(["actions", 1, "act"], ["x"])) + "\n" + json.dumps(dict(GOOD, id="h2")) + "\n")
+    stats = ingest_files([str(path)], str(tmp_path / "ds"))
+    assert (stats.written, stats.rejected, stats.by_code) == (1, 1, {"bad_record": 1})

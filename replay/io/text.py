@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat
 from typing import Any
 
+from ..kernel import compiled
 from ..record import FIELDS, check_and_hash
 from ..verdicts import Code, RecordError
 from .sources import Item, LongLine, ReadError, decode_line, id_of, iter_lines, short
@@ -579,22 +580,33 @@ def _plain_hand(lines: list[str], begin: int, end: int, first: int, source: str,
     if not _BARE_ID.fullmatch(hand_id):
         return None
     builder = _HandBuilder(hand_id, first + begin)
-    add = builder.actions.append
-    n = first + begin
     try:
-        for line in lines[begin + 1:end]:
-            n += 1
-            stripped = line.strip()
-            if not stripped:
-                continue
-            if stripped[0].isdigit():
-                add(_parse_action(stripped, n))
-            else:
-                builder.feed(line, stripped, n)
+        LINES(lines, begin + 1, end, first + begin + 1, builder.actions, builder.feed, _parse_action_full)
         record, digest = check_and_hash(builder.finish(), action_cards=strict)
     except (TextError, RecordError, ValueError, IndexError):
         return None
     return Item(source, first + begin, "utf-8", record=record, digest=digest)
+
+
+def _lines(lines: list[str], begin: int, end: int, n: int, actions: list[dict],
+           feed: Callable[[str, str, int], None], full: Callable[[str, int], dict]) -> None:
+    """The lines ``lines[begin:end]`` of a hand without comments (line *begin* is line
+    number *n*): action lines read by :func:`_parse_action` into *actions*, others given to
+    *feed*; *full* is :func:`_parse_action_full` (the compiled loop takes it as an argument)."""
+    add = actions.append
+    for line in lines[begin:end]:
+        stripped = line.strip()
+        if stripped:
+            if stripped[0].isdigit():
+                add(_parse_action(stripped, n))
+            else:
+                feed(line, stripped, n)
+        n += 1
+
+
+#: the loop of _plain_hand: the compiled kernel's (replay/_kernel.pyx) where it is built,
+#: which gives the same actions or the same exception; _lines, the reference, otherwise
+LINES = _lines if compiled is None else compiled.text_lines
 
 
 def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:
