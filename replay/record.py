@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 
 from .cards import CARD_OF, RANK_NAMES
-from .games import UnknownGame, find_game, game_name
+from .games import UnknownGame, find_game
 from .kernel import compiled
 from .verdicts import Code, RecordError
 
@@ -145,32 +145,46 @@ def _check_fields(obj: Any, action_cards: bool) -> None:
     """check_record without the final probe that every value is storable."""
     if not isinstance(obj, dict):
         raise RecordError(Code.BAD_RECORD, None, f"expected a JSON object per hand, got {type(obj).__name__}")
-    version = _need(obj, "paipu", int)
+    # each field's usual exact type is taken at once; anything else goes to _need or _opt,
+    # which accept it (a subclass) or raise the error naming the field
+    get = obj.get
+    version = get("paipu")
+    if type(version) is not int:
+        version = _need(obj, "paipu", int)
     if version != FORMAT_VERSION:
         raise _bad("paipu", f"format version {FORMAT_VERSION}", version)
-    hand_id = _need(obj, "id", str)
+    hand_id = get("id")
+    if type(hand_id) is not str:
+        hand_id = _need(obj, "id", str)
     if not hand_id:
         raise _bad("id", "a non-empty string", hand_id)
-    game = _need(obj, "game", str)
-    variant = _need(obj, "variant", str)
+    game, variant = get("game"), get("variant")
+    if type(game) is not str:
+        game = _need(obj, "game", str)
+    if type(variant) is not str:
+        variant = _need(obj, "variant", str)
     try:
-        canonical_game = game_name(game)
+        declared = find_game(game)
     except UnknownGame as e:
         raise RecordError(Code.UNKNOWN_GAME, "game", str(e)) from None
-    variants = find_game(canonical_game).variants
+    canonical_game, variants = declared.name, declared.variants
     if variant not in variants:
         known = ", ".join(variants)
         raise RecordError(Code.UNKNOWN_GAME, "variant", f"unknown variant {variant!r} of {canonical_game} (known: {known})")
     if canonical_game != game:
         obj["game"] = canonical_game
-    players = _need(obj, "players", list)
+    players = get("players")
+    if type(players) is not list:
+        players = _need(obj, "players", list)
     if not 2 <= len(players) <= 4:
         raise _bad("players", "2 to 4 player names", players)
     for i, name in enumerate(players):
         if not isinstance(name, str):
             raise _bad(f"players[{i}]", "a string", name)
     n = len(players)
-    deal = _need(obj, "deal", list)
+    deal = get("deal")
+    if type(deal) is not list:
+        deal = _need(obj, "deal", list)
     if len(deal) != n:
         raise _bad("deal", f"one list of cards per seat ({n})", f"{len(deal)} lists")
     for s, hand in enumerate(deal):
@@ -180,40 +194,59 @@ def _check_fields(obj: Any, action_cards: bool) -> None:
         _cards(_need(obj, "bottom", list), "bottom")
     elif obj.get("bottom") is not None:
         _cards(obj["bottom"], "bottom")
-    CHECK_ACTIONS(_need(obj, "actions", list), n, action_cards, _CARD_SET, _check_action)
-    _opt(obj, "result", dict)
-    _opt(obj, "time", str)
-    _opt(obj, "room", dict)
-    room = obj.get("room")
+    actions = get("actions")
+    if type(actions) is not list:
+        actions = _need(obj, "actions", list)
+    CHECK_ACTIONS(actions, n, action_cards, _CARD_SET, _check_action)
+    for key, kind in _OPTIONAL_FIELDS:
+        value = get(key)
+        if value is not None and type(value) is not kind:
+            _opt(obj, key, kind)
+    room = get("room")
     if room:
         for key in ROOM_NUMBERS:
             if key in room and not _number(room[key]):
                 raise _bad(f"room.{key}", "a number from -2^53 to 2^53", room[key])
-    stacks = _opt(obj, "stacks", list)
+    stacks = get("stacks")
+    if stacks is not None and type(stacks) is not list:
+        stacks = _opt(obj, "stacks", list)
     if stacks is not None:
         if len(stacks) != n:
             raise _bad("stacks", f"{n} numbers (coins per seat)", stacks)
         for i, x in enumerate(stacks):
             if not _number(x):
                 raise _bad(f"stacks[{i}]", "a number from -2^53 to 2^53 (coins)", x)
-    match = _opt(obj, "match", dict)
+    match = get("match")
+    if match is not None and type(match) is not dict:
+        match = _opt(obj, "match", dict)
     if match is not None:
         _need(match, "id", str, "match.")
         hand = _need(match, "hand", int, "match.")
         if not 0 <= hand <= INT64_MAX:
             raise _bad("match.hand", "a hand number from 0 to 2^63 - 1", hand)
-    levels = _opt(obj, "levels", list)
+    levels = get("levels")
+    if levels is not None and type(levels) is not list:
+        levels = _opt(obj, "levels", list)
     if levels is not None and (len(levels) != 2 or not all(_level(x) for x in levels)):
         raise _bad("levels", 'two level ranks like ["2", "5"]', levels)
-    level = _opt(obj, "level", str)
+    level = get("level")
+    if level is not None and type(level) is not str:
+        level = _opt(obj, "level", str)
     if level is not None and not _level(level):
         raise _bad("level", "a level rank 2..10, J, Q, K or A", level)
-    leader = _opt(obj, "leader", int)
+    leader = get("leader")
+    if leader is not None and type(leader) is not int:
+        leader = _opt(obj, "leader", int)
     if leader is not None and not 0 <= leader < n:
         raise _bad("leader", f"a seat 0..{n - 1}", leader)
-    if obj.get("lead_card") is not None:
+    if get("lead_card") is not None:
         _card(obj["lead_card"], "lead_card")
-    _opt(obj, "params", dict)
+    if get("params") is not None and type(obj["params"]) is not dict:
+        _opt(obj, "params", dict)
+
+
+#: the first optional fields checked, in this order, with their type
+_OPTIONAL_FIELDS = (("result", dict), ("time", str), ("room", dict))
 
 
 def _number(x: Any) -> bool:
