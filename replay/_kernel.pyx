@@ -709,3 +709,32 @@ cdef bint _all_in(list cards, frozenset card_set):
             except TypeError:
                 return False
     return True
+
+
+# ----------------------------------------------------------------- the dataset's action columns
+
+cdef tuple ACTION_COLUMNS = ("seat", "act", "cards", "as", "call", "grab", "factor", "card", "to", "t")
+
+
+def action_columns(list flat):
+    """The values of io.dataset's action fields (ACTION_COLUMNS) as one list per field
+    (None where an action lacks it or holds null) and how many are not None, or None when
+    an action is not a dict: what Arrow's struct conversion of *flat* reads, field by field."""
+    cdef Py_ssize_t n = PyList_GET_SIZE(flat), i, k
+    cdef Py_ssize_t counts[10]
+    cdef PyObject *found
+    cdef list columns = [[None] * n for _ in range(10)]
+    cdef list column
+    for k in range(10):
+        counts[k] = 0
+    for i in range(n):
+        a = <object>PyList_GET_ITEM(flat, i)
+        if type(a) is not dict:
+            return None
+        for k in range(10):
+            found = PyDict_GetItem(a, <object>PyTuple_GET_ITEM(ACTION_COLUMNS, k))
+            if found is not NULL and <object>found is not None:
+                column = <list>PyList_GET_ITEM(columns, k)
+                column[i] = <object>found
+                counts[k] += 1
+    return columns, [counts[k] for k in range(10)]

@@ -24,6 +24,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
 
+from ..kernel import compiled
 from ..record import FIELDS, content_hash  # noqa: F401  (content_hash: here for its users)
 from . import store
 from .commit import StagedBatch, read_table, settle
@@ -100,15 +101,18 @@ class ActionRows:
         self.ids.append(hand_id)
         self.lists.append(actions)
 
-    def to_arrow(self) -> pa.Table:
+    def to_arrow(self, columnar: bool = True) -> pa.Table:
+        """The actions table; *columnar*: from the compiled kernel's field lists where it is
+        built (else, and with False, Arrow's struct conversion of the dicts: the reference,
+        whose errors name the value that does not fit)."""
         flat = [a for acts in self.lists for a in acts]
         counts = np.fromiter((len(acts) for acts in self.lists), dtype=np.int64, count=len(self.lists))
         total = int(counts.sum())
-        structs = pa.array(flat, type=_ACTION_STRUCT)
+        fields = _action_fields(flat, columnar)
         starts = np.repeat(np.cumsum(counts) - counts, counts)
         extra: list[str | None] = [None] * total
         keys = _ACTION_KEYS
-        for k in _maybe_extra(flat, structs):
+        for k in _maybe_extra(flat, fields):
             a = flat[k]
             e = {key: v for key, v in a.items() if key not in keys}
             extra[k] = _json(e) if e else None
@@ -117,7 +121,7 @@ class ActionRows:
             "idx": pa.array((np.arange(total) - starts).astype(np.int32)),
         }
         for name in ("seat", "act", "cards", "as", "call", "grab", "factor", "card", "to", "t"):
-            columns["as_cards" if name == "as" else name] = structs.field(name)
+            columns["as_cards" if name == "as" else name] = fields[name]
         columns["extra"] = pa.array(extra, pa.string())
         return pa.table(columns, schema=ACTIONS)
 
@@ -125,7 +129,20 @@ class ActionRows:
         return len(self.ids)
 
 
-def _maybe_extra(flat: list[dict], structs: pa.StructArray) -> list[int]:
+def _action_fields(flat: list[dict], columnar: bool) -> dict[str, pa.Array]:
+    """The action fields of *flat* as Arrow arrays, by field name: Arrow's conversion of
+    the dicts as structs, or (*columnar* and the kernel built) of the kernel's lists of
+    each field's values (the same arrays, and the same failures: tests/test_kernel.py)."""
+    lists = compiled.action_columns(flat) if columnar and compiled is not None else None
+    if lists is None:
+        structs = pa.array(flat, type=_ACTION_STRUCT)
+        return {f.name: structs.field(f.name) for f in _ACTION_STRUCT}
+    values, present = lists
+    return {f.name: pa.array(v, type=f.type) if k else pa.nulls(len(flat), f.type)
+            for f, v, k in zip(_ACTION_STRUCT, values, present)}
+
+
+def _maybe_extra(flat: list[dict], fields: dict[str, pa.Array]) -> list[int]:
     """The actions of *flat* that may have fields outside the contract: checked records
     have their act's fields (_ACTION_FIELDS), so more keys than those and a non-null ``t``
     and ``as`` means extras; counted in NumPy, not action by action (a ``t`` or ``as``
@@ -133,14 +150,14 @@ def _maybe_extra(flat: list[dict], structs: pa.StructArray) -> list[int]:
     if not flat:
         return []
     lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
-    acts = structs.field("act")
+    acts = fields["act"]
     if acts.null_count:
         return list(range(len(flat)))
     encoded = acts.dictionary_encode()
     bases = np.array([_ACTION_FIELDS.get(v, 2) for v in encoded.dictionary.to_pylist()], dtype=np.int64)
     expected = bases[encoded.indices.to_numpy()]
     for name in ("t", "as"):
-        column = structs.field(name)
+        column = fields[name]
         if column.null_count < len(column):
             expected += column.is_valid().to_numpy(zero_copy_only=False)
     return np.flatnonzero(lengths > expected).tolist()
@@ -201,11 +218,11 @@ def unfit_field(record: dict) -> str | None:
         one = ActionRows()
         one.add(record["id"], [action])
         try:
-            one.to_arrow()
+            one.to_arrow(columnar=False)
         except (pa.ArrowException, OverflowError, ValueError, TypeError, orjson.JSONEncodeError) as e:
             return f'field "actions[{i}]": does not fit the dataset\'s actions table: {e}'
     try:
-        actions.to_arrow()
+        actions.to_arrow(columnar=False)
     except (pa.ArrowException, OverflowError, ValueError, TypeError, orjson.JSONEncodeError) as e:
         return f'field "actions": does not fit the dataset\'s actions table: {e}'
     return None
