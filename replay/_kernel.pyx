@@ -11,7 +11,7 @@ built, so that both this loop and the games' Python hooks read the same values.
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from cpython.dict cimport PyDict_GetItem
+from cpython.dict cimport PyDict_GetItem, PyDict_Next
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLong, PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask, PyLong_CheckExact, PyLong_FromUnsignedLongLong
 from cpython.object cimport PyObject, PyTypeObject
@@ -714,14 +714,18 @@ cdef bint _all_in(list cards, frozenset card_set):
 # ----------------------------------------------------------------- the dataset's action columns
 
 cdef tuple ACTION_COLUMNS = ("seat", "act", "cards", "as", "call", "grab", "factor", "card", "to", "t")
+cdef dict COLUMN_OF = {name: k for k, name in enumerate(ACTION_COLUMNS)}
 
 
 def action_columns(list flat):
     """The values of io.dataset's action fields (ACTION_COLUMNS) as one list per field
     (None where an action lacks it or holds null) and how many are not None, or None when
-    an action is not a dict: what Arrow's struct conversion of *flat* reads, field by field."""
-    cdef Py_ssize_t n = PyList_GET_SIZE(flat), i, k
+    an action is not a dict: what Arrow's struct conversion of *flat* reads, field by field.
+    Each action's own keys are walked (a few), not the ten fields looked up."""
+    cdef Py_ssize_t n = PyList_GET_SIZE(flat), i, k, pos
     cdef Py_ssize_t counts[10]
+    cdef PyObject *key
+    cdef PyObject *value
     cdef PyObject *found
     cdef list columns = [[None] * n for _ in range(10)]
     cdef list column
@@ -731,10 +735,15 @@ def action_columns(list flat):
         a = <object>PyList_GET_ITEM(flat, i)
         if type(a) is not dict:
             return None
-        for k in range(10):
-            found = PyDict_GetItem(a, <object>PyTuple_GET_ITEM(ACTION_COLUMNS, k))
-            if found is not NULL and <object>found is not None:
-                column = <list>PyList_GET_ITEM(columns, k)
-                column[i] = <object>found
-                counts[k] += 1
+        pos = 0
+        while PyDict_Next(a, &pos, &key, &value):
+            if <object>value is None:
+                continue
+            found = PyDict_GetItem(COLUMN_OF, <object>key)
+            if found is NULL:
+                continue
+            k = <Py_ssize_t><long>(<object>found)
+            column = <list>PyList_GET_ITEM(columns, k)
+            column[i] = <object>value
+            counts[k] += 1
     return columns, [counts[k] for k in range(10)]
