@@ -24,6 +24,8 @@ from .cards import CARD_OF as _CARD_OF, RANK
 from .combos import any_beats, strongest
 from .verdicts import Event
 
+from orjson import loads as _orjson_loads
+
 cdef dict CARD_OF = _CARD_OF
 # each card id's packed rank bit as two halves: ranks 0..11 (bits 0..59), ranks 12..14
 cdef unsigned long long RANK_LOW[54]
@@ -633,21 +635,108 @@ def text_action(str line, long n, full):
     return parse_action(line, n, full)
 
 
-def text_lines(list lines, Py_ssize_t begin, Py_ssize_t end, long n, list actions, feed, full):
-    """The loop of io.text._plain_hand over ``lines[begin:end]`` (line *begin* is line
-    number *n*): action lines parsed here into *actions*, other lines to *feed*; the same
-    dicts or the same exception as there."""
+# the text reader's own pieces, given by io.text (which imports this module) at its import
+cdef object FULL = None  # text._parse_action_full
+cdef object SEAT_MATCH = None  # text._PLAIN_SEAT.fullmatch
+cdef object KEY_MATCH = None  # text._KEY.fullmatch
+cdef object NUMBER_MATCH = None  # text._NUMBER.match
+cdef tuple NOT_FIELDS = ("players", "deal", "actions")
+cdef tuple JSON_WORDS = ("true", "false", "null")
+
+
+def text_setup(full, seat_match, key_match, number_match):
+    global FULL, SEAT_MATCH, KEY_MATCH, NUMBER_MATCH
+    FULL, SEAT_MATCH, KEY_MATCH, NUMBER_MATCH = full, seat_match, key_match, number_match
+
+
+def text_lines(list lines, Py_ssize_t begin, Py_ssize_t end, long n, builder):
+    """io.text._lines: the lines ``lines[begin:end]`` of a hand (line *begin* is line
+    number *n*) into *builder* (a text._HandBuilder): action lines parsed here, the usual
+    game, seat and field lines too (:func:`header_line`), any other line given to
+    ``builder.feed``; the same record or the same exception as there."""
     cdef Py_ssize_t i
     cdef str line, stripped
+    cdef list actions = builder.actions
+    cdef dict record = builder.record
+    cdef dict seats = builder.seats
+    feed = builder.feed
+    if end > PyList_GET_SIZE(lines):
+        raise IndexError("text_lines: end past the lines")
     for i in range(begin, end):
         line = <str>PyList_GET_ITEM(lines, i)
         stripped = line.strip()
         if stripped:
             if stripped[0].isdigit():
-                actions.append(parse_action(stripped, n, full))
-            else:
+                actions.append(parse_action(stripped, n, FULL))
+            elif not header_line(stripped, record, seats):
                 feed(line, stripped, n)
         n += 1
+
+
+cdef bint header_line(str stripped, dict record, dict seats) except -1:
+    """The usual reading of text._HandBuilder.feed for a game line, a seat line with a
+    bare name, and a ``KEY: VALUE`` line (a bare word, or JSON that orjson reads as the
+    standard decoder does: :func:`orjson_safe`); False for any other line or anything
+    unusual, which feed then reads (or names the error of)."""
+    cdef Py_ssize_t size = len(stripped)
+    cdef list words
+    cdef str key, value, v
+    if stripped.startswith("game") and (size == 4 or stripped[4] in " \t"):
+        words = stripped.split()
+        if len(words) != 3:
+            return False
+        record["game"] = words[1]
+        record["variant"] = words[2]
+        return True
+    if stripped.startswith("seat") and size > 4 and stripped[4] in " \t":
+        m = SEAT_MATCH(stripped)
+        if m is None:
+            return False
+        seat = int(m.group(1))
+        if seat in seats:
+            return False
+        seats[seat] = (m.group(2), m.group(3).split())
+        return True
+    key, sep, value = stripped.partition(":")
+    key = key.strip()
+    if not sep or KEY_MATCH(key) is None or key in record or key in NOT_FIELDS:
+        return False
+    if key == "bottom":
+        record[key] = value.split()
+        return True
+    v = value.strip()
+    if v and (v[0] in '{["' or v in JSON_WORDS or NUMBER_MATCH(v) is not None):
+        if not orjson_safe(v):
+            return False
+        try:
+            record[key] = _orjson_loads(v)
+        except ValueError:  # orjson.JSONDecodeError: feed's reading names the error
+            return False
+        return True
+    record[key] = v
+    return True
+
+
+cdef bint orjson_safe(str v):
+    """Where orjson reads *v* (stripped JSON) as text._json_loads does: no fraction or
+    exponent (floats are left to Python's float), no run of 19 digits or more (orjson reads
+    big integers as floats), fewer than 200 brackets (no depth limit reached)."""
+    cdef Py_ssize_t run = 0, brackets = 0
+    cdef Py_UCS4 ch
+    for ch in v:
+        if u'0' <= ch <= u'9':
+            run += 1
+            if run >= 19:
+                return False
+        else:
+            if run and (ch == u'.' or ch == u'e' or ch == u'E'):
+                return False
+            run = 0
+            if ch == u'[' or ch == u'{':
+                brackets += 1
+                if brackets >= 200:
+                    return False
+    return True
 
 
 # ----------------------------------------------------------------- the record's checks

@@ -410,3 +410,39 @@ def test_kernel_action_columns_give_the_struct_conversions_table(hands):
         assert fast == slow
     else:
         assert fast.equals(slow), (fast.to_pylist(), slow.to_pylist())
+
+
+FIELD_LINES = [
+    'note: hello', 'note: 5', 'note: -0', 'note: 01', 'note: 1.5', 'note: 1e3', 'note: 12345678901234567890',
+    'note: 1234567890123456789', 'note: [1, 2]\u3000', 'note: {"a": 1, "a": 2}', 'note: {"a": 1.0}', 'note: "\\ud800"',
+    'note: "x.y"', 'note: NaN', 'note: [' + "[" * 210 + "]" * 211, 'note: true', 'note: null', 'note: ١', 'note: "中"',
+    'note: {"a": 1} x', 'note:', 'note : 5', ' note: 5', 'bottom: 3s 4s', 'room: {"base": 2}', 'leader: 0',
+    'game doudizhu huopin', 'game doudizhu', 'seat 1 bob: 3s', 'seat 1 "b o": 3s', 'seat 9 x: 3s', 'seat 1bob: 3s',
+    'id: 5', 'players: []', 'x y', '9 pass',
+]
+
+
+@needs_kernel
+@pytest.mark.parametrize("extra", FIELD_LINES)
+@pytest.mark.parametrize("replace", [False, True])
+def test_kernel_reads_field_lines_as_the_pure_reader(extra, replace):
+    """Game, seat and field lines (JSON orjson may read and JSON it must leave to the
+    standard decoder) added to a hand or replacing one of its lines: the same items."""
+    from paipu.replay.io import text
+    from tests.test_text_reading import HAND, SEAT_AT, _item_tuples
+
+    lines = list(HAND)
+    if replace:
+        lines[SEAT_AT if extra.startswith(("seat", "game")) else SEAT_AT + 3] = extra
+    else:
+        lines.insert(SEAT_AT + 3, extra)
+    data = "\n".join(lines).encode()
+    fast = _item_tuples(text.items_of_text_blocks([(1, data)], "f"))
+    old = text.LINES
+    text.LINES = text._lines
+    try:
+        assert fast == _item_tuples(text.items_of_text_blocks([(1, data)], "f"))
+    finally:
+        text.LINES = old
+    by_line = [(n, line) for n, line in enumerate(data.split(b"\n"), 1)]
+    assert fast == _item_tuples(text.items_of_text_lines(by_line, "f"))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from itertools import repeat
 from typing import Any
 
@@ -581,19 +581,19 @@ def _plain_hand(lines: list[str], begin: int, end: int, first: int, source: str,
         return None
     builder = _HandBuilder(hand_id, first + begin)
     try:
-        LINES(lines, begin + 1, end, first + begin + 1, builder.actions, builder.feed, _parse_action_full)
+        LINES(lines, begin + 1, end, first + begin + 1, builder)
         record, digest = check_and_hash(builder.finish(), action_cards=strict)
     except (TextError, RecordError, ValueError, IndexError):
         return None
     return Item(source, first + begin, "utf-8", record=record, digest=digest)
 
 
-def _lines(lines: list[str], begin: int, end: int, n: int, actions: list[dict],
-           feed: Callable[[str, str, int], None], full: Callable[[str, int], dict]) -> None:
+def _lines(lines: list[str], begin: int, end: int, n: int, builder: _HandBuilder) -> None:
     """The lines ``lines[begin:end]`` of a hand without comments (line *begin* is line
-    number *n*): action lines read by :func:`_parse_action` into *actions*, others given to
-    *feed*; *full* is :func:`_parse_action_full` (the compiled loop takes it as an argument)."""
-    add = actions.append
+    number *n*) into *builder*: action lines read by :func:`_parse_action`, others by
+    ``builder.feed``. The reference of the compiled kernel's loop, which reads the usual
+    game, seat and field lines itself."""
+    add, feed = builder.actions.append, builder.feed
     for line in lines[begin:end]:
         stripped = line.strip()
         if stripped:
@@ -605,8 +605,10 @@ def _lines(lines: list[str], begin: int, end: int, n: int, actions: list[dict],
 
 
 #: the loop of _plain_hand: the compiled kernel's (replay/_kernel.pyx) where it is built,
-#: which gives the same actions or the same exception; _lines, the reference, otherwise
+#: which gives the same record or the same exception; _lines, the reference, otherwise
 LINES = _lines if compiled is None else compiled.text_lines
+if compiled is not None:
+    compiled.text_setup(_parse_action_full, _PLAIN_SEAT.fullmatch, _KEY.fullmatch, _NUMBER.match)
 
 
 def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:
