@@ -13,7 +13,8 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, Py
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.dict cimport PyDict_GetItem, PyDict_Next
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_AsLong, PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask, PyLong_CheckExact, PyLong_FromUnsignedLongLong
+from cpython.float cimport PyFloat_AS_DOUBLE
+from cpython.long cimport PyLong_AsLong, PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask, PyLong_CheckExact, PyLong_FromUnsignedLongLong
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
@@ -741,9 +742,6 @@ cdef bint orjson_safe(str v):
 
 # ----------------------------------------------------------------- the record's checks
 
-cdef object MAX_EXACT = 2 ** 53  # record.MAX_EXACT
-
-
 def check_actions(list actions, long n, bint action_cards, frozenset card_set, check_action):
     """record._check_actions in C: a well-formed play, pass, bid or grab is taken here;
     any other action goes to *check_action* (record._check_action), the reference."""
@@ -758,8 +756,7 @@ def check_actions(list actions, long n, bint action_cards, frozenset card_set, c
             seat = a.get("seat")
             act = a.get("act")
             t = a.get("t")
-            if type(seat) is int and 0 <= seat < n and (
-                    t is None or (type(t) is int or type(t) is float) and 0 <= t <= MAX_EXACT):
+            if _seat_ok(seat, n) and _time_ok(t):
                 if type(act) is str:
                     if act == "pass":
                         taken = True
@@ -780,6 +777,33 @@ def check_actions(list actions, long n, bint action_cards, frozenset card_set, c
                         taken = type(a.get("grab")) is bool
         if not taken:
             check_action(item, i, n, action_cards)
+
+
+cdef inline bint _seat_ok(object seat, long n):
+    """type(seat) is int and 0 <= seat < n, compared in C."""
+    cdef int overflow = 0
+    cdef long v
+    if type(seat) is not int:
+        return False
+    v = PyLong_AsLongAndOverflow(seat, &overflow)
+    return overflow == 0 and 0 <= v < n
+
+
+cdef inline bint _time_ok(object t):
+    """t is None or an int or float (not a bool) from 0 to 2^53 (record.MAX_EXACT), compared
+    in C (a NaN fails, as there)."""
+    cdef int overflow = 0
+    cdef long long v
+    cdef double d
+    if t is None:
+        return True
+    if type(t) is int:
+        v = PyLong_AsLongLongAndOverflow(t, &overflow)
+        return overflow == 0 and 0 <= v <= 9007199254740992LL
+    if type(t) is float:
+        d = PyFloat_AS_DOUBLE(t)
+        return 0.0 <= d <= 9007199254740992.0
+    return False
 
 
 cdef bint _all_in(list cards, frozenset card_set):

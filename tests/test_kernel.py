@@ -338,9 +338,10 @@ def test_kernel_reads_text_hands_as_the_pure_reader(edits, strict):
 
 
 _VALUES = {
-    "seat": [0, 2, 3, -1, True, "0", 2 ** 70, None, 1.0],
+    "seat": [0, 2, 3, -1, True, "0", 2 ** 70, -2 ** 70, 2 ** 63, None, 1.0],
     "act": ["play", "pass", "bid", "grab", "show", "fold", ["x"], 5, None],
-    "t": [None, 0, 5, -1, 2 ** 53, 2 ** 53 + 1, 1.5, float("nan"), float("inf"), True, "5"],
+    "t": [None, 0, 5, -1, 2 ** 53, 2 ** 53 + 1, 2 ** 63, 2 ** 64, -2 ** 64, 1.5, -0.0, -1.5, 2.0 ** 53, 2.0 ** 53 + 2,
+          float("nan"), float("inf"), False, "5"],
     "cards": [[], ["3s"], ["3s", "4h"], ["3s", "3z"], [["3s"]], [3], "3s", ["3s", {"a": 1}], None],
     "call": [True, False, 1, None], "grab": [True, 0, None], "as": [["3s"], None], "declared": [["single", "3"]],
 }
