@@ -233,13 +233,18 @@ class Ingester:
         rejects = Columns(REJECTS)
         for row in result.rejects:
             self._reject(rejects, *row, hand_id=None)
-        entries = sorted((int(seq), game, i) for game, (_, _, _, _, order) in result.games.items()
-                         for i, seq in enumerate(order))
+        entries = sorted((seq, game, i) for game, (_, _, _, _, order) in result.games.items()
+                         for i, seq in enumerate(order.tolist()))
         keep = {game: np.zeros(len(t[2]), dtype=bool) for game, t in result.games.items()}
+        # each batch's ids against the dataset's merged index in one search; an id of this
+        # batch seen before is in the index's recent part, which get() asks first
+        keys = {game: t[2].tolist() for game, t in result.games.items()}
+        hashes = {game: t[3].tolist() for game, t in result.games.items()}
+        stored = {game: self.index.lookup(t[2]) for game, t in result.games.items()}
+        merges = self.index.merges
         for _, game, i in entries:
-            hands, actions, keys, hashes, _ = result.games[game]
-            key, digest = int(keys[i]), int(hashes[i])
-            seen = self.index.get(key)
+            key, digest = keys[game][i], hashes[game][i]
+            seen = self.index.get(key, stored[game][i]) if self.index.merges == merges else self.index.get(key)
             if seen is None:
                 self.index.add(key, digest)
                 keep[game][i] = True
@@ -247,6 +252,7 @@ class Ingester:
             elif seen == digest:
                 self.stats.duplicates += 1
             else:
+                hands, actions = result.games[game][:2]
                 row = hands.slice(i, 1).to_pylist()[0]
                 row["game"] = game
                 acts = actions.filter(pa.compute.equal(actions.column("_row"), i)).to_pylist()

@@ -179,3 +179,25 @@ def test_records_are_the_same_whatever_order_the_actions_are_stored_in(tmp_path)
         pq.write_table(actions.take(pa.array(list(order))), path)
         again = sorted(read_records(out), key=lambda r: r["id"])
         assert json.dumps(again, ensure_ascii=False) == json.dumps(stored, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("merge_at", [1, 2, 200_000])
+def test_dedup_against_the_dataset_and_the_batch_whenever_the_index_merges(tmp_path, monkeypatch, merge_at):
+    """Ids are looked up a batch at a time against the index's merged part; an id seen
+    earlier in the batch, before or after a merge of the recent part, still counts."""
+    from paipu.replay.io.dataset import IdIndex
+
+    monkeypatch.setattr(IdIndex, "MERGE_AT", merge_at)
+    stats, out = run(tmp_path, {"a.jsonl": jsonl(RECORDS[:3])})
+    assert (stats.written, stats.duplicates, stats.rejected) == (3, 0, 0)
+    new = [dict(r, id=f"new-{k}") for k, r in enumerate(RECORDS[3:6])]
+    later = [RECORDS[0], new[0], new[1], new[2], new[0],  # a stored hand, three new ones, one again
+             dict(RECORDS[4], id=RECORDS[1]["id"]),  # a stored id, other content
+             dict(RECORDS[0], id=new[1]["id"]),  # an id of this batch, other content
+             dict(RECORDS[5], id="new-9")]
+    (tmp_path / "later.jsonl").write_text(jsonl(later))
+    again = ingest_files([str(tmp_path / "later.jsonl")], out, batch_size=100)
+    assert (again.written, again.duplicates, again.rejected) == (4, 2, 2)
+    assert rows(out, "rejects", "code, line", "order by line") == [("duplicate_id", 6), ("duplicate_id", 7)]
+    assert sorted(r["id"] for r in read_records(out)) == sorted([r["id"] for r in RECORDS[:3]] + ["new-0", "new-1",
+                                                                                                  "new-2", "new-9"])

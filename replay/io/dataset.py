@@ -228,6 +228,9 @@ def unfit_field(record: dict) -> str | None:
     return None
 
 
+_ASK = object()  # IdIndex.get: search the merged part
+
+
 class IdIndex:
     """Hand id -> content hash of every hand in the dataset, in about 16 bytes per hand.
 
@@ -245,6 +248,8 @@ class IdIndex:
         order = np.argsort(keys, kind="stable")
         self.keys, self.values = keys[order], values[order]  # type: ignore[index]
         self.recent: dict[int, int] = {}
+        #: how many times the recent part was merged (a lookup is valid until the next)
+        self.merges = 0
 
     @classmethod
     def from_dataset(cls, root: str) -> IdIndex:
@@ -254,13 +259,26 @@ class IdIndex:
         keys = np.fromiter((id_key(x) for x in table.column("id").to_pylist()), dtype=np.int64, count=table.num_rows)
         return cls(keys, table.column("hash").to_numpy().astype(np.int64))
 
-    def get(self, key: int) -> int | None:
+    def get(self, key: int, merged: int | None | object = _ASK) -> int | None:
+        """The hash stored under *key*, or None; *merged*: what :meth:`lookup` answered
+        for it since the last merge (so it is not searched again)."""
         if key in self.recent:
             return self.recent[key]
+        if merged is not _ASK:
+            return merged  # type: ignore[return-value]
         i = int(np.searchsorted(self.keys, key))
         if i < len(self.keys) and self.keys[i] == key:
             return int(self.values[i])
         return None
+
+    def lookup(self, keys: np.ndarray) -> list[int | None]:
+        """For each of *keys*, the hash the merged part holds, or None: one search for a
+        batch, valid until the next merge (:attr:`merges` counts them)."""
+        if not len(self.keys):
+            return [None] * len(keys)
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        found = (self.keys[at] == keys).tolist()
+        return [v if hit else None for hit, v in zip(found, self.values[at].tolist())]
 
     def add(self, key: int, value: int) -> None:
         self.recent[key] = value
@@ -272,7 +290,9 @@ class IdIndex:
             return
         keys = np.fromiter(self.recent.keys(), dtype=np.int64, count=len(self.recent))
         values = np.fromiter(self.recent.values(), dtype=np.int64, count=len(self.recent))
+        merges = self.merges
         self.__init__(np.concatenate([self.keys, keys]), np.concatenate([self.values, values]))
+        self.merges = merges + 1
 
 
 class DatasetWriter:
