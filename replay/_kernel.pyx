@@ -11,7 +11,7 @@ built, so that both this loop and the games' Python hooks read the same values.
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from cpython.dict cimport PyDict_GetItem, PyDict_Next
+from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_Size
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.long cimport PyLong_AsLong, PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask, PyLong_CheckExact, PyLong_FromUnsignedLongLong
@@ -830,18 +830,22 @@ cdef tuple ACTION_COLUMNS = ("seat", "act", "cards", "as", "call", "grab", "fact
 cdef dict COLUMN_OF = {name: k for k, name in enumerate(ACTION_COLUMNS)}
 
 
-def action_columns(list flat):
+def action_columns(list flat, dict bases):
     """The values of io.dataset's action fields (ACTION_COLUMNS) as one list per field
-    (None where an action lacks it or holds null) and how many are not None, or None when
-    an action is not a dict: what Arrow's struct conversion of *flat* reads, field by field.
-    Each action's own keys are walked (a few), not the ten fields looked up."""
-    cdef Py_ssize_t n = PyList_GET_SIZE(flat), i, k, pos
+    (None where an action lacks it or holds null), how many are not None, and the actions
+    that may carry extra fields (io.dataset._maybe_extra's test: more keys than *bases*
+    gives the act, 2 for others, plus a non-null ``t`` and ``as``; all of them when an act
+    is null); or None when an action is not a dict. Each action's own keys are walked (a
+    few), not the ten fields looked up."""
+    cdef Py_ssize_t n = PyList_GET_SIZE(flat), i, k, pos, expected
     cdef Py_ssize_t counts[10]
     cdef PyObject *key
     cdef PyObject *value
     cdef PyObject *found
     cdef list columns = [[None] * n for _ in range(10)]
     cdef list column
+    cdef list maybe = []
+    cdef bint act_missing = False
     for k in range(10):
         counts[k] = 0
     for i in range(n):
@@ -849,6 +853,8 @@ def action_columns(list flat):
         if type(a) is not dict:
             return None
         pos = 0
+        expected = 2
+        act = None
         while PyDict_Next(a, &pos, &key, &value):
             if <object>value is None:
                 continue
@@ -859,4 +865,16 @@ def action_columns(list flat):
             column = <list>PyList_GET_ITEM(columns, k)
             column[i] = <object>value
             counts[k] += 1
-    return columns, [counts[k] for k in range(10)]
+            if k == 1:
+                act = <object>value
+            elif k == 3 or k == 9:  # "as", "t"
+                expected += 1
+        if act is None:
+            act_missing = True
+        else:
+            found = PyDict_GetItem(bases, act)
+            if found is not NULL:
+                expected += <long>(<object>found) - 2
+        if PyDict_Size(a) > expected:
+            maybe.append(i)
+    return columns, [counts[k] for k in range(10)], list(range(n)) if act_missing else maybe

@@ -108,11 +108,11 @@ class ActionRows:
         flat = [a for acts in self.lists for a in acts]
         counts = np.fromiter((len(acts) for acts in self.lists), dtype=np.int64, count=len(self.lists))
         total = int(counts.sum())
-        fields = _action_fields(flat, columnar)
+        fields, maybe = _action_fields(flat, columnar)
         starts = np.repeat(np.cumsum(counts) - counts, counts)
         extra: list[str | None] = [None] * total
         keys = _ACTION_KEYS
-        for k in _maybe_extra(flat, fields):
+        for k in maybe if maybe is not None else _maybe_extra(flat, fields):
             a = flat[k]
             e = {key: v for key, v in a.items() if key not in keys}
             extra[k] = _json(e) if e else None
@@ -129,17 +129,18 @@ class ActionRows:
         return len(self.ids)
 
 
-def _action_fields(flat: list[dict], columnar: bool) -> dict[str, pa.Array]:
+def _action_fields(flat: list[dict], columnar: bool) -> tuple[dict[str, pa.Array], list[int] | None]:
     """The action fields of *flat* as Arrow arrays, by field name: Arrow's conversion of
     the dicts as structs, or (*columnar* and the kernel built) of the kernel's lists of
-    each field's values (the same arrays, and the same failures: tests/test_kernel.py)."""
-    lists = compiled.action_columns(flat) if columnar and compiled is not None else None
+    each field's values (the same arrays, and the same failures: tests/test_kernel.py);
+    and, from the kernel, :func:`_maybe_extra`'s answer (None: ask it)."""
+    lists = compiled.action_columns(flat, _ACTION_FIELDS) if columnar and compiled is not None else None
     if lists is None:
         structs = pa.array(flat, type=_ACTION_STRUCT)
-        return {f.name: structs.field(f.name) for f in _ACTION_STRUCT}
-    values, present = lists
+        return {f.name: structs.field(f.name) for f in _ACTION_STRUCT}, None
+    values, present, maybe = lists
     return {f.name: pa.array(v, type=f.type) if k else pa.nulls(len(flat), f.type)
-            for f, v, k in zip(_ACTION_STRUCT, values, present)}
+            for f, v, k in zip(_ACTION_STRUCT, values, present)}, maybe
 
 
 def _maybe_extra(flat: list[dict], fields: dict[str, pa.Array]) -> list[int]:
