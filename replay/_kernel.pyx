@@ -20,6 +20,11 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport (PyUnicode_1BYTE_DATA, PyUnicode_1BYTE_KIND, PyUnicode_CheckExact, PyUnicode_GET_LENGTH,
                               PyUnicode_KIND)
+from libc.string cimport memcmp
+
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object)
 
 from .cards import CARD_OF as _CARD_OF, RANK
 from .combos import any_beats, strongest
@@ -586,6 +591,139 @@ cdef dict FLAG_OF = {"bid": "call", "grab": "grab"}
 cdef tuple PLAIN_ACTS = ("pass", "peek", "resist", "escape")
 
 
+# the action words the scan below reads, by length: (word, index) pairs
+cdef tuple SCAN_ACTS = ("play", "pass", "bid", "grab", "peek", "resist", "escape")
+# the two-letter tokens met so far as str objects (each made once, kept for the process)
+cdef PyObject *TOKEN2[128][128]
+for _a in range(128):
+    for _b in range(128):
+        TOKEN2[_a][_b] = NULL
+# the boolean words after bid and grab, by their first letter and length
+cdef enum:
+    MAX_TOKENS = 64
+
+
+cdef inline object token_at(str line, const unsigned char *s, Py_ssize_t a, Py_ssize_t b):
+    """line[a:b] (ASCII): a two-letter token from TOKEN2, made once; others sliced."""
+    cdef PyObject *found
+    if b - a == 2:
+        found = TOKEN2[s[a]][s[a + 1]]
+        if found is NULL:
+            token = line[a:b]
+            Py_INCREF(token)
+            TOKEN2[s[a]][s[a + 1]] = <PyObject *>token
+            return token
+        return <object>found
+    return line[a:b]
+
+
+cdef object scan_action(str line):
+    """The common action lines of :func:`parse_action` read by one scan of the line's
+    bytes, without splitting it into new strings: a line of ASCII letters and digits
+    between single or repeated spaces, a seat of at most 9 digits, one of the words of
+    SCAN_ACTS, cards without ``as``, and a last ``@T`` of at most 15 digits. The same dict
+    (keys in the same order); None for any other line, which parse_action then reads."""
+    cdef Py_ssize_t size, i, j, count = 0, k
+    cdef Py_ssize_t starts[MAX_TOKENS]
+    cdef Py_ssize_t ends[MAX_TOKENS]
+    cdef const unsigned char *s
+    cdef unsigned char c
+    cdef long seat = 0
+    cdef long long t = -1
+    cdef int which = -1
+    cdef list cards
+    cdef dict action
+    if not PyUnicode_IS_ASCII(line):
+        return None
+    size = PyUnicode_GET_LENGTH(line)
+    s = <const unsigned char *>PyUnicode_1BYTE_DATA(line)
+    i = 0
+    while i < size:
+        while i < size and s[i] == 32:
+            i += 1
+        if i == size:
+            break
+        if count == MAX_TOKENS:
+            return None
+        j = i
+        while j < size and s[j] != 32:
+            c = s[j]
+            if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c == 64):
+                return None
+            j += 1
+        starts[count] = i
+        ends[count] = j
+        count += 1
+        i = j
+    if count < 2 or ends[0] - starts[0] > 9:
+        return None
+    for i in range(starts[0], ends[0]):
+        if not 48 <= s[i] <= 57:
+            return None
+        seat = seat * 10 + (s[i] - 48)
+    # the time: a last token @DIGITS, no leading zero; '@' anywhere else: parse_action
+    k = count - 1
+    if k >= 2 and s[starts[k]] == 64:
+        if ends[k] - starts[k] < 2 or ends[k] - starts[k] > 16 or s[starts[k] + 1] == 48 and ends[k] - starts[k] > 2:
+            return None
+        t = 0
+        for i in range(starts[k] + 1, ends[k]):
+            if not 48 <= s[i] <= 57:
+                return None
+            t = t * 10 + (s[i] - 48)
+        count -= 1
+    for k in range(1, count):
+        for i in range(starts[k], ends[k]):
+            if s[i] == 64:
+                return None
+    j = ends[1] - starts[1]
+    for k in range(7):
+        word = <str>PyTuple_GET_ITEM(SCAN_ACTS, k)
+        if PyUnicode_GET_LENGTH(word) == j and memcmp(PyUnicode_1BYTE_DATA(word), s + starts[1], j) == 0:
+            which = k
+            break
+    if which < 0:
+        return None
+    act = <str>PyTuple_GET_ITEM(SCAN_ACTS, which)
+    if which == 0:  # play: cards, no "as"
+        if count < 3:
+            return None
+        cards = PyList_New(count - 2)
+        for k in range(2, count):
+            if ends[k] - starts[k] == 2 and s[starts[k]] == 97 and s[starts[k] + 1] == 115:  # "as"
+                return None
+            token = token_at(line, s, starts[k], ends[k])
+            Py_INCREF(token)
+            PyList_SET_ITEM(cards, k - 2, token)
+        action = {"seat": seat, "act": act}
+        if t >= 0:
+            action["t"] = t
+        action["cards"] = cards
+        return action
+    if which == 2 or which == 3:  # bid, grab: one word of BOOL_WORDS
+        if count != 3:
+            return None
+        flag = BOOL_WORDS.get(line[starts[2]:ends[2]])
+        if flag is None:
+            return None
+        action = {"seat": seat, "act": act}
+        if t >= 0:
+            action["t"] = t
+        action["call" if which == 2 else "grab"] = flag
+        return action
+    if count != 2:
+        return None
+    action = {"seat": seat, "act": act}
+    if t >= 0:
+        action["t"] = t
+    return action
+
+
+def text_scan(str line):
+    """:func:`scan_action` for a test (against parse_action and io.text._parse_action)."""
+    return scan_action(line)
+
+
 cdef object parse_action(str line, long n, object full):
     """io.text._parse_action in C: the common action lines (a play, a pass, a bid or grab,
     with or without ``@T``); anything else goes to *full* (text._parse_action_full), the
@@ -594,6 +732,9 @@ cdef object parse_action(str line, long n, object full):
     cdef dict action
     cdef str act, digits, last
     cdef Py_ssize_t k, size
+    scanned = scan_action(line)
+    if scanned is not None:
+        return scanned
     if "{" not in line:
         tokens = line.split()
         seat = int(tokens[0])

@@ -447,3 +447,40 @@ def test_kernel_reads_field_lines_as_the_pure_reader(extra, replace):
         text.LINES = old
     by_line = [(n, line) for n, line in enumerate(data.split(b"\n"), 1)]
     assert fast == _item_tuples(text.items_of_text_lines(by_line, "f"))
+
+
+@needs_kernel
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(__import__("tests.test_text_reading", fromlist=["TOKENS"]).TOKENS
+                                + ["3s@", "@00", "@9007199254740993", "@1234567890123456", "escape", "resist",
+                                   "AS", "10s", "x" * 3, "0play", "false", "Yes", "as", "Th"]),
+                min_size=0, max_size=8),
+       st.sampled_from(["0", "2", "12", "007", "123456789", "1234567890", "١"]),
+       st.lists(st.sampled_from([" ", "  ", "\t", " \x1f"]), min_size=8, max_size=8))
+def test_kernel_scans_action_lines_as_the_text_reader(tokens, seat, gaps):
+    """The byte scan of an action line (kernel.scan_action) gives the text reader's dict,
+    keys in the same order, or None and leaves the line to the readers that name errors."""
+    from paipu.replay.io.text import _parse_action
+
+    line = seat + "".join(gap + token for gap, token in zip(gaps, tokens))
+    scanned = compiled.text_scan(line)
+    if scanned is not None:
+        want = _parse_action(line, 7)
+        assert (scanned, list(scanned)) == (want, list(want))
+        assert type(scanned["seat"]) is int and type(scanned.get("t", 0)) is int
+
+
+@needs_kernel
+def test_kernel_scan_takes_the_usual_lines_and_leaves_the_rest():
+    """Which lines the scan takes, value for value, and which it leaves to parse_action."""
+    scan = compiled.text_scan
+    assert scan("0 play 3s 4h @123") == {"seat": 0, "act": "play", "t": 123, "cards": ["3s", "4h"]}
+    assert list(scan("0 play 3s 4h @123")) == ["seat", "act", "t", "cards"]
+    assert scan("2 bid yes @5") == {"seat": 2, "act": "bid", "t": 5, "call": True}
+    assert scan("1 grab false") == {"seat": 1, "act": "grab", "grab": False}
+    assert scan("007  pass") == {"seat": 7, "act": "pass"}
+    assert scan("0 play 10s BJ") == {"seat": 0, "act": "play", "cards": ["10s", "BJ"]}
+    for line in ("0 play 3s as 4h", "0 play 3s @012", "0 play @5", "1 tribute 3s", "0 pass 3s", "0 bid maybe",
+                 "0 play 3s@ 4h", "1234567890 pass", "0 play 3s\t4h", "0 play 3s {}", "0 pass @1234567890123456",
+                 "١ pass", "0play 3s", "0 Play 3s"):
+        assert scan(line) is None, line
