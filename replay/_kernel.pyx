@@ -25,6 +25,7 @@ from libc.string cimport memcmp
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object)
+    bint Py_UNICODE_ISSPACE(Py_UCS4)
 
 from .cards import CARD_OF as _CARD_OF, RANK
 from .combos import any_beats, strongest
@@ -831,6 +832,9 @@ cdef bint header_line(str stripped, dict record, dict seats) except -1:
         record["variant"] = words[2]
         return True
     if stripped.startswith("seat") and size > 4 and stripped[4] in " \t":
+        scanned = scan_seat(stripped, size, seats)
+        if scanned is not None:
+            return scanned
         m = SEAT_MATCH(stripped)
         if m is None:
             return False
@@ -847,6 +851,10 @@ cdef bint header_line(str stripped, dict record, dict seats) except -1:
         record[key] = value.split()
         return True
     v = value.strip()
+    number = small_number(v)
+    if number is not None:
+        record[key] = number
+        return True
     if v and (v[0] in '{["' or v in JSON_WORDS or NUMBER_MATCH(v) is not None):
         if not orjson_safe(v):
             return False
@@ -857,6 +865,95 @@ cdef bint header_line(str stripped, dict record, dict seats) except -1:
         return True
     record[key] = v
     return True
+
+
+cdef object scan_seat(str stripped, Py_ssize_t size, dict seats):
+    """A seat line ``seat N NAME: CARDS`` read as text._PLAIN_SEAT reads it, for the usual
+    one: N of ASCII digits (at most 9), a bare name, ASCII cards. True when it was taken
+    (the seat put in *seats*), None for any other line (the regex then reads it)."""
+    cdef Py_ssize_t i = 4, j, name_at, colon
+    cdef long seat = 0
+    cdef Py_UCS4 ch
+    while i < size and Py_UNICODE_ISSPACE(stripped[i]):
+        i += 1
+    j = i
+    while j < size and u'0' <= stripped[j] <= u'9':
+        seat = seat * 10 + (<long>stripped[j] - 48)
+        j += 1
+    if j == i or j - i > 9 or j == size or not Py_UNICODE_ISSPACE(stripped[j]):
+        return None
+    while j < size and Py_UNICODE_ISSPACE(stripped[j]):
+        j += 1
+    name_at = j
+    if j == size or stripped[j] == u'"':
+        return None
+    while j < size:
+        ch = stripped[j]
+        if ch == u':':
+            break
+        if Py_UNICODE_ISSPACE(ch):
+            return None
+        j += 1
+    if j == size or j == name_at or seat in seats:
+        return None
+    colon = j
+    rest = stripped[colon + 1:]
+    cards = scan_tokens(rest)
+    seats[seat] = (stripped[name_at:colon], rest.split() if cards is None else cards)
+    return True
+
+
+cdef object scan_tokens(str text):
+    """text.split() for ASCII letters and digits between spaces, each two-letter token
+    made once (token_at); None for anything else."""
+    cdef Py_ssize_t size, i, j
+    cdef const unsigned char *s
+    cdef unsigned char c
+    cdef list out = []
+    if not PyUnicode_IS_ASCII(text):
+        return None
+    size = PyUnicode_GET_LENGTH(text)
+    s = <const unsigned char *>PyUnicode_1BYTE_DATA(text)
+    i = 0
+    while i < size:
+        while i < size and s[i] == 32:
+            i += 1
+        if i == size:
+            break
+        j = i
+        while j < size and s[j] != 32:
+            c = s[j]
+            if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122):
+                return None
+            j += 1
+        out.append(token_at(text, s, i, j))
+        i = j
+    return out
+
+
+cdef object small_number(str v):
+    """The int of *v* when it is a JSON integer of at most 18 ASCII digits with no sign,
+    fraction or leading zero (what orjson and the standard decoder both read as that
+    int); None otherwise."""
+    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(v), i
+    cdef const unsigned char *s
+    cdef long long value = 0
+    if size == 0 or size > 18 or not PyUnicode_IS_ASCII(v):
+        return None
+    s = <const unsigned char *>PyUnicode_1BYTE_DATA(v)
+    if s[0] == 48 and size > 1:
+        return None
+    for i in range(size):
+        if not 48 <= s[i] <= 57:
+            return None
+        value = value * 10 + (s[i] - 48)
+    return value
+
+
+def text_header(str stripped):
+    """:func:`header_line` for a test: (taken, record, seats) of one line."""
+    record, seats = {}, {}
+    return header_line(stripped, record, seats), record, seats
 
 
 cdef bint orjson_safe(str v):

@@ -420,6 +420,10 @@ FIELD_LINES = [
     'note: {"a": 1} x', 'note:', 'note : 5', ' note: 5', 'bottom: 3s 4s', 'room: {"base": 2}', 'leader: 0',
     'game doudizhu huopin', 'game doudizhu', 'seat 1 bob: 3s', 'seat 1 "b o": 3s', 'seat 9 x: 3s', 'seat 1bob: 3s',
     'id: 5', 'players: []', 'x y', '9 pass',
+    # the seat scan and the small-number reading (kernel.scan_seat, small_number)
+    'seat 1\t\u3000bob:3s  4s', 'seat 1 bob:', 'seat 1 :3s', 'seat 1 b:o: 3s', 'seat ١ bob: 3s', 'seat 01 bob: 3s',
+    'seat 1234567890 bob: 3s', 'seat 1 bob: 3s\u3000Th 10s', 'seat 1 中文: BJ SJ', 'note: 0', 'note: 00',
+    'note: 123456789012345678', 'note: -5', 'note: 5 ',
 ]
 
 
@@ -484,3 +488,20 @@ def test_kernel_scan_takes_the_usual_lines_and_leaves_the_rest():
                  "0 play 3s@ 4h", "1234567890 pass", "0 play 3s\t4h", "0 play 3s {}", "0 pass @1234567890123456",
                  "١ pass", "0play 3s", "0 Play 3s"):
         assert scan(line) is None, line
+
+
+@needs_kernel
+@settings(max_examples=1500, deadline=None)
+@given(st.text("seat 0123456789١\t\u3000:\"b中sTJ", max_size=16))
+def test_kernel_reads_seat_lines_as_the_regex(tail):
+    """A seat line (kernel.scan_seat, then the regex for what it leaves) read as
+    text._PLAIN_SEAT reads it: the same seat, name and cards, or left for feed."""
+    from paipu.replay.io import text
+
+    line = ("seat " + tail).strip()
+    taken, _, seats = compiled.text_header(line)
+    m = text._PLAIN_SEAT.fullmatch(line)
+    if m is None:
+        assert not taken
+    else:
+        assert taken and seats == {int(m.group(1)): (m.group(2), m.group(3).split())}
