@@ -191,6 +191,7 @@ def _work(batch: Batch) -> BatchResult:
             kept = []
             for entry in entries:
                 item = entry[1]
+                assert item.record is not None  # entries hold read records only
                 problem = unfit_field(item.record)
                 if problem is None:
                     kept.append(entry)
@@ -208,12 +209,16 @@ def _work(batch: Batch) -> BatchResult:
 
 def _tables(entries: list[tuple[int, Item, int]]) -> tuple[pa.Table, pa.Table, np.ndarray, np.ndarray, np.ndarray]:
     hands, actions = Columns(HANDS), ActionRows()
+    ids = []
     for _, item, digest in entries:
-        add_hand(hands, actions, item.record, item.source, item.line, item.encoding, digest)
+        record = item.record
+        assert record is not None  # entries hold read records only
+        add_hand(hands, actions, record, item.source, item.line, item.encoding, digest)
+        ids.append(id_key(record["id"]))
     actions_table = actions.to_arrow()
     rows = np.repeat(np.arange(len(actions)), [len(a) for a in actions.lists])
     return (hands.to_arrow(), actions_table.append_column("_row", pa.array(rows, pa.int64())),
-            np.fromiter((id_key(item.record["id"]) for _, item, _ in entries), dtype=np.int64, count=len(entries)),
+            np.array(ids, dtype=np.int64),
             np.array([d for _, _, d in entries], dtype=np.int64), np.array([seq for seq, _, _ in entries], dtype=np.int64))
 
 

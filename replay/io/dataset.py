@@ -243,14 +243,17 @@ class IdIndex:
     MERGE_AT = 200_000
 
     def __init__(self, keys: np.ndarray | None = None, values: np.ndarray | None = None):
-        if keys is None:
-            keys = np.empty(0, dtype=np.int64)
-            values = np.empty(0, dtype=np.int64)
-        order = np.argsort(keys, kind="stable")
-        self.keys, self.values = keys[order], values[order]  # type: ignore[index]
-        self.recent: dict[int, int] = {}
+        if keys is None or values is None:
+            keys = values = np.empty(0, dtype=np.int64)
+        self._sorted(keys, values)
         #: how many times the recent part was merged (a lookup is valid until the next)
         self.merges = 0
+
+    def _sorted(self, keys: np.ndarray, values: np.ndarray) -> None:
+        """Keep *keys* and *values* sorted by key, with no recent ids."""
+        order = np.argsort(keys, kind="stable")
+        self.keys, self.values = keys[order], values[order]
+        self.recent: dict[int, int] = {}
 
     @classmethod
     def from_dataset(cls, root: str) -> IdIndex:
@@ -291,9 +294,8 @@ class IdIndex:
             return
         keys = np.fromiter(self.recent.keys(), dtype=np.int64, count=len(self.recent))
         values = np.fromiter(self.recent.values(), dtype=np.int64, count=len(self.recent))
-        merges = self.merges
-        self.__init__(np.concatenate([self.keys, keys]), np.concatenate([self.values, values]))
-        self.merges = merges + 1
+        self._sorted(np.concatenate([self.keys, keys]), np.concatenate([self.values, values]))
+        self.merges += 1
 
 
 class DatasetWriter:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 from collections.abc import Iterable, Iterator
-from typing import IO
+from typing import IO, cast
 
 import orjson
 
@@ -80,7 +80,7 @@ def write_jsonl(records: Iterable[dict], out: IO[bytes] | str) -> int:
     if isinstance(out, str):
         opener = gzip.open if out.endswith(".gz") else open
         with opener(out, "wb") as f:  # type: ignore[operator]
-            return write_jsonl(records, f)
+            return write_jsonl(records, cast(IO[bytes], f))
     n = 0
     for record in records:
         out.write(record_to_json(record) + b"\n")
