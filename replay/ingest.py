@@ -32,7 +32,7 @@ from .io.dataset import (
 )
 from .io.jsonl import items_of_lines, record_to_json
 from .io.sources import Item, ReadError, iter_blocks, iter_lines, short, size_of, sniff_format
-from .io.text import hand_starts, items_of_text_blocks
+from .io.text import cut_hand, hand_starts, items_of_text_blocks
 from .verdicts import Code
 
 #: inputs smaller than this are ingested in-process (starting workers costs more)
@@ -67,6 +67,7 @@ class Batch:
     error_line: int = 0  # the line where reading stopped (0: the file could not be opened)
     size: int = 0
     encoding: str | None = None  # the file's encoding when it is not told line by line (UTF-16)
+    cut: Item | None = None  # the text hand the read error may have cut short, rejected
 
 
 @dataclass
@@ -136,8 +137,9 @@ def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
             blocks.append((first, block[at:] if at else block))
             size += len(block) - at
     except ReadError as e:
+        blocks, cut = cut_hand(blocks, e, path) if e.line else (blocks, None)
         yield Batch(path, "text", blocks, error=e.message, error_line=e.line, size=size,
-                    encoding=encoding[0] if encoding else None)
+                    encoding=encoding[0] if encoding else None, cut=cut)
         return
     if blocks:
         yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None)
@@ -178,6 +180,10 @@ def _work(batch: Batch) -> BatchResult:
         if batch.encoding:
             item.encoding = batch.encoding
         columns.setdefault(record["game"], []).append((seq, item, digest))
+    if batch.cut is not None:
+        cut = batch.cut
+        rejects.append((cut.source, cut.line, str(cut.code), cut.message or "", cut.raw))
+        read += 1
     if batch.error:
         rejects.append((batch.source, batch.error_line, str(Code.BAD_RECORD), batch.error, None))
         read += 1

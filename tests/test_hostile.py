@@ -255,6 +255,27 @@ def test_truncated_gzip_is_reported_at_the_same_line_by_ingest_and_audit(tmp_pat
     assert f"cannot read the file past line {n}" in rows[0]["message"]
 
 
+@pytest.mark.parametrize("fraction", [0.5, 0.75, 0.9])
+def test_truncated_gzip_text_rejects_the_hand_it_may_have_cut(tmp_path, fraction):
+    """A text file cut short: the hands before the last readable hand line are kept, that
+    hand (its end unknown) is rejected at its line, then the read error, by ingest and
+    audit alike; before, ingest stored the cut hand as whole and audit dropped it."""
+    text = text_of(GOOD) + b"\n"
+    whole = gzip.compress(text, 1)
+    cut = whole[: int(len(whole) * fraction)]
+    n = _readable_lines(cut)
+    starts = [k for k, line in enumerate(text.split(b"\n"), 1) if line.startswith(b"hand ")]
+    open_hand = max(k for k in starts if k <= n)
+    before = starts.index(open_hand)
+    stats, ids, rows = ingest(tmp_path, "h.paipu.gz", cut, before + 2)
+    assert ids == sorted(r["id"] for r in GOOD[:before])
+    assert [(r["line"], r["code"]) for r in rows] == [(open_hand, "bad_record"), (n + 1, "bad_record")]
+    assert rows[0]["message"] == (f"hand cut short: the file cannot be read past line {n}, so its end is unknown "
+                                  "(not taken)")
+    assert rows[0]["raw"] == f"hand {GOOD[before]['id']}"
+    assert f"cannot read the file past line {n}" in rows[1]["message"]
+
+
 def _readable_lines(data: bytes) -> int:
     import zlib
 

@@ -30,7 +30,7 @@ from typing import Any
 from ..kernel import compiled
 from ..record import FIELDS, check_and_hash
 from ..verdicts import Code, RecordError
-from .sources import Item, LongLine, ReadError, decode_line, id_of, iter_lines, short
+from .sources import Item, LongLine, ReadError, decode_line, id_of, iter_blocks, short
 
 _BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False}
 _PLAIN_ACTS = ("pass", "peek", "resist", "escape")
@@ -643,10 +643,64 @@ def hand_starts(block: bytes, first: int) -> list[int]:
 HAND_TEXT = re.compile(r"^\s*hand(\s|$)")
 
 
+def cut_hand(blocks: list[tuple[int, bytes]], error: ReadError, source: str) -> tuple[list[tuple[int, bytes]], Item | None]:
+    """Blocks of a text file read up to *error*: the blocks before the file's last hand
+    line, and that hand as a rejected :class:`Item` (the error may have cut it short: its
+    end is unknown, so it is not taken as whole). No hand line in the blocks: all of
+    them, and None."""
+    for k in range(len(blocks) - 1, -1, -1):
+        first, data = blocks[k]
+        starts = hand_starts(data, first)
+        if starts:
+            at = starts[-1]
+            head = data[at:].split(b"\n", 1)[0].rstrip(b"\r")
+            line = first + data.count(b"\n", 0, at)
+            kept = blocks[:k] + ([(first, data[:at])] if at else [])
+            text = head.decode("utf-8", "replace").strip()
+            item = Item(source, line, "unknown", code=Code.BAD_RECORD, raw=short(text),
+                        message=f"hand cut short: the file cannot be read past line {error.line - 1}, so its end is "
+                                "unknown (not taken)",
+                        hand_id=text[4:].strip() or None)
+            return kept, item
+    return blocks, None
+
+
 def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
-    """Every hand of a text-format file (plain or gzip) as an :class:`Item`."""
+    """Every hand of a text-format file (plain or gzip) as an :class:`Item`: read in
+    blocks, as ingest reads it (:func:`items_of_text_blocks` on whole hands), so that both
+    give the same items; a hand a read error may have cut short is rejected
+    (:func:`cut_hand`), then the error."""
     source = source or path
+    encoding: list[str] = []
+    pending: list[tuple[int, bytes]] = []  # the blocks since the last hand line
+
+    def items(blocks: list[tuple[int, bytes]]) -> Iterator[Item]:
+        for item in items_of_text_blocks(blocks, source, strict):
+            if encoding and item.record is not None:
+                item.encoding = encoding[0]
+            yield item
+
     try:
-        yield from items_of_text_lines(iter_lines(path), source, strict)
+        for first, block in iter_blocks(path, encoding):
+            starts = hand_starts(block, first)
+            if not starts:
+                pending.append((first, block))
+                continue
+            at = starts[-1]
+            if at:
+                pending.append((first, block[:at]))
+                first += block.count(b"\n", 0, at)
+            if pending:
+                yield from items(pending)
+            pending = [(first, block[at:] if at else block)]
     except ReadError as e:
+        if e.line:
+            kept, cut = cut_hand(pending, e, source)
+            if kept:
+                yield from items(kept)
+            if cut is not None:
+                yield cut
         yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=e.message, unreadable=e.line == 0)
+        return
+    if pending:
+        yield from items(pending)
