@@ -604,6 +604,37 @@ cdef enum:
     MAX_TOKENS = 64
 
 
+cdef Py_ssize_t ascii_tokens(str text, Py_ssize_t *starts, Py_ssize_t *ends, bint at_sign):
+    """Where the tokens of *text* begin and end (into *starts*, *ends*) and how many: ASCII
+    letters and digits, and '@' with *at_sign*, between spaces; -1 for any other text or
+    more than MAX_TOKENS tokens."""
+    cdef Py_ssize_t size, i = 0, j, count = 0
+    cdef const unsigned char *s
+    cdef unsigned char c
+    if not PyUnicode_IS_ASCII(text):
+        return -1
+    size = PyUnicode_GET_LENGTH(text)
+    s = <const unsigned char *>PyUnicode_1BYTE_DATA(text)
+    while i < size:
+        while i < size and s[i] == 32:
+            i += 1
+        if i == size:
+            break
+        if count == MAX_TOKENS:
+            return -1
+        j = i
+        while j < size and s[j] != 32:
+            c = s[j]
+            if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c == 64 and at_sign):
+                return -1
+            j += 1
+        starts[count] = i
+        ends[count] = j
+        count += 1
+        i = j
+    return count
+
+
 cdef inline object token_at(str line, const unsigned char *s, Py_ssize_t a, Py_ssize_t b):
     """line[a:b] (ASCII): a two-letter token from TOKEN2, made once; others sliced."""
     cdef PyObject *found
@@ -624,40 +655,19 @@ cdef object scan_action(str line):
     between single or repeated spaces, a seat of at most 9 digits, one of the words of
     SCAN_ACTS, cards without ``as``, and a last ``@T`` of at most 15 digits. The same dict
     (keys in the same order); None for any other line, which parse_action then reads."""
-    cdef Py_ssize_t size, i, j, count = 0, k
+    cdef Py_ssize_t i, j, count, k
     cdef Py_ssize_t starts[MAX_TOKENS]
     cdef Py_ssize_t ends[MAX_TOKENS]
     cdef const unsigned char *s
-    cdef unsigned char c
     cdef long seat = 0
     cdef long long t = -1
     cdef int which = -1
     cdef list cards
     cdef dict action
-    if not PyUnicode_IS_ASCII(line):
-        return None
-    size = PyUnicode_GET_LENGTH(line)
-    s = <const unsigned char *>PyUnicode_1BYTE_DATA(line)
-    i = 0
-    while i < size:
-        while i < size and s[i] == 32:
-            i += 1
-        if i == size:
-            break
-        if count == MAX_TOKENS:
-            return None
-        j = i
-        while j < size and s[j] != 32:
-            c = s[j]
-            if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c == 64):
-                return None
-            j += 1
-        starts[count] = i
-        ends[count] = j
-        count += 1
-        i = j
+    count = ascii_tokens(line, starts, ends, True)
     if count < 2 or ends[0] - starts[0] > 9:
         return None
+    s = <const unsigned char *>PyUnicode_1BYTE_DATA(line)
     for i in range(starts[0], ends[0]):
         if not 48 <= s[i] <= 57:
             return None
@@ -904,31 +914,16 @@ cdef object scan_seat(str stripped, Py_ssize_t size, dict seats):
 
 
 cdef object scan_tokens(str text):
-    """text.split() for ASCII letters and digits between spaces, each two-letter token
-    made once (token_at); None for anything else."""
-    cdef Py_ssize_t size, i, j
+    """text.split() for at most MAX_TOKENS ASCII letters and digits between spaces, each
+    two-letter token made once (token_at); None for anything else."""
+    cdef Py_ssize_t starts[MAX_TOKENS]
+    cdef Py_ssize_t ends[MAX_TOKENS]
+    cdef Py_ssize_t count = ascii_tokens(text, starts, ends, False), k
     cdef const unsigned char *s
-    cdef unsigned char c
-    cdef list out = []
-    if not PyUnicode_IS_ASCII(text):
+    if count < 0:
         return None
-    size = PyUnicode_GET_LENGTH(text)
     s = <const unsigned char *>PyUnicode_1BYTE_DATA(text)
-    i = 0
-    while i < size:
-        while i < size and s[i] == 32:
-            i += 1
-        if i == size:
-            break
-        j = i
-        while j < size and s[j] != 32:
-            c = s[j]
-            if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122):
-                return None
-            j += 1
-        out.append(token_at(text, s, i, j))
-        i = j
-    return out
+    return [token_at(text, s, starts[k], ends[k]) for k in range(count)]
 
 
 cdef object small_number(str v):
