@@ -32,13 +32,13 @@ from .io.dataset import (
 )
 from .io.jsonl import items_of_lines, record_to_json
 from .io.sources import Item, ReadError, iter_blocks, iter_lines, short, size_of, sniff_format
-from .io.text import cut_hand, hand_starts, items_of_text_blocks
+from .io.text import CHUNK_BYTES, cut_hand, hand_starts, items_of_text_blocks
 from .verdicts import Code
 
 #: inputs smaller than this are ingested in-process (starting workers costs more)
 PARALLEL_MIN_BYTES = 32 * 1024 * 1024
 #: a batch is cut at this many bytes of input too (memory stays bounded with long lines)
-BATCH_BYTES = 64 * 1024 * 1024
+BATCH_BYTES = CHUNK_BYTES
 
 
 @dataclass
@@ -136,6 +136,11 @@ def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
                 hands += 1
             blocks.append((first, block[at:] if at else block))
             size += len(block) - at
+            if size >= BATCH_BYTES and (hands == 0 or size >= 4 * BATCH_BYTES):
+                # lines outside any hand (each its own reject), or a "hand" longer than any real
+                # one: cut at this block's end so that memory stays bounded (io.text.iter_text alike)
+                yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None)
+                blocks, hands, size = [], 0, 0
     except ReadError as e:
         blocks, cut = cut_hand(blocks, e, path) if e.line else (blocks, None)
         yield Batch(path, "text", blocks, error=e.message, error_line=e.line, size=size,

@@ -551,3 +551,46 @@ def test_sniffing_a_gzip_bomb_holds_one_bounded_line(tmp_path, monkeypatch):
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 12 << 20, peak
+
+
+def test_lines_before_the_first_hand_are_one_reject(tmp_path):
+    """A run of lines before the first hand is one reject at its first line (before: one
+    reject a line, a million of them for a log file read as hands), then the hands."""
+    junk = "".join(f"2026-11-30 12:00:{k:02d} INFO server up\n" for k in range(30))
+    stats, ids, rows = ingest(tmp_path, "h.paipu", junk.encode() + text_of(GOOD), len(GOOD) + 1)
+    assert ids == GOOD_IDS
+    assert [(r["line"], r["code"], r["message"]) for r in rows] == [
+        (1, "bad_record", "line 1, column 1: expected 'hand ID' before anything else")]
+    assert rows[0]["raw"] == junk.rstrip("\n")
+
+
+def test_a_hand_followed_by_a_flood_of_lines_is_one_short_reject(tmp_path):
+    """A hand with 40,000 foreign lines after it: one reject whose raw text stops at the
+    limit kept (appending every line to it had cost their square: minutes for 15 MB)."""
+    flood = "".join(f"2026-11-30 INFO request {k} served in 5 ms by worker 7\n" for k in range(40_000))
+    data = text_of(GOOD[:1]) + b"\n" + flood.encode() + text_of(GOOD[1:])
+    stats, ids, rows = ingest(tmp_path, "h.paipu", data, len(GOOD))
+    assert ids == sorted(r["id"] for r in GOOD[1:])
+    first_foreign = data.split(b"\n").index(flood.encode().split(b"\n")[0]) + 1
+    assert [(r["line"], r["code"]) for r in rows] == [(first_foreign, "bad_record")]
+    assert len(rows[0]["raw"]) == sources.RAW_LIMIT + 1 and rows[0]["raw"].endswith("…")
+    assert rows[0]["raw"].startswith(f"hand {GOOD[0]['id']}\n")
+
+
+def test_text_without_hands_is_read_in_bounded_chunks(tmp_path, monkeypatch):
+    """Lines outside any hand are cut into chunks of CHUNK_BYTES by ingest and audit
+    alike (one reject a chunk), so that memory stays bounded whatever a file holds; a hand
+    more than four chunks long (none is real) is cut too."""
+    from paipu.replay import ingest as ingest_module
+    from paipu.replay.io import text
+
+    monkeypatch.setattr(sources, "BLOCK", 1024)
+    monkeypatch.setattr(text, "CHUNK_BYTES", 4096)
+    monkeypatch.setattr(ingest_module, "BATCH_BYTES", 4096)
+    line = "x" * 99 + "\n"  # 100 bytes: a chunk ends at the end of the block that reaches 4,096
+    junk = (line * 100).encode()  # 10,000 bytes, 100 lines
+    stats, ids, rows = ingest(tmp_path, "h.paipu", junk + text_of(GOOD), len(GOOD) + 3)
+    assert ids == GOOD_IDS
+    firsts = [r["line"] for r in rows]
+    assert len(firsts) == 3 and firsts[0] == 1 and all(r["raw"].startswith("x" * 99) for r in rows)
+    assert sum(r["raw"].count("\n") + 1 for r in rows) == 100  # every junk line in one reject

@@ -365,6 +365,10 @@ def id_of(obj: object) -> str | None:
     return hand_id if isinstance(hand_id, str) and hand_id else None
 
 
-def short(text: str, limit: int = 100_000) -> str:
+#: the raw text kept in a reject, in characters
+RAW_LIMIT = 100_000
+
+
+def short(text: str, limit: int = RAW_LIMIT) -> str:
     """Raw text kept in rejects, cut at *limit* characters."""
     return text if len(text) <= limit else text[:limit] + "…"

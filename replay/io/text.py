@@ -30,7 +30,7 @@ from typing import Any
 from ..kernel import compiled
 from ..record import FIELDS, check_and_hash
 from ..verdicts import Code, RecordError
-from .sources import Item, LongLine, ReadError, decode_line, id_of, iter_blocks, short
+from .sources import RAW_LIMIT, Item, LongLine, ReadError, decode_line, id_of, iter_blocks, short
 
 _BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False}
 _PLAIN_ACTS = ("pass", "peek", "resist", "escape")
@@ -416,7 +416,7 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
                     yield item
                 failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=raw_line.message, raw=raw_line)
             elif failed is not None:
-                failed.raw = (failed.raw or "") + "\n" + raw_line
+                _add_raw(failed, raw_line)
             elif builder is not None:
                 builder.lines.append(raw_line)
                 failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=raw_line.message,
@@ -443,12 +443,11 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
                 failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=str(e), raw=raw_line)
             continue
         if failed is not None:
-            failed.raw = (failed.raw or "") + "\n" + raw_line
+            _add_raw(failed, raw_line)
             continue
-        if builder is None:
-            yield Item(source, n, encoding, code=Code.BAD_RECORD,
-                       message=str(TextError(n, 1, "expected 'hand ID' before anything else")), raw=raw_line)
-            failed = None
+        if builder is None:  # lines before the first hand: one reject for the run, at its first line
+            failed = Item(source, n, encoding, code=Code.BAD_RECORD,
+                          message=str(TextError(n, 1, "expected 'hand ID' before anything else")), raw=raw_line)
             continue
         builder.lines.append(raw_line)
         try:
@@ -464,6 +463,14 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
     item = close()
     if item:
         yield item
+
+
+def _add_raw(item: Item, line: str) -> None:
+    """One more line of a failed hand's raw text, while the text is within what
+    :func:`~replay.io.sources.short` keeps (so that a hand followed by a million other
+    lines costs their count, not their square)."""
+    if len(item.raw or "") <= RAW_LIMIT:
+        item.raw = (item.raw or "") + "\n" + line
 
 
 def parse_text(text: str, source: str = "<text>") -> list[Item]:
@@ -643,6 +650,12 @@ def hand_starts(block: bytes, first: int) -> list[int]:
 HAND_TEXT = re.compile(r"^\s*hand(\s|$)")
 
 
+#: lines outside any hand are read in chunks of this many bytes, and so is a "hand" four
+#: times as long (no real hand is): memory stays bounded whatever a file holds (ingest's
+#: batches are cut alike)
+CHUNK_BYTES = 64 * 1024 * 1024
+
+
 def cut_hand(blocks: list[tuple[int, bytes]], error: ReadError, source: str) -> tuple[list[tuple[int, bytes]], Item | None]:
     """Blocks of a text file read up to *error*: the blocks before the file's last hand
     line, and that hand as a rejected :class:`Item` (the error may have cut it short: its
@@ -680,11 +693,17 @@ def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iter
                 item.encoding = encoding[0]
             yield item
 
+    size = 0  # of the pending blocks
+    in_hand = False  # the pending blocks begin with a hand line
     try:
         for first, block in iter_blocks(path, encoding):
             starts = hand_starts(block, first)
             if not starts:
                 pending.append((first, block))
+                size += len(block)
+                if size >= CHUNK_BYTES and (not in_hand or size >= 4 * CHUNK_BYTES):
+                    yield from items(pending)  # lines outside a hand, or no real hand: memory stays bounded
+                    pending, size, in_hand = [], 0, False
                 continue
             at = starts[-1]
             if at:
@@ -693,6 +712,7 @@ def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iter
             if pending:
                 yield from items(pending)
             pending = [(first, block[at:] if at else block)]
+            size, in_hand = len(block) - at, True
     except ReadError as e:
         if e.line:
             kept, cut = cut_hand(pending, e, source)
