@@ -31,7 +31,7 @@ from .io.dataset import (
     content_hash, id_key, unfit_field,
 )
 from .io.jsonl import items_of_lines, record_to_json
-from .io.sources import Item, ReadError, iter_blocks, iter_lines, short, size_of, sniff_format
+from .io.sources import Item, ReadError, file_encoding, iter_blocks, iter_lines, short, size_of, sniff_format
 from .io.text import CHUNK_BYTES, cut_hand, hand_starts, items_of_text_blocks
 from .verdicts import Code
 
@@ -68,6 +68,7 @@ class Batch:
     size: int = 0
     encoding: str | None = None  # the file's encoding when it is not told line by line (UTF-16)
     cut: Item | None = None  # the text hand the read error may have cut short, rejected
+    base: str = "utf-8"  # the encoding line 1 tells for the file's UTF-8 lines (io.sources.file_encoding)
 
 
 @dataclass
@@ -88,8 +89,11 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
         lines: list[tuple[int, bytes]] = []
         hands = size = 0
         encoding: list[str] = []
+        base = "utf-8"
         try:
             for n, data in iter_lines(path, encoding):
+                if n == 1:
+                    base = file_encoding(data)
                 if kind == "guandan-competition":
                     starts = False  # a file is one batch: its deals carry levels from one to the next
                     if not data.strip():
@@ -100,17 +104,17 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
                     starts = True
                 if starts:
                     if hands >= batch_size or size >= BATCH_BYTES:
-                        yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None)
+                        yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None, base=base)
                         lines, hands, size = [], 0, 0
                     hands += 1
                 lines.append((n, data))
                 size += len(data) + 1
         except ReadError as e:
             yield Batch(path, kind, lines, error=e.message, error_line=e.line, size=size,
-                        encoding=encoding[0] if encoding else None)
+                        encoding=encoding[0] if encoding else None, base=base)
             continue
         if lines:
-            yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None)
+            yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None, base=base)
 
 
 def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
@@ -119,8 +123,11 @@ def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
     blocks: list[tuple[int, bytes]] = []
     hands = size = 0
     encoding: list[str] = []
+    base = "utf-8"
     try:
         for first, block in iter_blocks(path, encoding):
+            if first == 1:
+                base = file_encoding(block)
             starts = hand_starts(block, first)  # a LongLine starts a hand if its head does
             at = 0  # the part of the block before *at* is in a batch already
             for start in starts:
@@ -131,7 +138,7 @@ def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
                         first += block.count(b"\n", at, start)
                         at = start
                     if blocks:
-                        yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None)
+                        yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None, base=base)
                     blocks, hands, size = [], 0, 0
                 hands += 1
             blocks.append((first, block[at:] if at else block))
@@ -139,15 +146,15 @@ def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
             if size >= BATCH_BYTES and (hands == 0 or size >= 4 * BATCH_BYTES):
                 # lines outside any hand (each its own reject), or a "hand" longer than any real
                 # one: cut at this block's end so that memory stays bounded (io.text.iter_text alike)
-                yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None)
+                yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None, base=base)
                 blocks, hands, size = [], 0, 0
     except ReadError as e:
         blocks, cut = cut_hand(blocks, e, path) if e.line else (blocks, None)
         yield Batch(path, "text", blocks, error=e.message, error_line=e.line, size=size,
-                    encoding=encoding[0] if encoding else None, cut=cut)
+                    encoding=encoding[0] if encoding else None, cut=cut, base=base)
         return
     if blocks:
-        yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None)
+        yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None, base=base)
 
 
 def work(batch: Batch) -> BatchResult:
@@ -161,13 +168,13 @@ def work(batch: Batch) -> BatchResult:
 
 def _work(batch: Batch) -> BatchResult:
     if batch.fmt == "jsonl":
-        items = items_of_lines(batch.lines, batch.source, batch.strict)
+        items = items_of_lines(batch.lines, batch.source, batch.strict, batch.base)
     elif batch.fmt == "guandan-competition":
         from .io.guandan_competition import items_of_competition_lines
 
         items = items_of_competition_lines(batch.lines, batch.source, batch.strict)
     else:
-        items = items_of_text_blocks(batch.lines, batch.source, batch.strict)
+        items = items_of_text_blocks(batch.lines, batch.source, batch.strict, batch.base)
     columns: dict[str, list[tuple[int, Item, int]]] = {}
     rejects: list[tuple[str, int, str, str, str | None]] = []
     read = 0

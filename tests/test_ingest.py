@@ -110,6 +110,26 @@ def test_encodings_bom_gbk_recorded(tmp_path):
     assert got[RECORDS[2]["id"]] == ("gb18030", ["老王", "小红", "赵六"])
 
 
+@pytest.mark.parametrize("batch_size", [1, 2, 6])
+def test_a_hands_encoding_does_not_depend_on_batches(tmp_path, batch_size):
+    """hands.encoding is each hand's own: GB18030 for the hand with such a line, the
+    byte-order mark's utf-8-sig for every other hand of that file, in JSONL and text,
+    whatever the batches (before: a GB18030 hand made the rest of its batch gb18030, and
+    the mark counted for the first batch only)."""
+    names = [dict(r, players=["老王", "小红", "赵六"]) for r in RECORDS]
+
+    def encoded(texts: list[str]) -> bytes:
+        return b"\xef\xbb\xbf" + b"".join(t.encode("gb18030" if k == 2 else "utf-8") for k, t in enumerate(texts))
+
+    jsonl = encoded([json.dumps(dict(r, id=r["id"] + "-j"), ensure_ascii=False) + "\n" for r in names])
+    text = encoded([record_to_text(r) + "\n" for r in names])
+    stats, out = run(tmp_path, {"h.jsonl": jsonl, "h.paipu": text}, batch_size=batch_size)
+    assert stats.rejected == 0
+    got = dict(rows(out, "hands", "id, encoding"))
+    for suffix in ("", "-j"):
+        assert [got[r["id"] + suffix] for r in RECORDS] == ["utf-8-sig"] * 2 + ["gb18030"] + ["utf-8-sig"] * 3
+
+
 def test_empty_file_and_binary_garbage(tmp_path):
     garbage = bytes(range(256)) * 4
     stats, out = run(tmp_path, {"empty.jsonl": b"", "junk.jsonl": garbage, "junk.paipu": b"\x00\x01\x02hand"})

@@ -114,8 +114,9 @@ def _item_tuples(items) -> list:
 def test_ingest_batches_read_as_the_line_reader(tmp_path):
     """A file with a byte-order mark, CRLF, a GB18030 line, a NUL byte, comments and bad
     hands: in batches of 1, 2, 3 and all hands, ingest reads the same items as the line by
-    line reader, and so does iter_text (audit's reader, in blocks); an item's encoding is
-    the last other than UTF-8 seen in its batch (iter_text: in its block of hands)."""
+    line reader, and so does iter_text (audit's reader, in blocks), encodings included: a
+    hand's is its own lines' (GB18030 for the hand with that line), else the file's
+    (the byte-order mark's), whatever batch or block it is read in."""
     texts = [record_to_text(r) for r in RECORDS]
     texts[1] = texts[1].replace("\n", "\r\n")
     texts[2] = texts[2].replace("game ", "  # a comment\ngame ", 1)
@@ -127,19 +128,15 @@ def test_ingest_batches_read_as_the_line_reader(tmp_path):
     path = tmp_path / "h.paipu"
     path.write_bytes(data)
     expected = _item_tuples(items_of_text_lines(iter_lines(str(path)), str(path)))
-    assert [t[:1] + t[2:] for t in _item_tuples(iter_text(str(path)))] == [t[:1] + t[2:] for t in expected]
-    assert [t[1] for t in _item_tuples(iter_text(str(path)))] == ["utf-8-sig"] * 3 + ["gb18030"] + ["utf-8"] * 3
+    assert _item_tuples(iter_text(str(path))) == expected
     assert [code for _, _, _, code, _, _, _ in expected] == [None, None, None, None, "bad_record", "bad_record", None]
-    assert [enc for _, enc, _, _, _, _, _ in expected][:4] == ["utf-8-sig", "utf-8-sig", "utf-8-sig", "gb18030"]
+    assert [enc for _, enc, _, _, _, _, _ in expected] == ["utf-8-sig"] * 3 + ["gb18030"] + ["utf-8-sig"] * 3
     assert expected[3][2]["note"] == "中文"
     for size in (1, 2, 3, 100):
         batches = list(iter_batches([str(path)], batch_size=size))
         assert len(batches) == -(-len(RECORDS) // size)
-        got = [t for b in batches for t in _item_tuples(items_of_text_blocks(b.lines, b.source))]
-        if size == 100:
-            assert got == expected
-        else:  # the encoding seen last is remembered within a batch only, as before
-            assert [t[:1] + t[2:] for t in got] == [t[:1] + t[2:] for t in expected]
+        got = [t for b in batches for t in _item_tuples(items_of_text_blocks(b.lines, b.source, base=b.base))]
+        assert got == expected, size
 
 
 def test_text_and_jsonl_ingest_give_the_same_records(tmp_path):

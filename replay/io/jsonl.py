@@ -10,7 +10,7 @@ import orjson
 
 from ..record import FIELDS, check_and_hash
 from ..verdicts import Code, RecordError
-from .sources import Item, LongLine, ReadError, decode_line, id_of, iter_lines, short
+from .sources import Item, LongLine, ReadError, decode_line, file_encoding, id_of, iter_lines, short
 
 
 def parse_line(data: bytes, first: bool = False) -> tuple[object, str]:
@@ -31,18 +31,21 @@ def parse_line(data: bytes, first: bool = False) -> tuple[object, str]:
     return orjson.loads(text), encoding
 
 
-def item_of_line(number: int, data: bytes, source: str, strict: bool = True) -> Item:
-    """One JSONL line (a non-blank one) as an :class:`Item`."""
+def item_of_line(number: int, data: bytes, source: str, strict: bool = True, base: str = "utf-8") -> Item:
+    """One JSONL line (a non-blank one) as an :class:`Item`; *base*: the file's encoding
+    (:func:`~replay.io.sources.file_encoding`), a UTF-8 line's."""
     if type(data) is LongLine:
         return Item(source, number, "unknown", code=Code.BAD_RECORD, message=data.message,
                     raw=short(data.decode("utf-8", "replace")) + "…")
     try:
         obj, encoding = parse_line(data, number == 1)
+        if encoding == "utf-8":
+            encoding = base
     except UnicodeDecodeError:
         return Item(source, number, "unknown", code=Code.BAD_RECORD,
                     message="not text: neither UTF-8 nor GB18030", raw=short(data.decode("latin-1")))
     except orjson.JSONDecodeError as e:
-        return Item(source, number, "utf-8", code=Code.BAD_RECORD,
+        return Item(source, number, base, code=Code.BAD_RECORD,
                     message=f"not valid JSON ({e})", raw=short(data.decode("utf-8", "replace")))
     try:
         record, digest = check_and_hash(obj, action_cards=strict)
@@ -52,11 +55,15 @@ def item_of_line(number: int, data: bytes, source: str, strict: bool = True) -> 
     return Item(source, number, encoding, record=record, digest=digest)
 
 
-def items_of_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
-    """Items of (line number, bytes) pairs; blank lines are skipped."""
+def items_of_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True,
+                   base: str | None = None) -> Iterator[Item]:
+    """Items of (line number, bytes) pairs; blank lines are skipped. *base*: the file's
+    encoding, else told by line 1 when it is among the lines."""
     for number, data in lines:
+        if number == 1 and base is None:
+            base = file_encoding(data)
         if type(data) is LongLine or data.strip():
-            yield item_of_line(number, data, source, strict)
+            yield item_of_line(number, data, source, strict, base or "utf-8")
 
 
 def iter_jsonl(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:

@@ -187,6 +187,13 @@ class _Transcoded(io.RawIOBase):
         super().close()
 
 
+def file_encoding(head: bytes) -> str:
+    """The encoding a file's first bytes tell for all its lines that are UTF-8:
+    ``utf-8-sig`` after a byte-order mark, else ``utf-8`` (a GB18030 line is told by
+    its own bytes; a UTF-16 file by :func:`open_binary`)."""
+    return "utf-8-sig" if head.startswith(b"\xef\xbb\xbf") else "utf-8"
+
+
 def decode_line(data: bytes, first: bool) -> tuple[str, str]:
     """Decode one line; returns (text, encoding). Raises UnicodeDecodeError if neither fits."""
     if first and data.startswith(b"\xef\xbb\xbf"):

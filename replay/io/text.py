@@ -30,7 +30,7 @@ from typing import Any
 from ..kernel import compiled
 from ..record import FIELDS, check_and_hash
 from ..verdicts import Code, RecordError
-from .sources import RAW_LIMIT, Item, LongLine, ReadError, decode_line, id_of, iter_blocks, short
+from .sources import RAW_LIMIT, Item, LongLine, ReadError, decode_line, file_encoding, id_of, iter_blocks, short
 
 _BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False}
 _PLAIN_ACTS = ("pass", "peek", "resist", "escape")
@@ -378,10 +378,13 @@ class _HandBuilder:
 
 def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: bool = True,
                     encoding: str = "utf-8") -> Iterator[Item]:
-    """Hands from (line number, text, encoding) triples; an item's encoding is the last
-    one other than UTF-8 seen (*encoding* before any)."""
+    """Hands from (line number, text, encoding) triples. An item's encoding is its own
+    lines': ``gb18030`` when one of them was read so, else the file's (*encoding*, or
+    ``utf-8-sig`` from a line 1 with a byte-order mark): the same whatever lines came
+    before, so that batches and blocks give the same."""
     builder: _HandBuilder | None = None
     failed: Item | None = None
+    base = encoding  # the file's
 
     def close() -> Item | None:
         nonlocal builder, failed
@@ -408,22 +411,28 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
         return Item(source, b.line, encoding, record=record, digest=digest)
 
     for n, raw_line, enc in lines:
-        encoding = enc if enc != "utf-8" else encoding
+        if enc == "utf-8-sig":  # line 1's byte-order mark: the file's encoding
+            base = enc
+        mine = "gb18030" if enc == "gb18030" else base  # the encoding of an item this line starts
         if type(raw_line) is _BadLine:
             if HAND_TEXT.match(raw_line):  # a hand starts here, and fails at once
                 item = close()
                 if item:
                     yield item
+                encoding = mine
                 failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=raw_line.message, raw=raw_line)
             elif failed is not None:
                 _add_raw(failed, raw_line)
+                if enc == "gb18030":
+                    failed.encoding = encoding = enc
             elif builder is not None:
                 builder.lines.append(raw_line)
+                encoding = "gb18030" if enc == "gb18030" else encoding
                 failed = Item(source, n, encoding, code=Code.BAD_RECORD, message=raw_line.message,
                               raw="\n".join(builder.lines))
                 builder = None
             else:
-                yield Item(source, n, encoding, code=Code.BAD_RECORD, message=raw_line.message, raw=short(raw_line))
+                yield Item(source, n, mine, code=Code.BAD_RECORD, message=raw_line.message, raw=short(raw_line))
             continue
         line = strip_comment(raw_line) if "#" in raw_line else raw_line
         stripped = line.strip()
@@ -433,6 +442,7 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
             item = close()
             if item:
                 yield item
+            encoding = mine
             try:
                 hand_id, end = _read_word(stripped, 4, n, "the hand id (like 'hand dz-0001')")
                 if stripped[end:].strip():
@@ -444,12 +454,17 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
             continue
         if failed is not None:
             _add_raw(failed, raw_line)
+            if enc == "gb18030":
+                failed.encoding = encoding = enc
             continue
         if builder is None:  # lines before the first hand: one reject for the run, at its first line
+            encoding = mine
             failed = Item(source, n, encoding, code=Code.BAD_RECORD,
                           message=str(TextError(n, 1, "expected 'hand ID' before anything else")), raw=raw_line)
             continue
         builder.lines.append(raw_line)
+        if enc == "gb18030":
+            encoding = enc
         try:
             builder.feed(line, stripped, n)
         except TextError as e:
@@ -512,7 +527,8 @@ def _decoded(lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, str, str
         yield n, text, enc
 
 
-def items_of_text_blocks(blocks: list[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:
+def items_of_text_blocks(blocks: list[tuple[int, bytes]], source: str, strict: bool = True,
+                         base: str = "utf-8") -> Iterator[Item]:
     """Items of consecutive blocks of lines (number of the first line, bytes) as from
     :func:`~replay.io.sources.iter_blocks`: what :func:`items_of_text_lines` gives for
     their lines.  Blocks that are all UTF-8 without NUL bytes or long lines (the usual case)
@@ -525,10 +541,10 @@ def items_of_text_blocks(blocks: list[tuple[int, bytes]], source: str, strict: b
             text = "\x00"
         if "\x00" not in text:
             if blocks:
-                yield from _items_of_text(text, blocks[0][0], source, strict)
+                yield from _items_of_text(text, blocks[0][0], source, strict, base)
             return
     lines = (line for first, data in blocks for line in _lines_of_block(first, data))
-    yield from iter_text_lines(_decoded(lines), source, strict)
+    yield from iter_text_lines(_decoded(lines), source, strict, base)
 
 
 #: a line that may start a hand (iter_text_lines decides: comments, 'hand:' fields, ...)
@@ -537,7 +553,7 @@ _MAYBE_HAND = re.compile(r"\n[^\S\n]*hand")  # after a line end (the first line:
 _BARE_ID = re.compile(r'[^\s:"][^\s:]*')
 
 
-def _items_of_text(text: str, first: int, source: str, strict: bool) -> Iterator[Item]:
+def _items_of_text(text: str, first: int, source: str, strict: bool, base: str = "utf-8") -> Iterator[Item]:
     """The items of :func:`iter_text_lines` for *text*, lines numbered from *first*.
 
     Each hand is first read by :func:`_plain_hand`, which takes only a hand without
@@ -545,7 +561,7 @@ def _items_of_text(text: str, first: int, source: str, strict: bool) -> Iterator
     read by iter_text_lines alone (a hand's reading does not depend on the lines before
     its ``hand`` line).
     """
-    encoding = "utf-8"
+    encoding = base  # the file's, told by the caller after line 1
     if first == 1 and text.startswith("\ufeff"):
         text, encoding = text[1:], "utf-8-sig"  # the encoding of line 1 holds for the rest, as there
     lines = text.split("\n")
@@ -687,8 +703,10 @@ def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iter
     encoding: list[str] = []
     pending: list[tuple[int, bytes]] = []  # the blocks since the last hand line
 
+    base = ["utf-8"]  # the file's: utf-8-sig after a byte-order mark on line 1
+
     def items(blocks: list[tuple[int, bytes]]) -> Iterator[Item]:
-        for item in items_of_text_blocks(blocks, source, strict):
+        for item in items_of_text_blocks(blocks, source, strict, base[0]):
             if encoding and item.record is not None:
                 item.encoding = encoding[0]
             yield item
@@ -697,6 +715,8 @@ def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iter
     in_hand = False  # the pending blocks begin with a hand line
     try:
         for first, block in iter_blocks(path, encoding):
+            if first == 1:
+                base[0] = file_encoding(block)
             starts = hand_starts(block, first)
             if not starts:
                 pending.append((first, block))
