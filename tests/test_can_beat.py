@@ -122,3 +122,45 @@ def test_shuangkou_pairs_of_jokers_compare_by_their_big_jokers():
     assert _after("shuangkou", "BJ BJ SJ 2s", two_big)  # three jokers and a two: a bomb of four 2s
     single_big = Combo("single", 1, 14)
     assert not _after("shuangkou", "BJ 2s 2h", single_big)
+
+
+def _bomb_keys(rng: random.Random, rules) -> list[int]:
+    """Bomb keys to beat: plain bombs, joker bombs and bomb chains of random runs."""
+    keys = [shuangkou.bomb_key(size, shuangkou.CLASS_PLAIN, ranks=(rng.randrange(13),)) for size in range(4, 13)]
+    keys += [shuangkou.bomb_key(6, shuangkou.CLASS_JOKERS), shuangkou.bomb_key(7, shuangkou.CLASS_JOKERS)]
+    for _ in range(40):
+        order = rng.choice([shuangkou.ORDER_HIGH, shuangkou.ORDER_LOW])
+        length = rng.randint(rules.chain_min_bombs, 6)
+        start = rng.randrange(13 - length + 1)
+        counts = [0] * 13
+        for r in order[start:start + length]:
+            counts[r] = rng.randint(4, 6)
+        chain = shuangkou.bomb_chain(counts, rules)
+        if chain is not None:
+            keys.append(chain.key)
+    return keys
+
+
+@settings(max_examples=40, deadline=None)
+@given(SEEDS, st.sampled_from([2, 3]))
+def test_shuangkou_bomb_chain_test_agrees_with_trying_every_way_of_adding_the_jokers(seed, chain_min_bombs):
+    # chain_beats decides by stars, class, bombs and cards, and tries the jokers' ways only
+    # on a tie: the same answers as the enumeration of every run and every way
+    import dataclasses
+
+    rules = dataclasses.replace(shuangkou.HUOPIN, chain_min_bombs=chain_min_bombs)
+    rng = random.Random(seed)
+    keys = _bomb_keys(rng, rules)
+    agree = found = 0
+    for _ in range(30):
+        counts = [0] * 13
+        for r in rng.sample(range(13), rng.randint(2, 8)):  # many ranks with three cards or more
+            counts[r] = rng.choice([1, 2, 3, 3, 4, 4, 5, 6, 7, 8])
+        natural = sum(n << (5 * r) for r, n in enumerate(counts))
+        jokers = rng.randint(0, 4)
+        for key in rng.sample(keys, 12):
+            expected = shuangkou.chain_beats_by_enumeration(natural, jokers, key, rules)
+            assert shuangkou.chain_beats(natural, jokers, key, rules) == expected, (counts, jokers, key)
+            agree += 1
+            found += expected
+    assert 0 < found < agree  # both answers were tested

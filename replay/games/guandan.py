@@ -303,20 +303,36 @@ def flush_windows(hand: bytearray, suit: int, wilds: int, level: int, key: int =
     return ((sums | _BYTE_HIGH) - need * _BYTE_LOW) & _BYTE_HIGH & ends
 
 
-_FLUSHES: dict[tuple[bytes, int], int] = {}
+#: four bytes a position (one a suit), positions A-low 0 … A-high 13: a window of five
+#: positions summed by one multiplication, its top bytes tested at once (four suits)
+_SUITS_FIVE = sum(1 << (32 * k) for k in range(5))
+_SUITS_LOW = sum(1 << (8 * k) for k in range(4 * 18))
+_SUITS_HIGH = _SUITS_LOW << 7
+#: top bits of the bytes of the positions m..13 (and 4 up): windows ending above m - 1
+_SUITS_ENDS = [sum(1 << (8 * k + 7) for k in range(4 * max(4, m), 4 * 14)) for m in range(15)]
+_THREE_TO_ACE = (1 << (8 * 48)) - 1
+_SUITS_NEED = [(5 - wilds) * _SUITS_LOW for wilds in range(5)]
+
+
+def _suits_layout(x: int) -> int:
+    """Card bytes (card id order) in sequence order: 3..A at positions 2..13, A at 0, 2 at 1."""
+    return ((x & _THREE_TO_ACE) << 64) | ((x >> (8 * 44)) & 0xFFFFFFFF) | (((x >> (8 * 48)) & 0xFFFFFFFF) << 32)
+
+
+#: every card byte but the wild heart's of each level, in sequence order
+_NOT_WILD = [_suits_layout(((1 << (8 * 52)) - 1) ^ (0xFF << (8 * (4 * level + HEARTS))))
+             for level in range(RANK_2 + 1)]
 
 
 def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> bool:
-    """A straight flush whose top position is above *key* (the windows of a hand are
-    kept: a seat is asked again at every pass until its hand changes)."""
-    name = (bytes(hand), level)
-    ends = _FLUSHES.get(name)
-    if ends is None:
-        if len(_FLUSHES) > 100_000:
-            _FLUSHES.clear()
-        ends = _FLUSHES[name] = flush_windows(hand, 0, wilds, level) | flush_windows(hand, 1, wilds, level) | \
-            flush_windows(hand, 2, wilds, level) | flush_windows(hand, 3, wilds, level)
-    return bool(ends & _WINDOW_ENDS[max(4, key + 1)]) if key < 13 else False
+    """A straight flush whose top position is above *key*, the wild hearts filling gaps:
+    the hand's cards as one byte each (1 if held) in sequence order, four suits side by
+    side, every window of five positions of every suit summed by one multiplication."""
+    if key >= 13:
+        return False
+    x = int.from_bytes(hand.translate(_NONZERO), "little")
+    x = (((x & _THREE_TO_ACE) << 64) | ((x >> 352) & 0xFFFFFFFF) | (((x >> 384) & 0xFFFFFFFF) << 32)) & _NOT_WILD[level]
+    return bool(((x * _SUITS_FIVE | _SUITS_HIGH) - _SUITS_NEED[wilds]) & _SUITS_HIGH & _SUITS_ENDS[max(4, key + 1)])
 
 
 def classify_cards(table: ComboIndex, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:

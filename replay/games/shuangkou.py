@@ -23,7 +23,7 @@ from ..cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, 
                      SMALL_JOKER)
 from ..combos import (
     NATURAL, NORMAL, Combo, ComboIndex, WildMoves, above, any_beats, at_least, capped, chains, count_at,
-    iter_ranks, packed_of, strongest, window_holds,
+    iter_ranks, packed_of, positions, runs, strongest, window_holds,
 )
 from ..game import Game
 from ..rules import Rules
@@ -250,11 +250,77 @@ def same_kind_exists(natural: int, small: int, big: int, last: Combo) -> bool:
 
 
 def chain_beats(natural: int, jokers: int, key: int, rules: ShuangkouRules) -> bool:
-    """A bomb chain above the bomb *key*: every run of adjacent ranks the jokers can fill
-    to four a rank, with every natural card of its ranks and each way of adding the jokers
-    left over (more cards never weaken a chain). Only asked when a bomb is on the table."""
+    """A bomb chain above the bomb *key* (only asked when a bomb is on the table): for each
+    run of adjacent ranks the jokers can fill to four a rank (its short count kept as the
+    run grows), the strongest chain's stars by water-filling the jokers left over into the
+    smallest bombs, then the class, the number of bombs and of cards compared with the
+    key's; only a run that ties *key* on all of these tries each way of adding its jokers
+    (:func:`run_beats`). The same answers as :func:`chain_beats_by_enumeration`."""
+    shortest = rules.chain_min_bombs
+    # ranks each of which the jokers could fill to four: a chain needs a run of them
+    fill = at_least(natural, 4 - jokers) & NORMAL if jokers < 4 else NORMAL
+    if not (runs(fill, shortest) or runs(positions(fill), shortest)):
+        return False
     counts = [count_at(natural, r) for r in range(RANK_2 + 1)]
-    stars = key >> 41
+    top = key >> 30  # the key's stars, class, bombs and cards
+    for order in (ORDER_HIGH, ORDER_LOW):
+        size = len(order)
+        for a in range(size - shortest + 1):
+            short = total = 0
+            base: list[int] = []
+            for b in range(a, size):
+                n = counts[order[b]]
+                if n < 4:
+                    short += 4 - n
+                    if short > jokers:
+                        break
+                    n = 4
+                base.append(n)
+                total += n
+                length = b - a + 1
+                if length < shortest:
+                    continue
+                spare = jokers - short
+                # the most stars: the jokers left raise the smallest bombs one level at a time
+                level = min(base)
+                while True:
+                    need = sum(level + 1 - x for x in base if x <= level)
+                    if need > spare:
+                        break
+                    level += 1
+                # the strongest chain's stars, class, bombs and cards against the key's (of
+                # these only the stars differ between the ways of adding the jokers)
+                mine = (((level + length) * 4 + CLASS_CHAIN) * 16 + length) * 32 + total + spare
+                if mine != top:
+                    if mine > top:
+                        return True
+                    continue
+                if run_beats(order[a:b + 1], counts, spare, key, rules):
+                    return True
+    return False
+
+
+def run_beats(run: list[int], counts: list[int], spare: int, key: int, rules: ShuangkouRules) -> bool:
+    """A chain over *run* (every natural card of its ranks, each filled to four) with the
+    *spare* jokers added in some way, above the bomb *key*."""
+    base = [0] * (RANK_2 + 1)
+    for r in run:
+        base[r] = max(4, counts[r])
+    for extra in combinations_with_replacement(run, spare):
+        c = list(base)
+        for r in extra:
+            c[r] += 1
+        chain = bomb_chain(c, rules)
+        if chain is not None and chain.key > key:
+            return True
+    return False
+
+
+def chain_beats_by_enumeration(natural: int, jokers: int, key: int, rules: ShuangkouRules) -> bool:
+    """The definition :func:`chain_beats` answers by direct tests (the reference of
+    tests/test_can_beat.py): every run of adjacent ranks the jokers can fill to four a
+    rank, with every natural card of its ranks, and each way of adding the jokers left over."""
+    counts = [count_at(natural, r) for r in range(RANK_2 + 1)]
     for order in (ORDER_HIGH, ORDER_LOW):
         for a in range(len(order)):
             for b in range(a + rules.chain_min_bombs, len(order) + 1):
@@ -262,19 +328,8 @@ def chain_beats(natural: int, jokers: int, key: int, rules: ShuangkouRules) -> b
                 short = sum(max(0, 4 - counts[r]) for r in run)
                 if short > jokers:
                     break
-                base = [0] * (RANK_2 + 1)
-                for r in run:
-                    base[r] = max(4, counts[r])
-                spare = jokers - short
-                if min(base[r] for r in run) + spare + len(run) < stars:
-                    continue
-                for extra in combinations_with_replacement(run, spare):
-                    c = list(base)
-                    for r in extra:
-                        c[r] += 1
-                    chain = bomb_chain(c, rules)
-                    if chain is not None and chain.key > key:
-                        return True
+                if run_beats(run, counts, jokers - short, key, rules):
+                    return True
     return False
 
 
