@@ -563,6 +563,142 @@ def one_deck_beats(hand, last, kinds):
     return bool((held - n * ONES128) & NORMAL128 & ABOVE128[index])
 
 
+# ----------------------------------------------------------------- moves with wild cards
+#
+# combos.WildMoves.moves' loop over the table's entries (the reference is the Python
+# method: tests/test_kernel.py compares the two): the shortage of each entry against the
+# natural counts on 128-bit packed counts, then, for the entries kept, the move named by
+# its natural counts and wilds, built from the lowest cards of each rank, its readings
+# from the memo (the game's classify on a miss)
+
+from cpython.list cimport PyList_Append
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+cdef u128 LOW40_128 = ((<u128>1) << 40) - 1
+cdef u128 NATURAL_FIELDS = ((<u128>1) << 65) - 1  # the count fields of the ranks 3..2
+cdef u128 JOKER_FIELDS = (((<u128>1) << 75) - 1) ^ NATURAL_FIELDS
+
+
+cdef class WildTable:
+    """A combination table's entries as C arrays, for :func:`wild_moves`."""
+
+    cdef u128 *packed
+    cdef unsigned char *size
+    cdef unsigned char *always
+    cdef unsigned char *flushable
+    cdef Py_ssize_t n
+    cdef int wild_bomb
+
+    def __cinit__(self, list packed, list sizes, list always, list flushable, int wild_bomb):
+        cdef Py_ssize_t i, n = len(packed)
+        self.n = 0
+        self.packed = <u128 *>PyMem_Malloc(max(n, 1) * sizeof(u128))
+        self.size = <unsigned char *>PyMem_Malloc(max(n, 1) * 3)
+        if self.packed is NULL or self.size is NULL:
+            raise MemoryError()
+        self.always = self.size + n
+        self.flushable = self.size + 2 * n
+        for i in range(n):
+            if not (0 <= packed[i] < (1 << 75)) or not (0 <= sizes[i] <= 30):
+                raise ValueError("a table entry out of range")
+            self.packed[i] = as128(packed[i])
+            self.size[i] = sizes[i]
+            self.always[i] = 1 if always[i] else 0
+            self.flushable[i] = 1 if flushable[i] else 0
+        self.n = n
+        self.wild_bomb = wild_bomb
+
+    def __dealloc__(self):
+        PyMem_Free(self.packed)
+        PyMem_Free(self.size)
+
+
+cdef bint beats_c(object a, object b) except -1:
+    """combos.beats on two Combo tuples (checked by the caller)."""
+    ta, tb = <object>PyTuple_GET_ITEM(a, 3), <object>PyTuple_GET_ITEM(b, 3)
+    if ta != tb:
+        return ta > tb
+    if ta:
+        return <object>PyTuple_GET_ITEM(a, 2) > <object>PyTuple_GET_ITEM(b, 2)
+    return (<object>PyTuple_GET_ITEM(a, 0) == <object>PyTuple_GET_ITEM(b, 0)
+            and <object>PyTuple_GET_ITEM(a, 1) == <object>PyTuple_GET_ITEM(b, 1)
+            and <object>PyTuple_GET_ITEM(a, 2) > <object>PyTuple_GET_ITEM(b, 2))
+
+
+cdef bint any_beats_c(tuple plays, tuple lasts) except -1:
+    for a in plays:
+        for b in lasts:
+            if not (isinstance(a, tuple) and PyTuple_GET_SIZE(a) == 4 and isinstance(b, tuple) and PyTuple_GET_SIZE(b) == 4):
+                return any_beats(plays, lasts)
+            if beats_c(a, b):
+                return True
+    return False
+
+
+def wild_moves(WildTable t, out, dict made, list by_rank, list spare, natural, last, classify, dict memo,
+               remember):
+    """combos.WildMoves.moves' loop: appends (cards, readings) to *out* and each move's
+    cards to *made* by name, as the Python method does."""
+    cdef u128 nat = as128(natural), d, lack, entry
+    cdef Py_ssize_t i, r, wilds = len(spare), short, need, k, suits, last_size = -1
+    cdef list cards, have
+    cdef tuple lasts = None
+    cdef bint follow = last is not None
+    if natural < 0 or natural >> 75:
+        raise ValueError("natural counts out of range")
+    if not isinstance(out, list):
+        raise TypeError("out: a list")
+    if follow:
+        lasts = tuple(last)
+        if not any(c.tier for c in lasts):
+            last_size = lasts[0].size
+    for i in range(t.n):
+        entry = t.packed[i]
+        d = (entry | GUARD128) - nat
+        lack = d & (((d & GUARD128) >> 4) * 15)  # what each rank lacks
+        if lack & JOKER_FIELDS:
+            continue  # jokers are never wild here
+        short = <Py_ssize_t>(((lack * ONES128) >> 70) & 31)  # the sum of the fields (entries of 30 cards at most)
+        if short > wilds:
+            continue
+        if follow and not (t.always[i] or (t.size[i] >= t.wild_bomb and short > 0) or t.size[i] == last_size):
+            continue
+        entry -= lack  # the move's natural counts
+        key = (PyLong_FromUnsignedLongLong(<unsigned long long>(entry & LOW40_128)),
+               PyLong_FromUnsignedLongLong(<unsigned long long>(entry >> 40)), short)
+        if key in made:
+            continue
+        cards = []
+        for r in range(15):
+            need = <Py_ssize_t>((entry >> (5 * r)) & 31)
+            if need:
+                if r >= len(by_rank):
+                    raise IndexError("no cards of a rank the table uses")
+                have = <list>by_rank[r]
+                for k in range(min(need, len(have))):
+                    cards.append(have[k])
+        name = key
+        if t.flushable[i] and cards:
+            suits = (<long>cards[0]) & 3
+            for c in cards:
+                if ((<long>c) & 3) != suits:
+                    break
+            else:
+                name = (key, True)  # a straight of one suit also reads as a straight flush
+        if short:
+            for k in range(short):
+                cards.append(spare[k])
+            if not (entry & (((<u128>1) << 75) - 1)):
+                name = tuple(cards)  # wild cards alone: which ones
+        made[key] = cards
+        readings = memo.get(name)
+        if readings is None:
+            readings = classify(cards)
+            remember(name, readings)
+        if readings and (not follow or any_beats_c(tuple(readings), lasts)):
+            PyList_Append(out, (cards, readings))  # (a list's subclass: its own append unchanged)
+
+
 # ----------------------------------------------------------------- the result check
 
 def same(a, b, python_same):

@@ -199,6 +199,14 @@ class WildMoves:
         #: the (rank, count) parts of each entry
         self.parts = [[(r, n) for r, n in enumerate(counts(p)) if n] for p in table.packed]
         self.memo: dict[object, tuple[Combo, ...]] = {}
+        #: the compiled kernel's copy of the entries (replay/_kernel.pyx, wild_moves), where
+        #: it is built: the loop of :meth:`moves` in C, the Python loop being the reference
+        self.fast: object | None = None
+        from .kernel import compiled
+
+        if compiled is not None and int(self.size.max(initial=0)) <= 30:
+            self.fast = compiled.WildTable(list(table.packed), self.size.tolist(), self.always.tolist(),
+                                           self.flushable, wild_bomb)
 
     @classmethod
     def of(cls, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()) -> WildMoves:
@@ -239,6 +247,17 @@ class WildMoves:
         first), *spare* the wild cards in the order they fill shortages, *classify* the
         game's card-by-card classification (asked once per name of a move)."""
         out = MoveList(self, last, classify)
+        if self.fast is not None:
+            from .kernel import compiled
+
+            compiled.wild_moves(self.fast, out, out.made, by_rank, spare, natural, last, classify, self.memo,
+                                self.remember)
+            return out
+        return self.moves_python(out, by_rank, spare, natural, last, classify)
+
+    def moves_python(self, out: MoveList, by_rank: list[list[int]], spare: list[int], natural: int,
+                     last: tuple[Combo, ...] | None, classify: Classify) -> MoveList:
+        """:meth:`moves` in Python (the reference of the kernel's ``wild_moves``), into *out*."""
         idx, low, high, shorts = self.candidates(natural, len(spare), last)
         parts, made, memo, flushable = self.parts, out.made, self.memo, self.flushable
         for k, i in enumerate(idx):
@@ -290,6 +309,34 @@ class MoveList(list[tuple[list[int], tuple[Combo, ...]]]):
             self.gen.remember(name, readings)
         if readings and (self.last is None or any_beats(readings, self.last)):
             self.append((cards, readings))
+
+
+def cards_by_rank(hand: bytearray, skip: int = -1) -> list[list[int]]:
+    """The card ids held in *hand* (card counts by id) grouped by rank, lowest suit first,
+    ranks 3..2 and the two jokers (15 lists), without the card *skip* (a wild card): one
+    lookup per rank of its four suits' counts, read as one integer. The lists are shared
+    between calls: read-only.
+
+    >>> cards_by_rank(bytearray([0, 2, 1, 0] + [0] * 48 + [0, 1]))[0], cards_by_rank(bytearray(54))[14]
+    ([1, 1, 2], [])
+    """
+    x = int.from_bytes(hand, "little")
+    if skip >= 0:
+        x &= ~(0xFF << (8 * skip))
+    out = []
+    for r in range(13):
+        counts4 = (x >> (32 * r)) & 0xFFFFFFFF
+        found = _RANK_CARDS[r].get(counts4)
+        if found is None:
+            found = _RANK_CARDS[r][counts4] = [4 * r + k for k in range(4) for _ in range((counts4 >> (8 * k)) & 0xFF)]
+        out.append(found)
+    out.append([52] * ((x >> 416) & 0xFF))
+    out.append([53] * ((x >> 424) & 0xFF))
+    return out
+
+
+#: the cards of each rank by its four suits' counts (one byte each), made on first use
+_RANK_CARDS: list[dict[int, list[int]]] = [{} for _ in range(13)]
 
 
 LOW40 = (1 << 40) - 1

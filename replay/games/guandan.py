@@ -24,8 +24,8 @@ from ..cards import (
     card_id,
 )
 from ..combos import (
-    JOKERS, NORMAL, Combo, ComboIndex, WildMoves, any_beats, at_least, capped, count_at, iter_ranks, packed_of,
-    positions, window_holds,
+    JOKERS, NORMAL, Combo, ComboIndex, WildMoves, any_beats, at_least, capped, cards_by_rank, count_at, iter_ranks,
+    packed_of, positions, window_holds,
 )
 from ..game import Game
 from ..rules import Rules
@@ -729,11 +729,7 @@ def legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[i
     last = self.last
     table = self.combos
     gen = WildMoves.of(table, 4, FLUSHABLE)
-    by_rank: list[list[int]] = [[] for _ in range(15)]
-    for c in range(54):
-        n = hand[c]
-        if n and c != wild:
-            by_rank[RANK[c]] += [c] * n
+    by_rank = cards_by_rank(hand, wild)
     moves = gen.moves(by_rank, [wild] * wilds, self.packed[seat] - (wilds << (5 * self.level)), last,
                       lambda cards: classify_cards(table, cards, wild))
     if last is not None and last[0].tier > TIER_STRAIGHT_FLUSH:

@@ -22,7 +22,7 @@ import pyarrow as pa
 from ..cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
                      SMALL_JOKER)
 from ..combos import (
-    NATURAL, NORMAL, Combo, ComboIndex, WildMoves, above, any_beats, at_least, capped, chains, count_at,
+    NATURAL, NORMAL, Combo, ComboIndex, WildMoves, above, any_beats, at_least, capped, cards_by_rank, chains, count_at,
     iter_ranks, packed_of, positions, runs, strongest, window_holds,
 )
 from ..game import Game
@@ -470,19 +470,18 @@ def legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int
     last = self.last
     table, rules = self.combos, self.rules
     gen = WildMoves.of(table, 3)  # three jokers alone are a bomb
-    by_rank: list[list[int]] = [[] for _ in range(RANK_2 + 1)]
-    for c in range(52):
-        n = hand[c]
-        if n:
-            by_rank[c >> 2] += [c] * n
-    jokers = [52] * hand[52] + [53] * hand[53]
-    moves = gen.moves(by_rank, jokers, self.packed[seat] & NATURAL, last,
-                      lambda cards: classify_cards(table, rules, cards))
-    for k in range(1, len(jokers) + 1):  # jokers alone: singles, the joker pair, three- and four-joker bombs
-        for combo in {tuple(sorted(x)) for x in combinations_with_replacement(jokers, k) if _available(x, jokers)}:
-            moves.add(list(combo), 0, k)
-    lack = [max(0, 4 - len(x)) for x in by_rank]
+    by_rank = cards_by_rank(hand)  # (the jokers' lists: unused by the natural table's entries)
+    jokers = by_rank[RANK_SMALL_JOKER] + by_rank[RANK_BIG_JOKER]
+    natural = self.packed[seat] & NATURAL
+    moves = gen.moves(by_rank, jokers, natural, last, lambda cards: classify_cards(table, rules, cards))
+    for k, combo in joker_plays(hand[52], hand[53]):  # jokers alone: singles, the pair, the joker bombs
+        moves.add(list(combo), 0, k)
     most, shortest = len(jokers), rules.chain_min_bombs
+    # a bomb chain needs a run of ranks each of which the jokers could fill to four
+    fill = at_least(natural, 4 - most) & NORMAL if most < 4 else NORMAL
+    if not (runs(fill, shortest) or runs(positions(fill), shortest)):
+        return list(moves)
+    lack = [max(0, 4 - len(x)) for x in by_rank]
     for order in (ORDER_HIGH, ORDER_LOW):
         for start in range(len(order)):
             short = 0
@@ -496,6 +495,22 @@ def legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int
                     if len(cards) + short <= 27:
                         moves.add(cards + jokers[:short], sum(len(by_rank[r]) << (5 * r) for r in run), short)
     return list(moves)
+
+
+_JOKER_PLAYS: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
+
+
+def joker_plays(small: int, big: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The plays of jokers alone a hand with *small* and *big* jokers can make, as (number
+    of jokers, card ids), in the order :func:`legal_moves_reference` tries them (made once
+    per pair of counts)."""
+    found = _JOKER_PLAYS.get((small, big))
+    if found is None:
+        jokers = [52] * small + [53] * big
+        found = _JOKER_PLAYS[small, big] = [
+            (k, combo) for k in range(1, len(jokers) + 1)
+            for combo in {tuple(sorted(x)) for x in combinations_with_replacement(jokers, k) if _available(x, jokers)}]
+    return found
 
 
 def legal_moves_reference(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
