@@ -563,6 +563,212 @@ def one_deck_beats(hand, last, kinds):
     return bool((held - n * ONES128) & NORMAL128 & ABOVE128[index])
 
 
+# ----------------------------------------------------------------- the wild-card games' beating tests
+#
+# guandan.beating_exists and shuangkou.beating_exists (the references: tests/test_kernel.py
+# compares them on random hands and every kind of play) on 128-bit packed counts: the
+# same direct tests per kind. None hands a case to the Python function (an unusual value;
+# Shuangkou's bomb chains where a run of fillable ranks exists)
+
+cdef u128 FIELD_MASK = (((<u128>1) << 75) - 1)
+
+cdef inline u128 at_least128(u128 hand, long n):
+    """combos.at_least: guard bits of the ranks holding at least n (1..15) cards."""
+    return ((hand | GUARD128) - <u128>n * ONES128) & GUARD128
+
+
+cdef inline u128 capped128(u128 hand, long n):
+    cdef u128 d = (hand | GUARD128) - <u128>n * ONES128
+    return hand - (d & (((d & GUARD128) >> 4) * 15))
+
+
+cdef inline u128 positions128(u128 hand):
+    """combos.positions: A (0), 2 (1), 3..A (2..13)."""
+    return ((hand >> 55) & 31) | (((hand >> 60) & 31) << 5) | ((hand & ((<u128>1 << 60) - 1)) << 10)
+
+
+cdef bint window_holds128(u128 held, long length, long need, long first, long last):
+    """combos.window_holds: some window of *length* fields starting at first..last holds need cards."""
+    cdef long start, k, total
+    if first < 0:
+        first = 0
+    for start in range(first, last + 1):
+        total = 0
+        for k in range(start, start + length):
+            total += <long>((held >> (5 * k)) & 31)
+        if total >= need:
+            return True
+    return False
+
+
+cdef inline u128 rank_guard(long r):
+    return (<u128>1) << (5 * r + 4)
+
+
+cdef inline long gd_value(long rank, long level):
+    if rank == level:
+        return 13
+    if rank == 13:
+        return 14
+    if rank == 14:
+        return 15
+    if rank == 12:
+        return 0
+    return rank + 1
+
+
+cdef u128 GD_ABOVE[13][18]  # Guandan: guard bits of the ranks whose value is above key (key + 1)
+for _level in range(13):
+    for _k in range(18):
+        GD_ABOVE[_level][_k] = 0
+        for _r in range(15):
+            if gd_value(_r, _level) > _k - 1:
+                GD_ABOVE[_level][_k] |= rank_guard(_r)
+cdef int GD_SIZE_ABOVE_TIER[10]  # the smallest bomb size above each tier (99: none)
+cdef int GD_SIZE_OF_TIER[10]  # the size of each rank-bomb tier (0: none)
+_BOMB_TIER = {4: 1, 5: 2, 6: 4, 7: 5, 8: 6, 9: 7, 10: 8}
+for _t in range(10):
+    GD_SIZE_ABOVE_TIER[_t] = min([s for s, st in _BOMB_TIER.items() if st > _t] or [99])
+    GD_SIZE_OF_TIER[_t] = {t: s for s, t in _BOMB_TIER.items()}.get(_t, 0)
+
+
+cdef bint gd_straight_flush(const unsigned char *hand, long wilds, long level, long key):
+    """guandan.straight_flush_exists: a straight flush with its top position above key."""
+    cdef long suit, top, p, rank, held, wild = 4 * level + 1
+    if key >= 13:
+        return False
+    for suit in range(4):
+        for top in range(max(4, key + 1), 14):
+            held = 0
+            for p in range(top - 4, top + 1):
+                rank = 11 if p == 0 else 12 if p == 1 else p - 2
+                if hand[4 * rank + suit] and 4 * rank + suit != wild:
+                    held += 1
+            if held + wilds >= 5:
+                return True
+    return False
+
+
+def guandan_beats(hand, natural, long wilds, long level, last, frozenset kinds):
+    """guandan.beating_exists in C (the same answers; None: ask it)."""
+    if not (PyByteArray_CheckExact(hand) and PyByteArray_GET_SIZE(hand) == 54 and PyLong_CheckExact(natural)
+            and 0 <= natural < (1 << 75) and 0 <= wilds <= 2 and 0 <= level <= 12
+            and isinstance(last, tuple) and PyTuple_GET_SIZE(last) == 4):
+        return None
+    kind, size_o, key_o, tier_o = <object>PyTuple_GET_ITEM(last, 0), <object>PyTuple_GET_ITEM(last, 1), \
+        <object>PyTuple_GET_ITEM(last, 2), <object>PyTuple_GET_ITEM(last, 3)
+    if not (PyLong_CheckExact(key_o) and PyLong_CheckExact(tier_o) and -1 <= key_o <= 16 and 0 <= tier_o <= 9):
+        return None
+    cdef long key = key_o, tier = tier_o, size, unit, length, t, n, spare
+    cdef u128 nat = as128(natural), above = GD_ABOVE[level][key + 1], ranks, rest
+    if not tier:
+        if kind == "single":
+            if at_least128(nat, 1) & above or (wilds >= 1 and key < 13):
+                return True
+        elif kind == "pair":
+            if at_least128(nat, max(1, 2 - wilds)) & NORMAL128 & above or at_least128(nat, 2) & JOKERS128 & above \
+                    or (wilds >= 2 and key < 13):
+                return True
+        elif kind == "triple":
+            if at_least128(nat, max(1, 3 - wilds)) & NORMAL128 & above:
+                return True
+        elif kind == "full_house":
+            ranks = at_least128(nat, max(1, 3 - wilds)) & NORMAL128 & above
+            for t in range(13):
+                if ranks & rank_guard(t):
+                    n = <long>((nat >> (5 * t)) & 31)
+                    spare = wilds - max(0, 3 - n)
+                    rest = nat - ((<u128>n) << (5 * t))
+                    if spare >= 2 or at_least128(rest, 2 - spare) & NORMAL128 or at_least128(rest, 2) & JOKERS128:
+                        return True
+        elif kind == "straight" or kind == "pair_chain" or kind == "plate":
+            unit, length = (1, 5) if kind == "straight" else (2, 3) if kind == "pair_chain" else (3, 2)
+            if window_holds128(capped128(positions128(nat), unit), length, unit * length - wilds, key - length + 2,
+                               14 - length):
+                return True
+        else:
+            return None
+    if tier >= 9:
+        return False
+    if "bomb" in kinds:
+        size = GD_SIZE_ABOVE_TIER[tier]
+        if size <= 10 and at_least128(nat, max(1, size - wilds)) & NORMAL128:
+            return True
+        size = GD_SIZE_OF_TIER[tier]
+        if size and at_least128(nat, max(1, size - wilds)) & NORMAL128 & above:
+            return True
+    if "joker_bomb" in kinds and at_least128(nat, 2) & JOKERS128 == JOKERS128:
+        return True
+    return tier <= 3 and "straight_flush" in kinds and \
+        gd_straight_flush(<const unsigned char *>PyByteArray_AS_STRING(hand), wilds, level, key if tier == 3 else -1)
+
+
+cdef inline long long sk_bomb_key(long long stars, long long cls, long long rank):
+    """shuangkou.bomb_key of a plain bomb (one rank, or none: rank < 0) or a joker bomb."""
+    return ((((stars * 4 + cls) * 16) * 32) << 30) | ((rank + 3) << 25 if rank >= 0 else 0)
+
+
+def shuangkou_beats(natural, long small, long big, last, frozenset kinds, long max_bomb, long chain_min):
+    """shuangkou.beating_exists in C (the same answers; None: ask it, as where a bomb on
+    the table might be beaten by a bomb chain)."""
+    if not (PyLong_CheckExact(natural) and 0 <= natural < (1 << 65) and 0 <= small <= 2 and 0 <= big <= 2
+            and isinstance(last, tuple) and PyTuple_GET_SIZE(last) == 4 and 2 <= chain_min <= 13 and max_bomb <= 30):
+        return None
+    kind, size_o, key_o, tier_o = <object>PyTuple_GET_ITEM(last, 0), <object>PyTuple_GET_ITEM(last, 1), \
+        <object>PyTuple_GET_ITEM(last, 2), <object>PyTuple_GET_ITEM(last, 3)
+    if not (PyLong_CheckExact(key_o) and PyLong_CheckExact(tier_o) and PyLong_CheckExact(size_o)
+            and -16 <= key_o < (1 << 60) and 0 <= tier_o <= 1 and 1 <= size_o <= 30):
+        return None
+    cdef long long key = key_o, stars
+    cdef long tier = tier_o, jokers = small + big, unit, length, r, size
+    cdef u128 nat = as128(natural), above = ABOVE128[min(max(key + 1, 0), 15)], fill, run
+    if not tier:
+        if kind == "single":
+            if at_least128(nat, 1) & above or (small > 0 and key < 13) or (big > 0 and key < 14):
+                return True
+        elif kind == "pair":
+            if at_least128(nat, max(1, 2 - jokers)) & NORMAL128 & above or (jokers >= 2 and 13 + min(big, 2) > key):
+                return True
+        elif kind == "triple":
+            if at_least128(nat, max(1, 3 - jokers)) & NORMAL128 & above:
+                return True
+        elif kind == "straight" or kind == "pair_chain" or kind == "triple_chain":
+            unit = 1 if kind == "straight" else 2 if kind == "pair_chain" else 3
+            length = size_o // unit
+            if window_holds128(capped128(nat & ((<u128>1 << 60) - 1), unit), length, unit * length - jokers,
+                               key - length + 2, 12 - length):
+                return True
+        else:
+            return None
+        return bool("bomb" in kinds and at_least128(nat, max(1, 4 - jokers)) & NORMAL128) or (
+            jokers >= 3 and "three_joker_bomb" in kinds) or (jokers == 4 and "four_joker_bomb" in kinds)
+    stars = key >> 41
+    if "bomb" in kinds:
+        fill = at_least128(nat, max(1, 4 - jokers)) & NORMAL128
+        for r in range(13):
+            if fill & rank_guard(r):
+                size = min(max_bomb, <long>((nat >> (5 * r)) & 31) + jokers)
+                if size > stars or (size == stars and sk_bomb_key(size, 2, r) > key):
+                    return True
+    if (jokers >= 3 and "three_joker_bomb" in kinds and sk_bomb_key(6, 0, -1) > key) or (
+            jokers == 4 and "four_joker_bomb" in kinds and sk_bomb_key(7, 0, -1) > key):
+        return True
+    if "bomb_chain" not in kinds:
+        return False
+    # a chain needs a run of chain_min ranks each of which the jokers could fill to four
+    fill = (at_least128(nat, 4 - jokers) & NORMAL128) if jokers < 4 else NORMAL128
+    run = fill
+    for r in range(1, chain_min):
+        run &= fill >> (5 * r)
+    if run:
+        return None
+    fill = positions128(fill)
+    run = fill
+    for r in range(1, chain_min):
+        run &= fill >> (5 * r)
+    return None if run else False
+
+
 # ----------------------------------------------------------------- moves with wild cards
 #
 # combos.WildMoves.moves' loop over the table's entries (the reference is the Python

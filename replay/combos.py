@@ -183,6 +183,8 @@ class WildMoves:
 
     #: readings cached per table at most this many (then the cache starts again)
     MEMO = 200_000
+    #: the kernel's loop (set with ``fast``)
+    wild_moves: Callable[..., None]
 
     def __init__(self, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()):
         self.table = table
@@ -207,6 +209,7 @@ class WildMoves:
         if compiled is not None and int(self.size.max(initial=0)) <= 30:
             self.fast = compiled.WildTable(list(table.packed), self.size.tolist(), self.always.tolist(),
                                            self.flushable, wild_bomb)
+            self.wild_moves = compiled.wild_moves
 
     @classmethod
     def of(cls, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()) -> WildMoves:
@@ -248,10 +251,7 @@ class WildMoves:
         game's card-by-card classification (asked once per name of a move)."""
         out = MoveList(self, last, classify)
         if self.fast is not None:
-            from .kernel import compiled
-
-            compiled.wild_moves(self.fast, out, out.made, by_rank, spare, natural, last, classify, self.memo,
-                                self.remember)
+            self.wild_moves(self.fast, out, out.made, by_rank, spare, natural, last, classify, self.memo, self.remember)
             return out
         return self.moves_python(out, by_rank, spare, natural, last, classify)
 

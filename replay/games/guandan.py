@@ -28,6 +28,7 @@ from ..combos import (
     packed_of, positions, window_holds,
 )
 from ..game import Game
+from ..kernel import compiled
 from ..rules import Rules
 from ..table import HandSetup, Table, per_rules
 from ..verdicts import Code, Event, Violation
@@ -208,6 +209,10 @@ class Guandan(Table):
         hand = self.hands[seat]
         wilds = hand[self.wild]
         natural = self.packed[seat] - (wilds << (5 * self.level))
+        if compiled is not None:  # the same tests in C; None: an unusual value, asked below
+            found = compiled.guandan_beats(hand, natural, wilds, self.level, last, self.rules.kinds)
+            if found is not None:
+                return bool(found)
         return beating_exists(hand, natural, wilds, self.level, last, self.rules.kinds)
 
     @staticmethod

@@ -26,6 +26,7 @@ from ..combos import (
     iter_ranks, packed_of, positions, runs, strongest, window_holds,
 )
 from ..game import Game
+from ..kernel import compiled
 from ..rules import Rules
 from ..table import Table
 from ..verdicts import Code, Event, Violation
@@ -397,6 +398,12 @@ class Shuangkou(Table):
 
     def beats_exist(self, seat: int, last: Combo) -> bool:
         hand = self.hands[seat]
+        if compiled is not None:  # the same tests in C; None: a bomb chain might beat it, or an unusual value
+            rules = self.rules
+            found = compiled.shuangkou_beats(self.packed[seat] & NATURAL, hand[52], hand[53], last, rules.kinds,
+                                             rules.max_bomb, rules.chain_min_bombs)
+            if found is not None:
+                return bool(found)
         return beating_exists(self.packed[seat] & NATURAL, hand[52], hand[53], last, self.rules)
 
     def do_play(self, i: int, action: dict[str, Any]) -> Violation | None:
