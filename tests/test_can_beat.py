@@ -164,3 +164,21 @@ def test_shuangkou_bomb_chain_test_agrees_with_trying_every_way_of_adding_the_jo
             agree += 1
             found += expected
     assert 0 < found < agree  # both answers were tested
+
+
+def test_guandan_straight_flush_test_agrees_with_the_windows_of_each_suit():
+    # the four suits' windows summed at once against flush_windows, one suit at a time
+    # (what legal_moves enumerates), on random hands at every level and key
+    rng = random.Random(6)
+    found = 0
+    for _ in range(5000):
+        hand = bytearray(54)
+        for c in rng.sample(list(range(52)) * 2, rng.randint(1, 27)):
+            hand[c] += 1
+        level = rng.randrange(13)
+        wilds, key = hand[4 * level + 1], rng.randrange(-1, 14)
+        ends = guandan._WINDOW_ENDS[max(4, key + 1)] if key < 13 else 0
+        expected = any(guandan.flush_windows(hand, suit, wilds, level) & ends for suit in range(4))
+        assert guandan.straight_flush_exists(hand, wilds, level, key) == expected, (list(hand), level, key)
+        found += expected
+    assert 100 < found < 4900

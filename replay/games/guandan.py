@@ -329,15 +329,26 @@ _NOT_WILD = [_suits_layout(((1 << (8 * 52)) - 1) ^ (0xFF << (8 * (4 * level + HE
              for level in range(RANK_2 + 1)]
 
 
+_FLUSHES: dict[tuple[bytes, int], int] = {}
+
+
 def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> bool:
     """A straight flush whose top position is above *key*, the wild hearts filling gaps:
     the hand's cards as one byte each (1 if held) in sequence order, four suits side by
-    side, every window of five positions of every suit summed by one multiplication."""
+    side, every window of five positions of every suit summed by one multiplication (the
+    windows a hand can make are kept: a seat is asked again at every pass until it plays)."""
     if key >= 13:
         return False
-    x = int.from_bytes(hand.translate(_NONZERO), "little")
-    x = (((x & _THREE_TO_ACE) << 64) | ((x >> 352) & 0xFFFFFFFF) | (((x >> 384) & 0xFFFFFFFF) << 32)) & _NOT_WILD[level]
-    return bool(((x * _SUITS_FIVE | _SUITS_HIGH) - _SUITS_NEED[wilds]) & _SUITS_HIGH & _SUITS_ENDS[max(4, key + 1)])
+    name = (bytes(hand), level)
+    ends = _FLUSHES.get(name)
+    if ends is None:
+        if len(_FLUSHES) > 100_000:
+            _FLUSHES.clear()
+        x = int.from_bytes(hand.translate(_NONZERO), "little")
+        x = (((x & _THREE_TO_ACE) << 64) | ((x >> 352) & 0xFFFFFFFF) | (((x >> 384) & 0xFFFFFFFF) << 32)) \
+            & _NOT_WILD[level]
+        ends = _FLUSHES[name] = ((x * _SUITS_FIVE | _SUITS_HIGH) - _SUITS_NEED[wilds]) & _SUITS_HIGH
+    return bool(ends & _SUITS_ENDS[max(4, key + 1)])
 
 
 def classify_cards(table: ComboIndex, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:
