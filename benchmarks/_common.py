@@ -1,9 +1,11 @@
-"""Shared helpers for the benchmarks: peak memory of a child process, sample hands."""
+"""Shared helpers for the benchmarks: peak memory of a child process, sample hands, callgrind counts."""
 
 from __future__ import annotations
 
+import glob
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -46,3 +48,27 @@ def peak_of(code: str, cwd: str | None = None) -> tuple[float, float, str]:
 
 def dump(obj) -> str:
     return json.dumps(obj, ensure_ascii=False)
+
+
+def callgrind(checkout: str, code: str, args: list[str], env: dict[str, str] | None = None) -> tuple[str, list[int]]:
+    """Run *code* with *args* in a fresh Python under callgrind, importing paipu from the
+    checkout *checkout* (``PYTHONHASHSEED=0``, *env* added); each call of ``os.getppid``
+    in it makes callgrind dump its counts (``--dump-before=getppid``). Returns its stdout
+    and the instructions of each dump, in order (the exit's last)."""
+    with tempfile.TemporaryDirectory() as folder:
+        os.symlink(os.path.abspath(checkout), os.path.join(folder, "paipu"))
+        out = os.path.join(folder, "callgrind.out")
+        env = dict(os.environ, PYTHONPATH=folder, PYTHONHASHSEED="0", **(env or {}))
+        proc = subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}",
+                               sys.executable, "-c", code, *args],
+                              capture_output=True, text=True, env=env, cwd=checkout)
+        if proc.returncode != 0:
+            raise SystemExit(proc.stderr[-2000:])
+        counts = []
+        for part in sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1])):
+            with open(part, encoding="utf-8") as f:
+                text = f.read()
+            found = re.search(r"^summary:\s+(\d+)", text, re.M) or re.search(r"^totals:\s+(\d+)", text, re.M)
+            assert found is not None, part
+            counts.append(int(found.group(1)))
+    return proc.stdout, counts

@@ -17,16 +17,13 @@ kernel built in place where it has one), on the same hands.
 from __future__ import annotations
 
 import argparse
-import glob
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-from benchmarks._common import base_hands, dump  # noqa: E402
+from benchmarks._common import base_hands, callgrind, dump  # noqa: E402
 from benchmarks.replay import GAMES  # noqa: E402
 
 CHILD = r"""
@@ -63,22 +60,8 @@ print("HANDS", *[len(records) for records, _ in data])
 
 def count(checkout: str, paths: list[str], passes: int) -> list[float]:
     """Instructions per hand and pass of each file's hands, imported from *checkout*."""
-    with tempfile.TemporaryDirectory() as folder:
-        os.symlink(os.path.abspath(checkout), os.path.join(folder, "paipu"))
-        out = os.path.join(folder, "callgrind.out")
-        env = dict(os.environ, PYTHONPATH=folder, PYTHONHASHSEED="0")
-        proc = subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}",
-                               sys.executable, "-c", CHILD, str(passes), *paths],
-                              capture_output=True, text=True, env=env, cwd=checkout)
-        if proc.returncode != 0:
-            raise SystemExit(proc.stderr[-2000:])
-        hands = [int(x) for x in [x for x in proc.stdout.splitlines() if x.startswith("HANDS")][0].split()[1:]]
-        parts = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
-        counts = []
-        for part in parts:
-            with open(part, encoding="utf-8") as f:
-                text = f.read()
-            counts.append(int((re.search(r"^summary:\s+(\d+)", text, re.M) or re.search(r"^totals:\s+(\d+)", text, re.M)).group(1)))
+    stdout, counts = callgrind(checkout, CHILD, [str(passes), *paths])
+    hands = [int(x) for x in [x for x in stdout.splitlines() if x.startswith("HANDS")][0].split()[1:]]
     # the last len(paths) dumps before the exit's: each variant's passes
     return [c / (passes * h) for c, h in zip(counts[-len(paths):], hands)]
 

@@ -20,16 +20,13 @@ has one), on the same hands.
 from __future__ import annotations
 
 import argparse
-import glob
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-from benchmarks._common import base_hands, dump  # noqa: E402
+from benchmarks._common import base_hands, callgrind, dump  # noqa: E402
 
 GAMES = (("guandan", "standard"), ("shuangkou", "huopin"))
 
@@ -93,24 +90,8 @@ print("CALLS", *[f"{sum(p[4] is not None for p in positions)} {len(positions)}" 
 
 def count(checkout: str, paths: list[str], pure: bool = False) -> list[tuple[float, float]]:
     """(instructions per can_beat, per legal_moves) of each file's positions, imported from *checkout*."""
-    with tempfile.TemporaryDirectory() as folder:
-        os.symlink(os.path.abspath(checkout), os.path.join(folder, "paipu"))
-        out = os.path.join(folder, "callgrind.out")
-        env = dict(os.environ, PYTHONPATH=folder, PYTHONHASHSEED="0")
-        if pure:
-            env["PAIPU_PURE"] = "1"
-        proc = subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}",
-                               sys.executable, "-c", CHILD, *paths],
-                              capture_output=True, text=True, env=env, cwd=checkout)
-        if proc.returncode != 0:
-            raise SystemExit(proc.stderr[-2000:])
-        calls = [int(x) for x in [x for x in proc.stdout.splitlines() if x.startswith("CALLS")][0].split()[1:]]
-        parts = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
-        counts = []
-        for part in parts:
-            with open(part, encoding="utf-8") as f:
-                text = f.read()
-            counts.append(int((re.search(r"^summary:\s+(\d+)", text, re.M) or re.search(r"^totals:\s+(\d+)", text, re.M)).group(1)))
+    stdout, counts = callgrind(checkout, CHILD, paths, {"PAIPU_PURE": "1"} if pure else None)
+    calls = [int(x) for x in [x for x in stdout.splitlines() if x.startswith("CALLS")][0].split()[1:]]
     # the last four dumps per game before the exit's: put (can_beat's positions), can_beat, put (all), legal_moves
     counts = counts[-4 * len(paths):]
     out_rows = []
