@@ -874,6 +874,11 @@ def wild_moves(WildTable t, out, dict made, list by_rank, list spare, natural, l
                PyLong_FromUnsignedLongLong(<unsigned long long>(entry >> 40)), short)
         if key in made:
             continue
+        if follow and entry and not t.flushable[i]:
+            readings = memo.get(key)
+            if readings is not None and not (readings and any_beats_c(tuple(readings), lasts)):
+                made[key] = i  # its readings do not beat: its cards are made only if add() asks
+                continue
         cards = []
         for r in range(15):
             need = <Py_ssize_t>((entry >> (5 * r)) & 31)

@@ -250,6 +250,7 @@ class WildMoves:
         first), *spare* the wild cards in the order they fill shortages, *classify* the
         game's card-by-card classification (asked once per name of a move)."""
         out = MoveList(self, last, classify)
+        out.by_rank, out.spare = by_rank, spare
         if self.fast is not None:
             self.wild_moves(self.fast, out, out.made, by_rank, spare, natural, last, classify, self.memo, self.remember)
             return out
@@ -264,6 +265,11 @@ class WildMoves:
             key = (low[k], high[k], shorts[k])
             if key in made:
                 continue
+            if last is not None and (key[0] or key[1]) and not flushable[i]:
+                readings = memo.get(key)
+                if readings is not None and not (readings and any_beats(readings, last)):
+                    made[key] = i  # its readings do not beat: its cards are made only if add() asks
+                    continue
             cards = []
             for r, n in parts[i]:
                 cards += by_rank[r][:n]
@@ -291,14 +297,32 @@ class MoveList(list[tuple[list[int], tuple[Combo, ...]]]):
     def __init__(self, gen: WildMoves, last: tuple[Combo, ...] | None, classify: Classify):
         super().__init__()
         self.gen, self.last, self.classify = gen, last, classify
-        self.made: dict[tuple[int, int, int], list[int]] = {}
+        #: each move from a table entry by name: its cards, or the entry's index where the
+        #: move was not built (following a play, readings known not to beat it)
+        self.made: dict[tuple[int, int, int], list[int] | int] = {}
         self.seen: set[tuple[int, ...]] = set()
+        #: the hand's natural cards by rank and its wild cards (set by WildMoves.moves)
+        self.by_rank: list[list[int]] = []
+        self.spare: list[int] = []
+
+    def made_cards(self, key: tuple[int, int, int]) -> list[int] | None:
+        """The cards of the move named *key* made from a table entry, None if none was."""
+        found = self.made.get(key)
+        if isinstance(found, int):  # not built when it was met: built now
+            cards: list[int] = []
+            for r, n in self.gen.parts[found]:
+                cards += self.by_rank[r][:n]
+            found = self.made[key] = cards + self.spare[:key[2]]
+        return found
 
     def add(self, cards: list[int], natural: int, short: int, flush: bool = False) -> None:
         """Another candidate: *natural* its packed natural counts, *short* its wild cards."""
         key = (natural & LOW40, natural >> 40, short)
         ordered = tuple(sorted(cards))
-        if ordered in self.seen or (key in self.made and tuple(sorted(self.made[key])) == ordered):
+        if ordered in self.seen:
+            return
+        made = self.made_cards(key) if key in self.made else None
+        if made is not None and tuple(sorted(made)) == ordered:
             return
         self.seen.add(ordered)
         name = ordered if not natural else (key, True) if flush else key
