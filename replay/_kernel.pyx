@@ -9,9 +9,9 @@ The state lives in the C fields of PlayState, the base class of Table when this 
 built, so that both this loop and the games' Python hooks read the same values.
 """
 
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_FromStringAndSize, PyByteArray_GET_SIZE
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_Size
+from cpython.dict cimport PyDict_GetItem, PyDict_GetItemWithError, PyDict_Next, PyDict_Size
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.long cimport PyLong_AsLong, PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask, PyLong_CheckExact, PyLong_FromUnsignedLongLong
@@ -20,7 +20,7 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport (PyUnicode_1BYTE_DATA, PyUnicode_1BYTE_KIND, PyUnicode_CheckExact, PyUnicode_GET_LENGTH,
                               PyUnicode_KIND)
-from libc.string cimport memcmp
+from libc.string cimport memcmp, memset
 
 
 cdef extern from "Python.h":
@@ -56,14 +56,28 @@ for _token, _c in _CARD_OF.items():
         ID2[ord(_token[0])][ord(_token[1])] = _c
 
 
+cdef extern from *:
+    """
+    /* the two letters of a str of two ASCII characters as one index (first * 128 +
+       second), -1 for any other object: the letters of a compact ASCII str follow its
+       header, which is what a token read from JSON or text is */
+    static inline long paipu_two_letters(PyObject *t) {
+        const unsigned char *s;
+        if (!PyUnicode_CheckExact(t) || !PyUnicode_IS_COMPACT_ASCII(t) || PyUnicode_GET_LENGTH(t) != 2)
+            return -1;
+        s = (const unsigned char *)(((PyASCIIObject *)t) + 1);
+        return ((long)s[0] << 7) | s[1];
+    }
+    """
+    long paipu_two_letters(PyObject *t) nogil
+
+
 cdef inline long card_id(object token):
     """The id of a card token, -1 when it is none (cards.CARD_OF's answer)."""
-    cdef unsigned char *letters
+    cdef long two = paipu_two_letters(<PyObject *>token)
     cdef PyObject *found
-    if PyUnicode_CheckExact(token) and PyUnicode_GET_LENGTH(token) == 2 and PyUnicode_KIND(token) == PyUnicode_1BYTE_KIND:
-        letters = <unsigned char *>PyUnicode_1BYTE_DATA(token)
-        if letters[0] < 128 and letters[1] < 128 and ID2[letters[0]][letters[1]] >= 0:
-            return ID2[letters[0]][letters[1]]
+    if two >= 0 and ID2[two >> 7][two & 127] >= 0:
+        return ID2[two >> 7][two & 127]
     found = PyDict_GetItem(CARD_OF, token)
     if found is NULL:
         return -1
@@ -93,20 +107,38 @@ cdef class PlayState:
 
     cdef object phase, turn, last, last_seat, passes, first_play_done, over, tricks, plays, n
     cdef object combos, hands, packed, left, active, out, plays_by, cards_played, events, detail
-    cdef Loop loop
+    cdef object loop  # its Loop (loop_of)
 
-    def __cinit__(self, *args, **kwargs):
-        self.phase = "play"
-        self.turn = -1
-        self.last = None
-        self.last_seat = -1
-        self.passes = 0
-        self.first_play_done = False
-        self.over = False
-        self.tricks = 0
-        self.plays = ()
-        self.n = self.combos = self.hands = self.packed = self.left = self.active = self.out = None
-        self.plays_by = self.cards_played = self.events = self.detail = None
+    # (the defaults: new_state below, PlayState's tp_new)
+
+    def begin(self, Py_ssize_t n, detail):
+        """replay.table.PlayState.begin (the reference) in C: n seats, no cards, all in."""
+        self.n = n
+        self.hands = filled(NO_CARDS, n)
+        self.packed = filled(0, n)
+        self.left = filled(0, n)
+        self.active = filled(True, n)
+        self.out = []
+        self.plays_by = filled(0, n)
+        self.cards_played = filled(0, n)
+        self.events = []
+        self.detail = detail
+        if detail:
+            self.plays = []
+
+
+#: the card counts of a seat before the deal (read-only: the deal check replaces them)
+cdef bytearray NO_CARDS = bytearray(54)
+
+
+cdef list filled(object value, Py_ssize_t n):
+    """[value] * n"""
+    cdef list out = PyList_New(n)
+    cdef Py_ssize_t k
+    for k in range(n):
+        Py_INCREF(value)
+        PyList_SET_ITEM(out, k, value)
+    return out
 
 
 # Python code reads the fields as member descriptors (as of __slots__), which CPython's
@@ -137,6 +169,68 @@ cdef void _members():
 
 
 _members()
+
+
+# Instances: made as object() makes them, then the fields above set. Cython's own tp_new
+# allocates a subclass's instance without laying out its attribute values in line (CPython
+# 3.11 does that in object.__new__ only): the instance dict of every table was then a
+# separate dict sharing its class's keys, which the interpreter's attribute caches do not
+# take (3.11's LOAD_ATTR_WITH_HINT deoptimises on such a dict every time), so each read of
+# a game's own attribute (self.level, self.rules) cost ~340 instructions instead of ~20,
+# each write ~450, and each method call the uncached lookup.
+cdef extern from *:
+    """
+    static PyObject *paipu_no_args = NULL;
+    /* what object.__new__(t) does: the allocation and, for a class with a managed dict,
+       its attribute values laid out in line */
+    static PyObject *paipu_object_new(PyTypeObject *t) {
+        if (paipu_no_args == NULL && (paipu_no_args = PyTuple_New(0)) == NULL)
+            return NULL;
+        return PyBaseObject_Type.tp_new(t, paipu_no_args, NULL);
+    }
+    /* (and no vectorcall of its own, which would make the instances of the class itself) */
+    #define paipu_set_new(type, fn) ((type)->tp_new = (newfunc)(fn), (type)->tp_vectorcall = NULL)
+    """
+    object paipu_object_new(PyTypeObject *t)
+    void paipu_set_new(PyTypeObject *t, void *fn)
+
+
+cdef Py_ssize_t LOOP_AT = 0  # where PlayState keeps its loop (the other fields: MEMBERS)
+
+
+cdef object new_state(PyTypeObject *t, PyObject *args, PyObject *kwargs):
+    """PlayState's tp_new: object.__new__, every field None (as Cython's would set them),
+    then PlayState's defaults."""
+    o = paipu_object_new(t)
+    cdef char *base = <char *><PyObject *>o
+    cdef int k
+    for k in range(20):
+        (<PyObject **>(base + MEMBERS[k].offset))[0] = <PyObject *>None
+        Py_INCREF(None)
+    (<PyObject **>(base + LOOP_AT))[0] = <PyObject *>None
+    Py_INCREF(None)
+    cdef PlayState state = <PlayState>o
+    state.phase = "play"
+    state.turn = -1
+    state.last_seat = -1
+    state.passes = 0
+    state.first_play_done = False
+    state.over = False
+    state.tricks = 0
+    state.plays = ()
+    return o
+
+
+cdef void _new():
+    global LOOP_AT
+    cdef PlayState probe = PlayState.__new__(PlayState)
+    cdef PyObject **at[1]
+    at[:] = [&probe.loop]  # (as _members takes the fields' addresses)
+    LOOP_AT = <char *>at[0] - <char *><PyObject *>probe
+    paipu_set_new(<PyTypeObject *>PlayState, <void *>new_state)
+
+
+_new()
 
 
 cdef class Loop:
@@ -324,7 +418,7 @@ cdef Loop loop_of(PlayState t):
     table refer to each other, so run() makes its own and drops it)."""
     if t.loop is None:
         t.loop = Loop(t)
-    return t.loop
+    return <Loop>t.loop
 
 
 def run(table, list actions):
@@ -355,27 +449,43 @@ def prepare(table):
     loop_of(table)
 
 
-cdef object count_hand(list hand, unsigned char *total, unsigned long long *packed):
-    """One seat's card counts (a bytearray), its cards added to *total* and its packed
-    rank counts to *packed* (two halves: ranks 0..11, ranks 12..14); None when a token is
-    not a card."""
+cdef extern from "Python.h":
+    object _PyLong_FromByteArray(const unsigned char *data, size_t n, int little_endian, int is_signed)
+
+
+cdef bint count_hand(list hand, unsigned char *counts, unsigned char *total, unsigned long long *packed):
+    """One seat's cards added to its card counts *counts* and to *total*, its packed rank
+    counts to *packed* (two halves: ranks 0..11, ranks 12..14); False when a token is not
+    a card."""
+    cdef Py_ssize_t k, n = PyList_GET_SIZE(hand)
     cdef long c
-    counts = bytearray(54)
-    cdef unsigned char *buf = <unsigned char *>PyByteArray_AS_STRING(counts)
-    for token in hand:
-        c = card_id(token)
+    cdef unsigned long long low = packed[0], high = packed[1]
+    for k in range(n):
+        c = card_id(<object>PyList_GET_ITEM(hand, k))
         if c < 0:
-            return None
-        buf[c] += 1
+            return False
+        counts[c] += 1
         total[c] += 1
-        packed[0] += RANK_LOW[c]
-        packed[1] += RANK_HIGH[c]
-    return counts
+        low += RANK_LOW[c]
+        high += RANK_HIGH[c]
+    packed[0] = low
+    packed[1] = high
+    return True
 
 
 cdef object as_packed(unsigned long long *packed):
-    low = PyLong_FromUnsignedLongLong(packed[0])
-    return low + (PyLong_FromUnsignedLongLong(packed[1]) << 60) if packed[1] else low
+    """The packed counts of two halves (ranks 0..11, 12..14) as one int."""
+    cdef unsigned long long low = packed[0], high = packed[1]
+    cdef unsigned long long words[2]
+    cdef unsigned char data[16]
+    cdef int k
+    if not high:
+        return PyLong_FromUnsignedLongLong(low)
+    words[0] = low + (high << 60)  # (mod 2^64: the carry goes to words[1])
+    words[1] = (high >> 4) + (words[0] < low)
+    for k in range(16):
+        data[k] = <unsigned char>(words[k >> 3] >> (8 * (k & 7)))
+    return _PyLong_FromByteArray(data, 16, 1, 0)
 
 
 def deal(deal, bottom):
@@ -385,23 +495,22 @@ def deal(deal, bottom):
     Python sums then). Counts wrap past 255 and packed counts past 8 of a rank: such a deal
     is no deck, and the caller compares the counts with the deck's before it takes any."""
     cdef unsigned char total[54]
+    cdef unsigned char counts[54]
     cdef unsigned long long halves[2]
     cdef long c
-    cdef Py_ssize_t k
     if type(deal) is not list or not (bottom is None or type(bottom) is list):
         return NotImplemented
-    for k in range(54):
-        total[k] = 0
+    memset(total, 0, 54)
     hands = []
     packed = []
     for hand in deal:
         if type(hand) is not list:
             return NotImplemented
         halves[0] = halves[1] = 0
-        counts = count_hand(hand, total, halves)
-        if counts is None:
+        memset(counts, 0, 54)
+        if not count_hand(hand, counts, total, halves):
             return None
-        hands.append(counts)
+        hands.append(PyByteArray_FromStringAndSize(<char *>counts, 54))
         packed.append(as_packed(halves))
     if bottom:
         for token in <list>bottom:
@@ -414,12 +523,14 @@ def deal(deal, bottom):
 
 def checked_deal(deal, bottom, list sizes, Py_ssize_t bottom_size, bytes deck):
     """Table.check_deal for a deal that is right, in one call: (each seat's card counts as
-    a bytearray, each seat's packed rank counts) when *deal* is a list of lists of tokens in
-    the sizes *sizes*, *bottom* None or a list of *bottom_size* tokens (None counts as
-    empty), and all of them together are the deck (*deck*: its count of each card id, a
-    byte each); None for anything else, and the caller's full check then finds the
-    verdict. With the sizes right a deal holds fewer than 256 cards: no count wraps."""
+    a bytearray, each seat's packed rank counts, each seat's number of cards: a copy of
+    *sizes*) when *deal* is a list of lists of tokens in the sizes *sizes*, *bottom* None
+    or a list of *bottom_size* tokens (None counts as empty), and all of them together are
+    the deck (*deck*: its count of each card id, a byte each); None for anything else, and
+    the caller's full check then finds the verdict. With the sizes right a deal holds fewer
+    than 256 cards: no count wraps."""
     cdef unsigned char total[54]
+    cdef unsigned char counts[54]
     cdef unsigned long long halves[2]
     cdef const unsigned char *want
     cdef long c
@@ -431,20 +542,24 @@ def checked_deal(deal, bottom, list sizes, Py_ssize_t bottom_size, bytes deck):
             return None
     elif type(bottom) is not list or PyList_GET_SIZE(bottom) != bottom_size:
         return None
-    for k in range(54):
-        total[k] = 0
+    memset(total, 0, 54)
     n = PyList_GET_SIZE(deal)
-    cdef list hands = [None] * n
-    cdef list packed = [None] * n
+    cdef list hands = PyList_New(n)
+    cdef list packed = PyList_New(n)
+    for s in range(n):  # (the lists hold NULL until filled: Py_None first, as a failure drops them)
+        Py_INCREF(None)
+        PyList_SET_ITEM(hands, s, None)
+        Py_INCREF(None)
+        PyList_SET_ITEM(packed, s, None)
     for s in range(n):
         hand = <object>PyList_GET_ITEM(deal, s)
         if type(hand) is not list or PyList_GET_SIZE(hand) != PyLong_AsLong(<object>PyList_GET_ITEM(sizes, s)):
             return None
         halves[0] = halves[1] = 0
-        counts = count_hand(hand, total, halves)
-        if counts is None:
+        memset(counts, 0, 54)
+        if not count_hand(hand, counts, total, halves):
             return None
-        hands[s] = counts
+        hands[s] = PyByteArray_FromStringAndSize(<char *>counts, 54)
         packed[s] = as_packed(halves)
     if bottom_size:
         for k in range(bottom_size):
@@ -456,7 +571,49 @@ def checked_deal(deal, bottom, list sizes, Py_ssize_t bottom_size, bytes deck):
     for k in range(54):
         if total[k] != want[k]:
             return None
-    return hands, packed
+    return hands, packed, sizes[:]
+
+
+# ----------------------------------------------------------------- a hand's setup fields
+
+cdef extern from *:
+    """
+    static int paipu_descr_set(PyObject *descr, PyObject *obj, PyObject *value) {
+        return Py_TYPE(descr)->tp_descr_set(descr, obj, value);
+    }
+    """
+    int paipu_descr_set(object descr, object obj, object value) except -1
+
+
+#: the record's fields table.HandSetup.of reads, in the order of its slots
+cdef tuple SETUP_NAMES = ("id", "players", "deal", "bottom", "leader", "lead_card", "room", "stacks", "match", "level",
+                          "levels")
+cdef object SETUP_CLASS = None  # the class whose slots' descriptors SETUP_SLOTS holds
+cdef tuple SETUP_SLOTS = ()
+
+
+def hand_setup(cls, dict record):
+    """table.HandSetup.of (the reference) in C: an instance of *cls* (HandSetup) with each
+    field the record's value, None where it has none, players and deal [] where theirs is
+    false, room {} where it is no dict."""
+    global SETUP_CLASS, SETUP_SLOTS
+    cdef Py_ssize_t k
+    cdef PyObject *found
+    if cls is not SETUP_CLASS:
+        SETUP_SLOTS = tuple([cls.__dict__[name] for name in SETUP_NAMES])
+        SETUP_CLASS = cls
+    spec = paipu_object_new(<PyTypeObject *>cls)
+    for k in range(11):
+        found = PyDict_GetItemWithError(record, <object>PyTuple_GET_ITEM(SETUP_NAMES, k))
+        value = None if found is NULL else <object>found
+        if k == 1 or k == 2:  # players, deal
+            if not value:
+                value = []
+        elif k == 6:  # room
+            if not isinstance(value, dict):
+                value = {}
+        paipu_descr_set(<object>PyTuple_GET_ITEM(SETUP_SLOTS, k), spec, value)
+    return spec
 
 
 # ----------------------------------------------------------------- settlement
@@ -916,6 +1073,10 @@ def same(a, b, python_same):
     """table._same (a declared result's value against the replay's) for what records hold
     most: lists, and values of one type that are equal; anything else (bool against int,
     int against float, ...) goes to *python_same*, the reference."""
+    return same_c(a, b, python_same)
+
+
+cdef bint same_c(object a, object b, object python_same) except -1:
     cdef Py_ssize_t k, n
     if type(a) is list and type(b) is list:
         n = PyList_GET_SIZE(a)
@@ -924,12 +1085,27 @@ def same(a, b, python_same):
         for k in range(n):
             x = <object>PyList_GET_ITEM(a, k)
             y = <object>PyList_GET_ITEM(b, k)
-            if not (type(x) is type(y) and type(x) is not list and x == y or same(x, y, python_same)):
+            if not (type(x) is type(y) and type(x) is not list and x == y or same_c(x, y, python_same)):
                 return False
         return True
     if type(a) is type(b) and a == b:
         return True
     return python_same(a, b)
+
+
+def results_agree(dict declared, dict replayed, python_same):
+    """table.compare_result's loop: True when every declared field the replay has holds
+    the same value (same()); False at the first that differs (the caller's Python loop
+    then names it)."""
+    cdef Py_ssize_t pos = 0
+    cdef PyObject *key
+    cdef PyObject *value
+    cdef PyObject *mine
+    while PyDict_Next(declared, &pos, &key, &value):
+        mine = PyDict_GetItem(replayed, <object>key)
+        if mine is not NULL and not same_c(<object>value, <object>mine, python_same):
+            return False
+    return True
 
 
 # ----------------------------------------------------------------- the text format's lines

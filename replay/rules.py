@@ -27,10 +27,21 @@ class Rules:
             raise ValueError(f"players must be 2..4, got {self.players}")
         if len(self.deck) < self.players:
             raise ValueError("deck smaller than the number of seats")
+        self._own_dict(self.__dict__)
+
+    def _own_dict(self, values: dict[str, Any]) -> None:
+        # the attributes in a dict of the instance's own: CPython 3.11 keeps them in line at
+        # first and, once __dict__ is asked for (table.per_rules reads it), in a dict sharing
+        # the class's keys, which its attribute caches do not take (each read of a rule then
+        # cost ~275 more instructions, many times a hand)
+        object.__setattr__(self, "__dict__", dict(values))
 
     def __getstate__(self) -> dict[str, Any]:
         # values the engine keeps on a rules object (table.per_rules) are rebuilt, not pickled
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_kept_")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._own_dict(state)
 
     def hand_sizes(self) -> list[int]:
         """Cards dealt to each seat: round-robin from seat 0, remainder to the first seats."""

@@ -59,10 +59,14 @@ class HandSetup:
 
     @classmethod
     def of(cls, record: dict[str, Any]) -> HandSetup:
+        if compiled is not None and type(record) is dict:
+            return compiled.hand_setup(cls, record)  # type: ignore[no-any-return]  # (the same, in C)
         get = record.get
         room = get("room")
         return cls(get("id"), get("players") or [], get("deal") or [], get("bottom"), get("leader"), get("lead_card"),
                    room if isinstance(room, dict) else {}, get("stacks"), get("match"), get("level"), get("levels"))
+
+
 
 
 #: the event kinds that are bombs (of any game); a rocket is counted apart as well
@@ -144,7 +148,7 @@ class PlayState:
     #: with detail: (action, seat, combo, led, multiplier after it or None)
     #: (an empty tuple by default: a table without detail never appends, and must not share a list)
     plays: list[tuple[int, int, Combo, bool, int | None]] = ()  # type: ignore[assignment]
-    # set by Table.__init__
+    # set by begin() (n .. detail) and Table.__init__ (combos)
     n: int
     combos: ComboIndex
     hands: list[bytearray]
@@ -156,6 +160,22 @@ class PlayState:
     cards_played: list[int]
     events: list[Event]
     detail: bool
+
+    def begin(self, n: int, detail: bool) -> None:
+        """The state of a hand of *n* seats before the deal: no cards, every seat in play
+        (*detail*: the plays are kept). The kernel's PlayState does the same in C."""
+        self.n = n
+        self.hands = [NO_CARDS] * n  # the deal check gives each seat its own counts
+        self.packed = zeros = [0] * n  # (copies of one list: cheaper than a [0] * n each)
+        self.left = zeros.copy()
+        self.active = [True] * n
+        self.out = []
+        self.plays_by = zeros.copy()
+        self.cards_played = zeros.copy()
+        self.events = []
+        self.detail = detail
+        if detail:
+            self.plays = []
 
 
 if TYPE_CHECKING or compiled is None:
@@ -211,19 +231,8 @@ class Table(Base):
         self.rules = rules
         #: the hand's setup fields (a record dict is read into one once)
         self.spec = setup if isinstance(setup, HandSetup) else HandSetup.of(setup)
-        self.n = n = rules.players
+        self.begin(rules.players, detail)
         self.combos = self.table_for(rules)
-        self.hands = [NO_CARDS] * n  # the deal check gives each seat its own counts
-        self.packed = zeros = [0] * n  # (copies of one list: cheaper than a [0] * n each)
-        self.left = zeros.copy()
-        self.active = [True] * n
-        self.out = []
-        self.plays_by = zeros.copy()
-        self.cards_played = zeros.copy()
-        self.events: list[Event] = []
-        self.detail = detail
-        if detail:
-            self.plays = []
 
     # ----------------------------------------------------------------- the combination table
 
@@ -236,8 +245,10 @@ class Table(Base):
 
     def table_for(self, rules: Rules) -> ComboIndex:
         """The combination table this hand uses (hook: Guandan's depends on the level)."""
-        found: ComboIndex | None = rules.__dict__.get("_kept_combo_table")
-        return found if found is not None else per_rules(rules, "combo_table", lambda: self.combo_table(rules))
+        try:
+            return rules._kept_combo_table  # type: ignore[attr-defined, no-any-return]  # (per_rules' value)
+        except AttributeError:
+            return per_rules(rules, "combo_table", self.combo_table, rules)
 
     @classmethod
     def iter_combos(cls, rules: Rules) -> Iterator[tuple[int, Combo]]:
@@ -266,13 +277,15 @@ class Table(Base):
         compiled kernel is built, a right deal is checked and counted in one call of it
         (sizes, tokens, the deck's counts); any other goes the way below for its verdict."""
         rules = self.rules
-        kit = rules.__dict__.get("_kept_deal") or per_rules(rules, "deal", lambda: DealKit.of(rules))
-        sizes = kit.sizes
+        try:
+            kit: DealKit = rules._kept_deal  # type: ignore[attr-defined]  # (per_rules' value)
+        except AttributeError:
+            kit = per_rules(rules, "deal", DealKit.of, rules)
+        sizes, deck, counts = kit
         if compiled is not None:  # a right deal in one call of the kernel; anything else is checked below
-            dealt = compiled.checked_deal(deal, bottom, sizes, rules.bottom, kit.counts)
+            dealt = compiled.checked_deal(deal, bottom, sizes, rules.bottom, counts)
             if dealt is not None:
-                self.hands, self.packed = dealt
-                self.left = list(sizes)
+                self.hands, self.packed, self.left = dealt
                 return None
         if len(deal) != rules.players:
             return Violation(Code.BAD_DEAL, None, f"{len(deal)} seats dealt; {rules.game}/{rules.variant} has {rules.players}")
@@ -289,14 +302,14 @@ class Table(Base):
                 total = sum(sums) + (sum(map(weight, bottom)) if bottom else 0)
             except (KeyError, TypeError):
                 return self.bad_token(deal, bottom)
-            if total != kit.deck:
+            if total != deck:
                 return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
             self.hands = [bytearray((x >> COUNTS_AT).to_bytes(54, "little")) for x in sums]
             self.packed = [x & PACKED_MASK for x in sums]
         elif dealt is None:
             return self.bad_token(deal, bottom)
         else:  # the kernel's: the card counts of each seat and of all, the packed counts
-            if dealt[2] != kit.counts:
+            if dealt[2] != counts:
                 return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
             self.hands, self.packed = dealt[0], dealt[1]
         self.left = list(sizes)
@@ -750,14 +763,18 @@ class Table(Base):
         return result
 
 
-def per_rules(rules: Rules, name: str, make: Callable[[], T]) -> T:
-    """A value derived from *rules* alone, kept on the rules object itself: looking it up
-    by the rules in a dict would hash every field (the deck) for every hand. Rules are
-    frozen; the kept values are no fields (equality, hashing and replace() ignore them)."""
+def per_rules(rules: Rules, name: str, make: Callable[..., T], *args: Any) -> T:
+    """A value derived from *rules* alone (``make(*args)``), kept on the rules object
+    itself as the attribute ``_kept_`` + *name*: looking it up by the rules in a dict would
+    hash every field (the deck) for every hand. Rules are frozen; the kept values are no
+    fields (equality, hashing and replace() ignore them). The hot paths read the attribute
+    itself first (an attribute read is the cheapest lookup there is), and call this when
+    it is not there yet. (*args*, not a closure: a function that makes a closure pays for
+    its cells at every call, made or not.)"""
     name = "_kept_" + name  # never a field's or a method's name
     found: T | None = rules.__dict__.get(name)
     if found is None:
-        found = make()
+        found = make(*args)
         object.__setattr__(rules, name, found)
     return found
 
@@ -768,7 +785,7 @@ def _game_of(rules: Rules) -> Game:
     if found is None:
         from .game import Game
 
-        found = per_rules(rules, "game", lambda: Game.of(rules))
+        found = per_rules(rules, "game", Game.of, rules)
     return found
 
 
@@ -804,6 +821,9 @@ class DealKit(NamedTuple):
 
 def compare_result(declared: dict[str, Any], replayed: dict[str, Any]) -> Violation | None:
     """``result_mismatch`` for the first declared field that differs from the replay."""
+    if compiled is not None and type(declared) is dict and type(replayed) is dict \
+            and compiled.results_agree(declared, replayed, _same):
+        return None  # (the kernel's loop, in one call; a difference is named below)
     for key, value in declared.items():
         if key not in replayed:
             continue

@@ -139,10 +139,89 @@ def test_the_result_check_agrees_with_the_python_one():
 
 
 @needs_kernel
+def test_the_result_check_names_the_same_field_as_the_python_one(monkeypatch):
+    """compare_result with the kernel's loop over the declared fields (results_agree)
+    against the Python loop: the same verdict and message (the first field that differs,
+    fields the replay lacks skipped), or None."""
+    from paipu.replay import table as table_module
+    from paipu.replay.table import compare_result
+
+    replayed = {"order": [0, 2, 1, 3], "scores": [2, -2, 2, -2], "levels": ["5", "2"], "upgrade": 3,
+                "double_down": False, "multiplier": 2, "coins": [950, -1050, 950, -1050], "match_over": False}
+    cases = [(dict(replayed), replayed), ({}, replayed), ({"unknown": 1, "scores": [2, -2, 2, -2]}, replayed),
+             ({"scores": [2.0, -2.0, 2.0, -2.0], "upgrade": 3.0000000001}, replayed),
+             ({"double_down": 0}, replayed), ({"match_over": False, "double_down": True}, replayed),
+             ({"order": [0, 2, 1]}, replayed), ({"levels": ["5", "2"], "coins": [950, -1050, 950, -1049]}, replayed),
+             ({"scores": [[2], -2, 2, -2]}, replayed), ({"scores": None}, replayed), ({"upgrade": "3"}, replayed),
+             ({"order": [0, 2, 1, 3], "multiplier": True}, replayed), ({"levels": ("5", "2")}, replayed)]
+
+    def checked() -> list:
+        return [(v.code, v.message) if v else None for v in (compare_result(d, r) for d, r in cases)]
+
+    fast = checked()
+    monkeypatch.setattr(table_module, "compiled", None)
+    assert checked() == fast
+    assert fast.count(None) == 4
+    assert fast[5][1] == "result.double_down: the record says True, the replay gives False"
+
+
+@needs_kernel
+def test_the_setup_fields_are_read_as_the_python_reading(monkeypatch):
+    """HandSetup.of with the kernel's hand_setup against the Python reading: every field
+    the same value of the same type (the record's own object where it gives one), on
+    records with every field, none, false values and values of other types."""
+    import dataclasses
+
+    from paipu.replay import table as table_module
+    from paipu.replay.table import HandSetup
+
+    records = [r for game, variant, _ in VARIANTS for r in simulate(game, variant, 2, seed=7)]
+    records += [{}, {"id": 7, "players": [], "deal": [], "room": [1], "leader": 0, "stacks": [], "match": 0},
+                {"players": 0, "deal": "", "room": "x", "level": "", "levels": [], "lead_card": "3h", "bottom": []},
+                {"players": ["a"], "deal": [["3h"]], "room": {}, "match": {"id": "m", "hand": 2}, "extra": 1}]
+    names = [f.name for f in dataclasses.fields(HandSetup)]
+
+    def read() -> list:
+        specs = [HandSetup.of(r) for r in records]
+        assert all(type(spec) is HandSetup for spec in specs)
+        return [[(type(getattr(spec, n)), getattr(spec, n)) for n in names] for spec in specs]
+
+    fast = read()
+    spec = HandSetup.of(records[0])
+    assert spec.deal is records[0]["deal"] and spec.room is records[0]["room"]
+    monkeypatch.setattr(table_module, "compiled", None)
+    assert read() == fast
+    assert fast[-4] == [(type(None), None), (list, []), (list, []), (type(None), None), (type(None), None),
+                        (type(None), None), (dict, {}), (type(None), None), (type(None), None), (type(None), None),
+                        (type(None), None)]
+
+
+@needs_kernel
+def test_the_kernel_state_starts_as_the_python_one():
+    """The kernel's PlayState (Table's base where it is built) starts from the pure
+    PlayState's defaults, and begin() sets the same seats as the pure one."""
+    from paipu.replay.table import PlayState
+
+    fields = compiled.FIELDS
+    for n, detail in ((2, False), (3, True), (4, False)):
+        fast, slow = compiled.PlayState(), PlayState()
+        assert [getattr(fast, f) for f in fields[:9]] == [getattr(slow, f) for f in fields[:9]]
+        fast.begin(n, detail)
+        slow.begin(n, detail)
+        kept = [f for f in fields if f != "combos"]
+        assert [(type(getattr(fast, f)), getattr(fast, f)) for f in kept] == \
+            [(type(getattr(slow, f)), getattr(slow, f)) for f in kept]
+        # lists of their own, changed in place by the play
+        assert len({id(fast.packed), id(fast.left), id(fast.plays_by), id(fast.cards_played), id(fast.active)}) == 5
+    assert compiled.PlayState().plays == () and fast.n == 4
+
+
+@needs_kernel
 def test_the_pure_engine_is_the_same_without_the_kernel(tmp_path):
     """PAIPU_PURE=1 leaves the kernel out altogether (Table on the pure PlayState): the
-    verdicts of a subprocess so are those of the kernel here."""
-    records = hands_of("paodekuai", "huopin", 6) + hands_of("doudizhu", "huopin", 6)
+    verdicts and outcomes of a subprocess so are those of the kernel here."""
+    records = hands_of("paodekuai", "huopin", 6) + hands_of("doudizhu", "huopin", 6) + \
+        hands_of("guandan", "standard", 3) + hands_of("shuangkou", "huopin", 3)
     path = tmp_path / "hands.json"
     path.write_text(json.dumps(records), encoding="utf-8")
     code = ("import json, sys; from paipu.replay.replayer import replay; from paipu.replay.table import Table; "
