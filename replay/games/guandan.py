@@ -44,6 +44,8 @@ TIER_STRAIGHT_FLUSH, TIER_JOKER_BOMB = 3, 9
 POSITION_RANK = [RANK_A, RANK_2] + list(range(RANK_A + 1))
 LEVEL_NAMES = {"2": RANK_2, "T": 7, "10": 7}
 LEVEL_NAMES.update({name: r for r, name in enumerate(RANK_NAMES[:12])})
+#: the wild heart of each level rank
+WILD_OF = [card_id(r, HEARTS) for r in range(RANK_2 + 1)]
 
 
 def parse_level(text: str | None) -> int:
@@ -157,9 +159,11 @@ class Guandan(Table):
 
     def __init__(self, rules: GuandanRules, setup: HandSetup | dict[str, Any], detail: bool = False):
         spec = setup if isinstance(setup, HandSetup) else HandSetup.of(setup)
-        self.level = parse_level(spec.level)
-        self.wild = card_id(self.level, HEARTS)
-        super().__init__(rules, spec, detail)
+        text = spec.level
+        level = LEVEL_NAMES.get(text) if type(text) is str else None  # parse_level's first case, inline
+        self.level = level = parse_level(text) if level is None else level
+        self.wild = WILD_OF[level]
+        Table.__init__(self, rules, spec, detail)
 
     @classmethod
     def combo_table(cls, rules: GuandanRules, level: int | None = None) -> ComboIndex:  # type: ignore[override]
@@ -180,7 +184,10 @@ class Guandan(Table):
         return level_name(self.level)
 
     def table_for(self, rules: Rules) -> ComboIndex:
-        tables: dict[int, ComboIndex] = per_rules(rules, "level_tables", dict)
+        try:
+            tables: dict[int, ComboIndex] = rules._kept_level_tables  # type: ignore[attr-defined]  # (per_rules')
+        except AttributeError:
+            tables = per_rules(rules, "level_tables", dict)
         table = tables.get(self.level)
         if table is None:
             table = tables[self.level] = self.combo_table(self.rules, self.level)
@@ -439,17 +446,24 @@ def _readings(table: ComboIndex, cards: list[int], wilds: int, suits: set[int] |
 # ---------------------------------------------------------------------- the hand
 
 LEVEL_CYCLE = [RANK_2] + list(range(RANK_A + 1))  # 2, 3, …, K, A, then 2 again
+#: each level rank's place in LEVEL_CYCLE
+CYCLE_AT = {r: k for k, r in enumerate(LEVEL_CYCLE)}
+#: the levels a team goes up by the first place's partner's place (else 1)
+UPGRADE_BY_PLACE = {2: 3, 3: 2}
 
 
 def upgrade_level(rank: int, steps: int, cycle: bool = True) -> int:
     """The level *steps* above *rank*: cycling after A back to 2, or stopping at A."""
-    k = LEVEL_CYCLE.index(rank) + steps
+    at = CYCLE_AT.get(rank)
+    k = (LEVEL_CYCLE.index(rank) if at is None else at) + steps  # (index: its ValueError for no level)
     return LEVEL_CYCLE[k % len(LEVEL_CYCLE) if cycle else min(k, len(LEVEL_CYCLE) - 1)]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class LevelsAfter:
-    """What a finished hand does to the match: levels, failures at A, the match's end."""
+    """What a finished hand does to the match: levels, failures at A, the match's end.
+    Read-only by convention (not frozen: one is built for every hand, and a frozen
+    dataclass is built several times slower)."""
 
     levels: list[int]
     upgrade: int
@@ -473,20 +487,22 @@ def levels_after(rules: GuandanRules, levels: list[int], level: int, order: list
     team = TEAM[first]
     partner = PARTNER[first]
     place = order.index(partner) + 1 if partner in order else 4
-    upgrade = {2: 3, 3: 2}.get(place, 1)
+    upgrade = UPGRADE_BY_PLACE.get(place, 1)
     new = list(levels)
     fails = list(a_fails or (0, 0))
     winner = None
-    if rules.after_a == "win" and level == RANK_A and levels[team] == RANK_A and place != 4:
+    after_a = rules.after_a
+    if after_a == "win" and level == RANK_A and levels[team] == RANK_A and place != 4:
         winner = team  # 过A: first place at its own A with the partner not last
     else:
-        new[team] = upgrade_level(levels[team], upgrade, cycle=rules.after_a == "cycle")
+        new[team] = upgrade_level(levels[team], upgrade, after_a == "cycle")
+    limit = rules.a_fail_limit
     for t in (0, 1):
         if new[t] != RANK_A:
             fails[t] = 0
-        elif rules.a_fail_limit and level == RANK_A and levels[t] == RANK_A and winner != t:
+        elif limit and level == RANK_A and levels[t] == RANK_A and winner != t:
             fails[t] += 1  # a hand at its level A that it did not pass
-            if fails[t] >= rules.a_fail_limit:
+            if fails[t] >= limit:
                 new[t], fails[t] = RANK_2, 0
     return LevelsAfter(new, upgrade, place == 2, fails, winner)
 
@@ -499,32 +515,42 @@ class GuandanHand(Guandan):
     kernel_plays: ClassVar[bool] = True
     kernel_passes: ClassVar[bool] = True
 
+    #: the hand's state before its first action (class attributes: set per hand on change)
+    resisted = False
+    big_bombs = 0
+    #: who pays tribute (None: unknown without the previous hand) and to whom
+    givers: list[int] | None = None
+    receivers: list[int] = []  # (never changed in place)
+    #: the previous hand's first place, when known
+    prev_first: int | None = None
+
     def setup(self) -> Violation | None:
-        v = self.check_deal(self.spec.deal)
+        spec = self.spec
+        v = self.check_deal(spec.deal)
         if v is not None:
             return v
-        levels = self.spec.levels or ["2", "2"]
-        self.levels = [parse_level(x) for x in levels]
-        v = self.check_match()
-        if v is not None:
-            return v
+        levels = spec.levels or ("2", "2")
+        try:  # two levels as written (parse_level's first case), each hand
+            level0, level1 = levels  # (teams 0 and 1)
+            self.levels = [LEVEL_NAMES[level0], LEVEL_NAMES[level1]]
+        except (KeyError, TypeError, ValueError):  # anything else: parse_level's answer or error
+            self.levels = [parse_level(x) for x in levels]
+        if spec.match is not None:
+            v = self.check_match()
+            if v is not None:
+                return v
         self.phase = "tribute"
         self.tributes: list[tuple[int, int, int]] = []  # (giver, receiver, card)
         self.returns: list[tuple[int, int, int]] = []
-        self.resisted = False
-        leader = self.spec.leader
-        self.turn = leader if leader is not None else -1
-        if self.prev_first is not None and leader is None:
+        leader = spec.leader
+        if leader is not None:
+            self.turn = leader
+        elif self.prev_first is not None:
             self.turn = self.prev_first  # no tribute, or resisted: the previous first place leads
-        self.big_bombs = 0
-        self.escaper: int | None = None
         return None
 
     def check_match(self) -> Violation | None:
         """Levels, the level played and who pays tribute follow from the previous hand."""
-        self.givers: list[int] | None = None
-        self.receivers: list[int] = []
-        self.prev_first: int | None = None
         match = self.spec.match
         prev = self.previous
         if not isinstance(match, dict):
@@ -691,26 +717,31 @@ class GuandanHand(Guandan):
         return levels_after(self.rules, self.levels, self.level, self.out, prev.get("a_fails"))
 
     def outcome(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"order": list(self.out)}
+        order = self.out
         if self.end_reason == "escape":
-            out.update(escape=self.escaper, scores=[0] * 4)
-            return out
-        team = TEAM[self.out[0]]
+            return {"order": list(order), "escape": self.escaper, "scores": [0] * 4}
+        team = TEAM[order[0]]
         after = self.after or self.match_after()
         mult = 2 ** self.big_bombs
-        scores = [mult if TEAM[s] == team else -mult for s in range(4)]
-        out.update(winning_team=team, double_down=after.double_down, upgrade=after.upgrade,
-                   levels=[level_name(x) for x in after.levels], multiplier=mult, scores=scores,
-                   match_over=after.match_winner is not None)
-        if after.match_winner is not None:
-            out["match_winner"] = after.match_winner
+        a, b, c, d = WINNERS[team]  # each seat: on the winning team? (four seats)
+        winner = after.match_winner
+        levels = after.levels
+        out: dict[str, Any] = {
+            "order": order.copy(), "winning_team": team, "double_down": after.double_down, "upgrade": after.upgrade,
+            "levels": [RANK_NAMES[levels[0]], RANK_NAMES[levels[1]]] if len(levels) == 2 else list(map(level_name, levels)),
+            "multiplier": mult, "scores": [mult if a else -mult, mult if b else -mult, mult if c else -mult,
+                                           mult if d else -mult],
+            "match_over": winner is not None}
+        if winner is not None:
+            out["match_winner"] = winner
         if self.rules.a_fail_limit:
             out["a_fails"] = list(after.a_fails)  # (its own list: the kept one is read again)
         room = self.spec.room
-        if self.coins_wanted():
+        if "coef" in room:  # coins_wanted(), inline
             x, fee = room.get("base", 1), room.get("fee", 0)
-            out["coins"] = [(x * room["coef"] * mult - fee) if TEAM[s] == team else -(x * room["coef"] * mult + fee)
-                            for s in range(4)]
+            won = x * room["coef"] * mult
+            gain, loss = won - fee, -(won + fee)
+            out["coins"] = [gain if a else loss, gain if b else loss, gain if c else loss, gain if d else loss]
         return out
 
     def canonical_result(self, result: dict[str, Any]) -> dict[str, Any]:
@@ -833,3 +864,5 @@ GAME = Game(
 TEAM = GAME.seat_teams()
 PARTNERS = GAME.seat_partners()
 PARTNER = tuple(min(p) for p in PARTNERS)
+#: for each team, whether each seat plays on it
+WINNERS = tuple(tuple(TEAM[s] == team for s in range(4)) for team in (0, 1))
