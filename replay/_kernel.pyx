@@ -1093,14 +1093,16 @@ cdef bint same_c(object a, object b, object python_same) except -1:
     return python_same(a, b)
 
 
-def results_agree(dict declared, dict replayed, python_same):
-    """table.compare_result's loop: True when every declared field the replay has holds
-    the same value (same()); False at the first that differs (the caller's Python loop
-    then names it)."""
+def results_agree(declared, replayed, python_same):
+    """table.compare_result's loop: True when both are dicts and every declared field the
+    replay has holds the same value (same()); False at the first that differs, or for
+    anything but two dicts (the caller's Python loop then names it)."""
     cdef Py_ssize_t pos = 0
     cdef PyObject *key
     cdef PyObject *value
     cdef PyObject *mine
+    if type(declared) is not dict or type(replayed) is not dict:
+        return False
     while PyDict_Next(declared, &pos, &key, &value):
         mine = PyDict_GetItem(replayed, <object>key)
         if mine is not NULL and not same_c(<object>value, <object>mine, python_same):

@@ -821,9 +821,8 @@ class DealKit(NamedTuple):
 
 def compare_result(declared: dict[str, Any], replayed: dict[str, Any]) -> Violation | None:
     """``result_mismatch`` for the first declared field that differs from the replay."""
-    if compiled is not None and type(declared) is dict and type(replayed) is dict \
-            and compiled.results_agree(declared, replayed, _same):
-        return None  # (the kernel's loop, in one call; a difference is named below)
+    if compiled is not None and compiled.results_agree(declared, replayed, _same):
+        return None  # (the kernel's loop over two dicts, in one call; a difference is named below)
     for key, value in declared.items():
         if key not in replayed:
             continue

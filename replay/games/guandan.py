@@ -722,15 +722,15 @@ class GuandanHand(Guandan):
             return {"order": list(order), "escape": self.escaper, "scores": [0] * 4}
         team = TEAM[order[0]]
         after = self.after or self.match_after()
-        mult = 2 ** self.big_bombs
+        mult = 1 << self.big_bombs  # (multiplier_now)
         a, b, c, d = WINNERS[team]  # each seat: on the winning team? (four seats)
+        lost = -mult
         winner = after.match_winner
         levels = after.levels
         out: dict[str, Any] = {
             "order": order.copy(), "winning_team": team, "double_down": after.double_down, "upgrade": after.upgrade,
             "levels": [RANK_NAMES[levels[0]], RANK_NAMES[levels[1]]] if len(levels) == 2 else list(map(level_name, levels)),
-            "multiplier": mult, "scores": [mult if a else -mult, mult if b else -mult, mult if c else -mult,
-                                           mult if d else -mult],
+            "multiplier": mult, "scores": [mult if a else lost, mult if b else lost, mult if c else lost, mult if d else lost],
             "match_over": winner is not None}
         if winner is not None:
             out["match_winner"] = winner
