@@ -19,12 +19,12 @@ from typing import Any
 __version__ = "0.2.0"
 
 #: public name -> module that defines it (relative to this package), ":name" when it is
-#: named otherwise there (``replay_hand``: ``paipu.replay`` is the sub-package)
+#: named otherwise there
 _EXPORTS = {
     "read_records": ".replay.api", "legal_moves": ".replay.api", "classify": ".replay.api",
     "beats": ".replay.api", "RecordError": ".replay.api", "ingest": ".replay.api", "audit": ".replay.api",
     "open_dataset": ".analysis.queries", "run_stat": ".analysis.queries",
-    "replay_hand": ".replay.replayer:replay", "Replay": ".replay.replayer",
+    "replay_hand": ".replay.api", "Replay": ".replay.replayer",
     "find_rules": ".replay.games", "find_game": ".replay.games", "games": ".replay.games",
     "register": ".replay.games", "UnknownGame": ".replay.games",
     "Game": ".replay.game", "Rules": ".replay.rules", "Combo": ".replay.combos",

@@ -13,12 +13,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from typing import Any
 
 from .cards import CARD_NAMES, parse_cards
 from .combos import Combo, any_beats, strongest
 from .games import find_game, find_rules
-from .replayer import make_table
+from .record import RecordError as _Unfit
+from .record import check_record
+from .replayer import Replay, make_table, replay
+from .verdicts import Violation
 
 
 class RecordError(ValueError):
@@ -49,6 +54,21 @@ def _is_dataset(path: str) -> bool:
     import os
 
     return os.path.isdir(os.path.join(path, "hands"))
+
+
+def replay_hand(record: Any, detail: bool = False, previous: dict | None = None) -> Replay:
+    """Replay one hand record (any value): :func:`~replay.replayer.replay` after the
+    structural checks audit makes (misspelt cards in actions left to the replay, as
+    there), whose failure is the verdict (``bad_record``, ``unknown_game``, ...) instead
+    of a replay of a record the engine does not take (a string seat gave engine_error)."""
+    try:
+        check_record(record, action_cards=False)
+    except _Unfit as e:
+        get = record.get if isinstance(record, dict) else {}.get
+        at = re.match(r"actions\[(\d+)\]", e.field or "")  # the action the field is in, if any
+        return Replay(get("id"), get("game"), get("variant"),
+                      Violation(e.code, int(at.group(1)) if at else None, str(e).split(": ", 1)[1]))
+    return replay(record, detail, previous)
 
 
 def classify(game: str, cards: str | list[str], variant: str | None = None,
