@@ -31,8 +31,8 @@ from .io.dataset import (
     content_hash, id_key, unfit_field,
 )
 from .io.jsonl import items_of_lines, record_to_json
-from .io.sources import Item, ReadError, file_encoding, iter_blocks, iter_lines, short, size_of, sniff_format
-from .io.text import CHUNK_BYTES, cut_hand, hand_starts, items_of_text_blocks
+from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format
+from .io.text import CHUNK_BYTES, items_of_text_blocks, text_batches
 from .verdicts import Code
 
 #: inputs smaller than this are ingested in-process (starting workers costs more)
@@ -118,43 +118,12 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
 
 
 def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
-    """:func:`iter_batches` for a text-format file: blocks of lines, cut where a hand starts
-    (the ``hand`` lines are found by one search per block, not line by line)."""
-    blocks: list[tuple[int, bytes]] = []
-    hands = size = 0
-    encoding: list[str] = []
-    base = "utf-8"
-    try:
-        for first, block in iter_blocks(path, encoding):
-            if first == 1:
-                base = file_encoding(block)
-            starts = hand_starts(block, first)  # a LongLine starts a hand if its head does
-            at = 0  # the part of the block before *at* is in a batch already
-            for start in starts:
-                if hands >= batch_size or size + start - at >= BATCH_BYTES:
-                    if start > at:
-                        blocks.append((first, block[at:start]))
-                        size += start - at
-                        first += block.count(b"\n", at, start)
-                        at = start
-                    if blocks:
-                        yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None, base=base)
-                    blocks, hands, size = [], 0, 0
-                hands += 1
-            blocks.append((first, block[at:] if at else block))
-            size += len(block) - at
-            if size >= BATCH_BYTES and (hands == 0 or size >= 4 * BATCH_BYTES):
-                # lines outside any hand (each its own reject), or a "hand" longer than any real
-                # one: cut at this block's end so that memory stays bounded (io.text.iter_text alike)
-                yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None, base=base)
-                blocks, hands, size = [], 0, 0
-    except ReadError as e:
-        blocks, cut = cut_hand(blocks, e, path) if e.line else (blocks, None)
-        yield Batch(path, "text", blocks, error=e.message, error_line=e.line, size=size,
-                    encoding=encoding[0] if encoding else None, cut=cut, base=base)
-        return
-    if blocks:
-        yield Batch(path, "text", blocks, size=size, encoding=encoding[0] if encoding else None, base=base)
+    """:func:`iter_batches` for a text-format file: io.text's batches (audit reads the
+    same: io.text.iter_text)."""
+    for b in text_batches(path, path, batch_size, BATCH_BYTES):
+        e = b.error
+        yield Batch(path, "text", b.blocks, error=e.message if e else None, error_line=e.line if e else 0,
+                    size=b.size, encoding=b.encoding, cut=b.cut, base=b.base)
 
 
 def work(batch: Batch) -> BatchResult:

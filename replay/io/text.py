@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
@@ -666,9 +667,8 @@ def hand_starts(block: bytes, first: int) -> list[int]:
 HAND_TEXT = re.compile(r"^\s*hand(\s|$)")
 
 
-#: lines outside any hand are read in chunks of this many bytes, and so is a "hand" four
-#: times as long (no real hand is): memory stays bounded whatever a file holds (ingest's
-#: batches are cut alike)
+#: a batch of :func:`text_batches` is cut at this many bytes of input too (memory stays
+#: bounded with long lines, and with lines outside any hand)
 CHUNK_BYTES = 64 * 1024 * 1024
 
 
@@ -694,53 +694,81 @@ def cut_hand(blocks: list[tuple[int, bytes]], error: ReadError, source: str) -> 
     return blocks, None
 
 
-def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
-    """Every hand of a text-format file (plain or gzip) as an :class:`Item`: read in
-    blocks, as ingest reads it (:func:`items_of_text_blocks` on whole hands), so that both
-    give the same items; a hand a read error may have cut short is rejected
-    (:func:`cut_hand`), then the error."""
-    source = source or path
+@dataclass
+class TextBatch:
+    """Whole hands of a text file as blocks of lines (number of the first, bytes), what
+    :func:`items_of_text_blocks` reads; the file's encodings; the read error that ended
+    the file, and the hand it may have cut short (:func:`cut_hand`)."""
+
+    blocks: list[tuple[int, bytes]]
+    size: int
+    base: str  # the encoding line 1 tells for the file's UTF-8 lines
+    encoding: str | None  # the file's when it is not told line by line (UTF-16)
+    error: ReadError | None = None
+    cut: Item | None = None
+
+
+def text_batches(path: str, source: str, batch_size: int, batch_bytes: int) -> Iterator[TextBatch]:
+    """The blocks of a text-format file (plain or gzip) in batches of at most *batch_size*
+    hands, cut where a hand starts (the ``hand`` lines found by one search per block, not
+    line by line) or at *batch_bytes*. Lines outside any hand are cut at the end of the
+    block that reaches *batch_bytes*, and so is a "hand" four times as long (no real hand
+    is), so that memory stays bounded whatever the file holds. A read error ends the last
+    batch: the hand it may have cut short is taken out of its blocks (:func:`cut_hand`)."""
+    blocks: list[tuple[int, bytes]] = []
+    hands = size = 0
     encoding: list[str] = []
-    pending: list[tuple[int, bytes]] = []  # the blocks since the last hand line
+    base = "utf-8"
 
-    base = ["utf-8"]  # the file's: utf-8-sig after a byte-order mark on line 1
+    def batch(**kw: Any) -> TextBatch:
+        return TextBatch(blocks, size, base, encoding[0] if encoding else None, **kw)
 
-    def items(blocks: list[tuple[int, bytes]]) -> Iterator[Item]:
-        for item in items_of_text_blocks(blocks, source, strict, base[0]):
-            if encoding and item.record is not None:
-                item.encoding = encoding[0]
-            yield item
-
-    size = 0  # of the pending blocks
-    in_hand = False  # the pending blocks begin with a hand line
     try:
         for first, block in iter_blocks(path, encoding):
             if first == 1:
-                base[0] = file_encoding(block)
-            starts = hand_starts(block, first)
-            if not starts:
-                pending.append((first, block))
-                size += len(block)
-                if size >= CHUNK_BYTES and (not in_hand or size >= 4 * CHUNK_BYTES):
-                    yield from items(pending)  # lines outside a hand, or no real hand: memory stays bounded
-                    pending, size, in_hand = [], 0, False
-                continue
-            at = starts[-1]
-            if at:
-                pending.append((first, block[:at]))
-                first += block.count(b"\n", 0, at)
-            if pending:
-                yield from items(pending)
-            pending = [(first, block[at:] if at else block)]
-            size, in_hand = len(block) - at, True
+                base = file_encoding(block)
+            starts = hand_starts(block, first)  # a LongLine starts a hand if its head does
+            at = 0  # the part of the block before *at* is in a batch already
+            for start in starts:
+                if hands >= batch_size or size + start - at >= batch_bytes:
+                    if start > at:
+                        blocks.append((first, block[at:start]))
+                        size += start - at
+                        first += block.count(b"\n", at, start)
+                        at = start
+                    if blocks:
+                        yield batch()
+                    blocks, hands, size = [], 0, 0
+                hands += 1
+            blocks.append((first, block[at:] if at else block))
+            size += len(block) - at
+            if size >= batch_bytes and (hands == 0 or size >= 4 * batch_bytes):
+                yield batch()
+                blocks, hands, size = [], 0, 0
     except ReadError as e:
-        if e.line:
-            kept, cut = cut_hand(pending, e, source)
-            if kept:
-                yield from items(kept)
-            if cut is not None:
-                yield cut
-        yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=e.message, unreadable=e.line == 0)
+        blocks, cut = cut_hand(blocks, e, source) if e.line else (blocks, None)
+        yield batch(error=e, cut=cut)
         return
-    if pending:
-        yield from items(pending)
+    if blocks:
+        yield batch()
+
+
+#: hands read at a time by :func:`iter_text`
+ITER_HANDS = 1_000
+
+
+def iter_text(path: str, source: str | None = None, strict: bool = True) -> Iterator[Item]:
+    """Every hand of a text-format file (plain or gzip) as an :class:`Item`: read in the
+    batches ingest reads (:func:`text_batches`), so that both give the same items; a hand a
+    read error may have cut short is rejected, then the error."""
+    source = source or path
+    for b in text_batches(path, source, ITER_HANDS, CHUNK_BYTES):
+        for item in items_of_text_blocks(b.blocks, source, strict, b.base):
+            if b.encoding and item.record is not None:
+                item.encoding = b.encoding
+            yield item
+        if b.cut is not None:
+            yield b.cut
+        if b.error is not None:
+            e = b.error
+            yield Item(source, e.line, "unknown", code=Code.BAD_RECORD, message=e.message, unreadable=e.line == 0)
