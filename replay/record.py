@@ -15,8 +15,8 @@ paipu.replay.verdicts.RecordError: bad_card: field "deal[2][1]": expected a card
 from __future__ import annotations
 
 import math
-from hashlib import blake2b
 from collections.abc import Callable
+from hashlib import blake2b
 from typing import Any
 
 import orjson
@@ -131,14 +131,18 @@ def check_and_hash(obj: Any, action_cards: bool = True) -> tuple[dict, int]:
         data = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
     except (orjson.JSONEncodeError, TypeError, ValueError, OverflowError):
         raise _unstorable(obj) from None
-    return obj, int.from_bytes(blake2b(data, digest_size=8).digest(), "little") >> 1
+    return obj, _hash_of(data)
 
 
 def content_hash(record: dict) -> int:
     """A 63-bit hash of the record's content (key order does not matter): what tells a
     hand seen again from a different hand under the same id, in every dataset."""
-    digest = blake2b(orjson.dumps(record, option=orjson.OPT_SORT_KEYS), digest_size=8).digest()
-    return int.from_bytes(digest, "little") >> 1
+    return _hash_of(orjson.dumps(record, option=orjson.OPT_SORT_KEYS))
+
+
+def _hash_of(data: bytes) -> int:
+    """The content hash of a record's sorted JSON (:func:`content_hash`)."""
+    return int.from_bytes(blake2b(data, digest_size=8).digest(), "little") >> 1
 
 
 def _check_fields(obj: Any, action_cards: bool) -> None:

@@ -67,8 +67,6 @@ class HandSetup:
                    room if isinstance(room, dict) else {}, get("stacks"), get("match"), get("level"), get("levels"))
 
 
-
-
 #: the event kinds that are bombs (of any game); a rocket is counted apart as well
 BOMB_EVENTS = frozenset({"bomb", "rocket", "straight_flush", "joker_bomb", "bomb_chain", "three_joker_bomb",
                          "four_joker_bomb"})
