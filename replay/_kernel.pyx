@@ -1221,6 +1221,7 @@ cdef object scan_action(str line):
     if which < 0:
         return None
     act = <str>PyTuple_GET_ITEM(SCAN_ACTS, which)
+    key = None  # the act's own field, after the time
     if which == 0:  # play: cards, no "as"
         if count < 3:
             return None
@@ -1231,27 +1232,21 @@ cdef object scan_action(str line):
             token = token_at(line, s, starts[k], ends[k])
             Py_INCREF(token)
             PyList_SET_ITEM(cards, k - 2, token)
-        action = {"seat": seat, "act": act}
-        if t >= 0:
-            action["t"] = t
-        action["cards"] = cards
-        return action
-    if which == 2 or which == 3:  # bid, grab: one word of BOOL_WORDS
+        key, value = "cards", cards
+    elif which == 2 or which == 3:  # bid, grab: one word of BOOL_WORDS
         if count != 3:
             return None
-        flag = BOOL_WORDS.get(line[starts[2]:ends[2]])
-        if flag is None:
+        value = BOOL_WORDS.get(line[starts[2]:ends[2]])
+        if value is None:
             return None
-        action = {"seat": seat, "act": act}
-        if t >= 0:
-            action["t"] = t
-        action["call" if which == 2 else "grab"] = flag
-        return action
-    if count != 2:
+        key = "call" if which == 2 else "grab"
+    elif count != 2:
         return None
     action = {"seat": seat, "act": act}
     if t >= 0:
         action["t"] = t
+    if key is not None:
+        action[key] = value
     return action
 
 
