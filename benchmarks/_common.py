@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 
 from paipu.replay.sim import simulate
 
@@ -48,6 +49,31 @@ def peak_of(code: str, cwd: str | None = None) -> tuple[float, float, str]:
 
 def dump(obj) -> str:
     return json.dumps(obj, ensure_ascii=False)
+
+
+def write_hands(folder: str, games: Iterable[tuple[str, str]], hands: int) -> list[str]:
+    """*hands* simulated hands of each (game, variant) as a JSONL file in *folder*: the
+    files' paths, in order."""
+    paths = []
+    for game, variant in games:
+        path = os.path.join(folder, f"{game}-{variant}.jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            for record in base_hands(game, hands, variant=variant):
+                f.write(dump(record) + "\n")
+        paths.append(path)
+    return paths
+
+
+#: the start of a child script for :func:`callgrind`: the simulated hands of JSONL files
+#: that replay without a violation (``ok_records(path)``)
+CHILD_PRELUDE = r"""
+import json, os, sys
+from paipu.replay.replayer import make_table, replay
+
+def ok_records(path):
+    records = [json.loads(line) for line in open(path, encoding="utf-8")]
+    return [r for r in records if replay(r).ok]
+"""
 
 
 def callgrind(checkout: str, code: str, args: list[str], env: dict[str, str] | None = None) -> tuple[str, list[int]]:

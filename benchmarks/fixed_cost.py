@@ -23,18 +23,15 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-from benchmarks._common import base_hands, callgrind, dump  # noqa: E402
+from benchmarks._common import CHILD_PRELUDE, callgrind, write_hands  # noqa: E402
 from benchmarks.replay import GAMES  # noqa: E402
 
-CHILD = r"""
-import json, os, sys
-from paipu.replay.replayer import make_table, replay
+CHILD = CHILD_PRELUDE + r"""
 from paipu.replay.table import compare_result
 passes, paths = int(sys.argv[1]), sys.argv[2:]
 data = []
 for path in paths:
-    records = [json.loads(line) for line in open(path, encoding="utf-8")]
-    records = [r for r in records if replay(r).ok]
+    records = ok_records(path)
     played = []
     for r in records:
         table = make_table(r)
@@ -74,13 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     checkouts = [("new", os.path.dirname(HERE))] + ([("ref", args.ref)] if args.ref else [])
     with tempfile.TemporaryDirectory() as folder:
-        paths = []
-        for game, variant in GAMES:
-            path = os.path.join(folder, f"{game}-{variant}.jsonl")
-            with open(path, "w", encoding="utf-8") as f:
-                for record in base_hands(game, args.hands, variant=variant):
-                    f.write(dump(record) + "\n")
-            paths.append(path)
+        paths = write_hands(folder, GAMES, args.hands)
         results = {name: count(checkout, paths, args.passes) for name, checkout in checkouts}
     print(f"{'game':19} " + " ".join(f"{name:>10}" for name in results) + ("   new/ref" if args.ref else ""))
     for k, (game, variant) in enumerate(GAMES):

@@ -26,20 +26,16 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-from benchmarks._common import base_hands, callgrind, dump  # noqa: E402
+from benchmarks._common import CHILD_PRELUDE, callgrind, write_hands  # noqa: E402
 
 GAMES = (("guandan", "standard"), ("shuangkou", "huopin"))
 
-CHILD = r"""
-import json, os, sys
-from paipu.replay.replayer import make_table, replay
+CHILD = CHILD_PRELUDE + r"""
 paths = sys.argv[1:]
 games = []
 for path in paths:
-    records = [json.loads(line) for line in open(path, encoding="utf-8")]
-    records = [r for r in records if replay(r).ok]
     positions = []
-    for r in records:
+    for r in ok_records(path):
         table = make_table(r)
         table.setup()
         own = make_table(r)  # the table the positions are put on
@@ -110,13 +106,7 @@ def main() -> None:
     here = os.path.dirname(HERE)
     checkouts = [("new", here, False), ("pure", here, True)] + ([("ref", args.ref, False)] if args.ref else [])
     with tempfile.TemporaryDirectory() as folder:
-        paths = []
-        for game, variant in GAMES:
-            path = os.path.join(folder, f"{game}-{variant}.jsonl")
-            with open(path, "w", encoding="utf-8") as f:
-                for record in base_hands(game, args.hands, variant=variant):
-                    f.write(dump(record) + "\n")
-            paths.append(path)
+        paths = write_hands(folder, GAMES, args.hands)
         results = {name: count(checkout, paths, pure) for name, checkout, pure in checkouts}
     names = list(results)
     print(f"{'game':19} {'call':12} " + " ".join(f"{name:>10}" for name in names) + ("   new/ref" if args.ref else ""))
