@@ -351,9 +351,7 @@ def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> 
     if ends is None:
         if len(_FLUSHES) > 100_000:
             _FLUSHES.clear()
-        x = int.from_bytes(hand.translate(_NONZERO), "little")
-        x = (((x & _THREE_TO_ACE) << 64) | ((x >> 352) & 0xFFFFFFFF) | (((x >> 384) & 0xFFFFFFFF) << 32)) \
-            & _NOT_WILD[level]
+        x = _suits_layout(int.from_bytes(hand.translate(_NONZERO), "little")) & _NOT_WILD[level]
         ends = _FLUSHES[name] = ((x * _SUITS_FIVE | _SUITS_HIGH) - _SUITS_NEED[wilds]) & _SUITS_HIGH
     return bool(ends & _SUITS_ENDS[max(4, key + 1)])
 
