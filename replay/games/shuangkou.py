@@ -258,9 +258,7 @@ def chain_beats(natural: int, jokers: int, key: int, rules: ShuangkouRules) -> b
     key's; only a run that ties *key* on all of these tries each way of adding its jokers
     (:func:`run_beats`). The same answers as :func:`chain_beats_by_enumeration`."""
     shortest = rules.chain_min_bombs
-    # ranks each of which the jokers could fill to four: a chain needs a run of them
-    fill = at_least(natural, 4 - jokers) & NORMAL if jokers < 4 else NORMAL
-    if not (runs(fill, shortest) or runs(positions(fill), shortest)):
+    if not chain_possible(natural, jokers, shortest):
         return False
     counts = [count_at(natural, r) for r in range(RANK_2 + 1)]
     top = key >> 30  # the key's stars, class, bombs and cards
@@ -299,6 +297,13 @@ def chain_beats(natural: int, jokers: int, key: int, rules: ShuangkouRules) -> b
                 if run_beats(order[a:b + 1], counts, spare, key, rules):
                     return True
     return False
+
+
+def chain_possible(natural: int, jokers: int, shortest: int) -> bool:
+    """Whether a bomb chain of *shortest* bombs can be made at all: a run of that many
+    adjacent ranks (A low or high) each of which the *jokers* could fill to four."""
+    fill = at_least(natural, 4 - jokers) & NORMAL if jokers < 4 else NORMAL
+    return bool(runs(fill, shortest) or runs(positions(fill), shortest))
 
 
 def run_beats(run: list[int], counts: list[int], spare: int, key: int, rules: ShuangkouRules) -> bool:
@@ -484,9 +489,7 @@ def legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int
     for k, combo in joker_plays(hand[52], hand[53]):  # jokers alone: singles, the pair, the joker bombs
         moves.add(list(combo), 0, k)
     most, shortest = len(jokers), rules.chain_min_bombs
-    # a bomb chain needs a run of ranks each of which the jokers could fill to four
-    fill = at_least(natural, 4 - most) & NORMAL if most < 4 else NORMAL
-    if not (runs(fill, shortest) or runs(positions(fill), shortest)):
+    if not chain_possible(natural, most, shortest):
         return list(moves)
     lack = [max(0, 4 - len(x)) for x in by_rank]
     for order in (ORDER_HIGH, ORDER_LOW):
