@@ -10,6 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from helpers import square_plus
+
 from paipu.cli import app
 from paipu.replay.audit import audit_jobs
 from paipu.replay.distributed import ClusterError, connect, run_parts
@@ -52,10 +54,6 @@ def test_parts_sharing_a_match_are_one_job_and_other_parts_their_own(guandan):
     first, second = (p for p, _ in jobs[0][2])
     assert os.path.getmtime(first) <= os.path.getmtime(second)  # hands 1-8 before 9
     assert matches_of(first) == {"guandan-standard-s2026-000000": 8}
-
-
-def square_plus(x: int, y: int) -> int:
-    return x * x + y
 
 
 @pytest.mark.parametrize("workers", [1, 2])
