@@ -497,3 +497,134 @@ def test_dataset_audit_follows_a_match_across_part_files(tmp_path):
     verdicts = {v["id"]: v for v in map(json.loads, r.stdout.splitlines())}
     assert [verdicts[rec["id"]]["ok"] for rec in records] == [True, True, True, False]
     assert verdicts[records[3]["id"]]["violations"][0]["code"] == "bad_match"
+
+
+# ---------------------------------------------------------------- tribute across hands (§6.6)
+
+#: two-hand matches (tests/data/make_guandan_tribute.py): name -> [hand 1, hand 2]
+TRIBUTE_MATCHES: dict[str, list[dict]] = {}
+with open(os.path.join(DATA, "guandan_tribute.jsonl"), encoding="utf-8") as _f:
+    for _line in _f:
+        _record = json.loads(_line)
+        TRIBUTE_MATCHES.setdefault(_record["match"]["id"].rsplit("-", 1)[0], []).append(_record)
+
+
+def tribute_match(name: str) -> list[dict]:
+    return copy.deepcopy(TRIBUTE_MATCHES[name])
+
+
+def match_verdicts(records) -> list[tuple[str, int | None, str] | None]:
+    """(code, action index, message) of each hand of a match replayed in order, None when legal."""
+    from paipu.replay.replayer import Matches
+
+    matches = Matches()
+    out: list[tuple[str, int | None, str] | None] = []
+    for record in records:
+        r = matches.replay(record)
+        out.append(None if r.ok else (str(r.violation.code), r.violation.action, r.violation.message))
+    return out
+
+
+def tribute_acts(record) -> list[dict]:
+    return [a for a in record["actions"] if a["act"] in ("tribute", "return", "resist")]
+
+
+def test_after_a_double_down_both_losers_pay_and_the_larger_tribute_leads():
+    hand1, hand2 = records = tribute_match("double")
+    assert hand1["result"]["order"] == [2, 0]  # 双下: the hand ends with the winners out
+    r = replay(hand1)
+    assert (r.outcome["double_down"], r.outcome["upgrade"]) == (True, 3)
+    assert match_verdicts(records) == [None, None]
+    assert [(a["seat"], a["act"], a["card"], a["to"]) for a in tribute_acts(hand2)] == [
+        (3, "tribute", "BJ", 2), (1, "tribute", "Ac", 0), (2, "return", "4d", 3), (0, "return", "2d", 1)]
+    assert hand2["actions"][4]["seat"] == 3  # the larger tribute (BJ) leads
+
+
+def test_a_hand_after_a_double_down_without_its_tributes_is_bad_tribute():
+    records = tribute_match("double")
+    records[1]["actions"] = records[1]["actions"][4:]
+    assert match_verdicts(records)[1] == ("bad_tribute", 0, "the play began before seat(s) 1 and 3 paid tribute")
+
+
+def test_a_hand_after_a_double_down_with_one_tribute_is_bad_tribute():
+    records = tribute_match("double")
+    del records[1]["actions"][3]  # seat 1's tribute to seat 0 and its return go
+    del records[1]["actions"][1]
+    assert match_verdicts(records)[1] == ("bad_tribute", 2, "the play began before seat(s) 1 and 3 paid tribute")
+
+
+def test_after_a_double_down_each_winner_receives_one_tribute_the_larger_to_first_place():
+    records = tribute_match("double")
+    records[1]["actions"][1]["to"] = 2  # both tributes to the first place
+    assert match_verdicts(records)[1] == ("bad_tribute", 1, "seat 2 already received a tribute")
+    records = tribute_match("double")
+    acts_ = records[1]["actions"]
+    acts_[0]["to"], acts_[1]["to"] = 0, 2  # the BJ to second place, each return to its giver
+    acts_[2:4] = [{"seat": 0, "act": "return", "card": "2d", "to": 3}, {"seat": 2, "act": "return", "card": "4d", "to": 1}]
+    assert match_verdicts(records)[1] == ("bad_tribute", 4, "after 双下 the larger tribute goes to the first place, seat 2")
+
+
+def test_equal_double_tributes_either_may_pay_first_place_and_that_giver_leads():
+    """docs/rules.md §6.6, decision: equal tributes after a 双下 may go either way; the seat
+    whose tribute went to the first place leads."""
+    records = tribute_match("equal")
+    assert [(a["seat"], a["card"], a["to"]) for a in tribute_acts(records[1])[:2]] == [(1, "SJ", 0), (3, "SJ", 2)]
+    assert match_verdicts(records) == [None, None]
+    assert records[1]["actions"][4]["seat"] == 1
+    swapped = tribute_match("equal")
+    acts_ = swapped[1]["actions"]
+    acts_[0]["to"], acts_[1]["to"], acts_[2]["to"], acts_[3]["to"] = 2, 0, 3, 1  # seat 3 pays the first place
+    code, i, _ = match_verdicts(swapped)[1]
+    assert (code, i) == ("first_play", 4)  # the tribute is legal; seat 3 leads now, not seat 1
+
+
+def test_givers_who_hold_both_big_jokers_between_them_resist():
+    records = tribute_match("resist2")
+    assert [records[1]["deal"][s].count("BJ") for s in (0, 2)] == [1, 1]  # the givers after 双下 of 1 and 3
+    assert tribute_acts(records[1]) == [{"seat": 0, "act": "resist", "t": records[1]["actions"][0]["t"]}]
+    assert match_verdicts(records) == [None, None]
+    assert records[1]["actions"][1]["seat"] == 1  # the previous first place leads
+
+
+def test_a_tribute_paid_when_the_givers_must_resist_is_bad_tribute():
+    records = tribute_match("resist2")
+    records[1]["actions"][0:1] = [{"seat": 0, "act": "tribute", "card": "BJ", "to": 1},
+                                  {"seat": 2, "act": "tribute", "card": "BJ", "to": 3}]
+    message = "seats 0 and 2 hold both big jokers: no tribute is paid, the tribute is resisted (抗贡)"
+    assert match_verdicts(records)[1] == ("bad_tribute", 0, message)
+    records = tribute_match("resist1")
+    giver = records[1]["actions"][0]["seat"]
+    records[1]["actions"][0] = {"seat": giver, "act": "tribute", "card": "BJ", "to": records[0]["result"]["order"][0]}
+    message = f"seat {giver} holds both big jokers: no tribute is paid, the tribute is resisted (抗贡)"
+    assert match_verdicts(records)[1] == ("bad_tribute", 0, message)
+    assert code_at(records[1]) == ("bad_tribute", 0)  # alone too: the one giver held both
+
+
+def test_a_resisted_hand_records_its_resist():
+    """docs/rules.md §6.6, decision: a resisted hand's record has the ``resist`` act."""
+    records = tribute_match("resist2")
+    del records[1]["actions"][0]
+    message = "seats 0 and 2 hold both big jokers: the record says resist (抗贡) before the play"
+    assert match_verdicts(records)[1] == ("bad_tribute", 0, message)
+    records = tribute_match("resist2")
+    records[1]["actions"].insert(1, dict(records[1]["actions"][0]))
+    assert match_verdicts(records)[1] == ("bad_tribute", 1, "the tribute was resisted (抗贡) already")
+
+
+@pytest.mark.parametrize("seed", [1, 7, 2026])
+def test_simulated_matches_audit_clean_and_pay_double_tribute_after_a_double_down(seed):
+    from paipu.replay.replayer import Matches
+
+    records = list(simulate("guandan", "standard", 40, seed))
+    matches = Matches()
+    after_double_down = []
+    previous = None
+    for record in records:
+        r = matches.replay(record)
+        assert r.ok, (record["id"], r.violation)
+        if record["match"]["hand"] > 1 and previous["double_down"]:
+            after_double_down.append([a["act"] for a in tribute_acts(record)])
+        previous = r.outcome
+    assert after_double_down  # 双下 happens in 40 hands
+    for paid in after_double_down:
+        assert paid in (["tribute", "tribute", "return", "return"], ["resist"])

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 
-from ..cards import RANK, RANK_2, RANK_BIG_JOKER, card_id, card_name
-from ..games.guandan import PARTNERS, TEAM, GuandanHand, GuandanRules, level_name, parse_level, value
+from ..cards import RANK, RANK_2, card_name
+from ..games.guandan import (
+    BIG_JOKER, PARTNERS, TEAM, GuandanHand, GuandanRules, level_name, parse_level, tribute_seats, value,
+)
 from .bots import HEURISTIC
 from .core import Recorder, Seat, play_turn, seat_names
 
@@ -45,20 +47,17 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
     act = Recorder(rng, table, record, (300, 5000), seats)
 
     if prev and rules.tribute:
-        double_down = prev[1] == (prev[0] + 2) % 4
-        # the losers pay: both after 双下, else the lowest-placed seat of the losing team
-        # (the last place, or third when the winner's partner came last)
-        losers = [p for p in prev if TEAM[p] != TEAM[prev[0]]]
-        givers = losers if double_down else losers[-1:]
-        big = card_id(RANK_BIG_JOKER, 0)
-        if sum(table.hands[g][big] for g in givers) >= 2:
+        # the losers pay: both after 双下 (the previous order lists the winners only), else
+        # the lowest-placed seat of the losing team
+        givers, receivers = tribute_seats(prev)
+        if sum(table.hands[g][BIG_JOKER] for g in givers) >= 2:
             act({"seat": givers[0], "act": "resist"})
         else:
             def best(seat: int) -> int:
                 return max((c for c in range(54) if table.hands[seat][c] and c != table.wild),
                            key=lambda c: (value(RANK[c], level), -c))
+            # the larger tribute to the first place (equal ones: the lower seat's)
             gifts = sorted(((best(g), g) for g in givers), key=lambda x: -value(RANK[x[0]], level))
-            receivers = [prev[0], prev[1]] if double_down else [prev[0]]
             pairs = [(g, r, c) for (c, g), r in zip(gifts, receivers)]
             for g, r, c in pairs:
                 act({"seat": g, "act": "tribute", "card": card_name(c), "to": r})
