@@ -584,6 +584,7 @@ def test_givers_who_hold_both_big_jokers_between_them_resist():
     assert tribute_acts(records[1]) == [{"seat": 0, "act": "resist", "t": records[1]["actions"][0]["t"]}]
     assert match_verdicts(records) == [None, None]
     assert records[1]["actions"][1]["seat"] == 1  # the previous first place leads
+    assert code_at(records[1]) is None  # alone too: the resisting seat's team holds both
 
 
 def test_a_tribute_paid_when_the_givers_must_resist_is_bad_tribute():

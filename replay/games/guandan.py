@@ -617,7 +617,7 @@ class GuandanHand(Guandan):
                 return Violation(Code.BAD_TRIBUTE, i, "the tribute was resisted (抗贡) already", seat)
             if self.tributes:
                 return Violation(Code.BAD_TRIBUTE, i, "resisting (抗贡) after a tribute was paid", seat)
-            if self.givers_big_jokers(seat) < 2:
+            if self.givers_big_jokers(seat, resisting=True) < 2:
                 return Violation(Code.BAD_TRIBUTE, i, "resisting (抗贡) needs both big jokers in the givers' hands", seat)
             self.resisted = True
             self.events.append(Event("resist", i, seat))
@@ -664,17 +664,20 @@ class GuandanHand(Guandan):
         self.events.append(Event(act, i, seat, {"card": card, "to": to}))
         return None
 
-    def payers(self, seat: int) -> list[int]:
-        """The seats that pay tribute this hand: as the previous hand says, or (unknown without
-        it) *seat* and those that paid already."""
+    def payers(self, seat: int, resisting: bool = False) -> list[int]:
+        """The seats that pay tribute this hand, as the previous hand says; unknown without it,
+        the fewest they can be: *seat* and those that paid already, or, for *seat* resisting,
+        its team (after a 双下 both pay)."""
         if self.givers is not None:
             return self.givers
+        if resisting:
+            return sorted({seat} | PARTNERS[seat])
         return sorted({seat} | {g for g, _, _ in self.tributes})
 
-    def givers_big_jokers(self, seat: int) -> int:
+    def givers_big_jokers(self, seat: int, resisting: bool = False) -> int:
         """The big jokers the givers (:meth:`payers`) held before the tribute: those in their
         hands and those they gave (a return is never a joker)."""
-        givers = self.payers(seat)
+        givers = self.payers(seat, resisting)
         return sum(self.hands[g][BIG_JOKER] for g in givers) + \
             sum(1 for g, _, c in self.tributes if c == BIG_JOKER and g in givers)
 
@@ -903,7 +906,7 @@ GAME = Game(
                      "level": pa.string(), "levels_after": pa.list_(pa.string()), "match_over": pa.bool_()},
     stats=("guandan",), classify=_classify,
     report={"metrics": ("double_down", "first_lead", "bomb_hands", "escape"),
-            "charts": ("seat_advantage", "first_lead", "double_down", "upgrade", "bomb_hands", "bombs_by_kind",
+            "charts": ("seat_advantage", "first_lead", "double_down", "upgrade", "tribute", "bomb_hands", "bombs_by_kind",
                        "bombs_by_seat", "coins_tail", "ends", "compare")},
 )
 
