@@ -19,8 +19,8 @@ SAMPLES = os.path.join(os.path.dirname(__file__), "..", "sample_logs")
 
 @pytest.fixture(scope="module")
 def guandan(tmp_path_factory):
-    """Four Guandan matches: 6 hands; 9 then 3 in one file; 6. 8 hands a part file, so the
-    9-hand match spans two parts, the second of which also holds the 3-hand match."""
+    """Three Guandan matches: 6 hands; 12 in one file; 6. 8 hands a part file, so the
+    12-hand match spans two parts."""
     ds = str(tmp_path_factory.mktemp("jobs") / "ds")
     files = sorted(glob.glob(os.path.join(SAMPLES, "guandan_*.jsonl")))
     r = CliRunner().invoke(app, ["ingest", *files, "--out", ds, "--batch", "8", "-q"], catch_exceptions=False)
@@ -47,7 +47,7 @@ def test_parts_sharing_a_match_are_one_job_and_other_parts_their_own(guandan):
             for m, n in matches_of(hands).items():
                 counts[m] = counts.get(m, 0) + n
         per_job.append(counts)
-    assert per_job == [{"guandan-standard-s2026-000000": 9, "guandan-standard-s2026-000009": 3},
+    assert per_job == [{"guandan-standard-s2026-000000": 12},
                        {"guandan-standard-s11-000000": 6}, {"guandan-no_tribute-s2026-000000": 6}]
     first, second = (p for p, _ in jobs[0][2])
     assert os.path.getmtime(first) <= os.path.getmtime(second)  # hands 1-8 before 9

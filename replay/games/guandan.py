@@ -515,8 +515,8 @@ def tribute_seats(order: list[int]) -> tuple[list[int], list[int]]:
     to places 1 and 2; otherwise the losing seat placed lowest (the last place, or the third
     when the winner's partner came last), to place 1.
 
-    >>> tribute_seats([0, 2]), tribute_seats([1, 0, 3, 2]), tribute_seats([1, 0, 2, 3])
-    (([1, 3], [0, 2]), ([0], [1]), ([2], [1]))
+    >>> tribute_seats([0, 2]), tribute_seats([1, 0, 3, 2]), tribute_seats([1, 2, 0, 3])
+    (([1, 3], [0, 2]), ([2], [1]), ([0], [1]))
     """
     first, second = order[0], order[1]
     if second == PARTNER[first]:

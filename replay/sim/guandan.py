@@ -20,6 +20,11 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
     """One hand of a match played by *seats* (default: the heuristic bot); *state* carries
     the match along (levels, the previous finishing order, players, match id, seats)."""
     state = state if state is not None else {}
+    # the deal first: hand k gets the same cards whether or not a match starts with it (a
+    # match won earlier under one rule setting than another)
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    deal = [sorted(deck[27 * s:27 * (s + 1)]) for s in range(4)]
     if not state:
         state.update(levels=[RANK_2, RANK_2], order=None, players=seat_names(rng, seats, 4), match=hand_id,
                      number=0, room=dict(rng.choice(ROOMS)), seats=seats)
@@ -27,9 +32,6 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
     state["number"] += 1
     prev = state["order"]
     level = state["levels"][TEAM[prev[0]]] if prev else RANK_2
-    deck = list(rules.deck)
-    rng.shuffle(deck)
-    deal = [sorted(deck[27 * s:27 * (s + 1)]) for s in range(4)]
     record: dict = {
         "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant, "players": list(state["players"]),
         "deal": [[card_name(c) for c in hand] for hand in deal], "actions": [], "room": state["room"],
