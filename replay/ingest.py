@@ -25,10 +25,10 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from .io.commit import read_table, writing
+from .io.commit import writing
 from .io.dataset import (
-    HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, _action_from_row, _record_from_row, add_hand,
-    content_hash, id_key, unfit_field,
+    HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, RejectIndex, _action_from_row, _record_from_row,
+    add_hand, content_hash, file_identity, id_key, reject_digest, unfit_field,
 )
 from .io.jsonl import items_of_lines, record_to_json
 from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format
@@ -215,16 +215,15 @@ class Ingester:
     def __init__(self, out: str, on_reject: Callable[[Item], None] | None = None):
         self.writer = DatasetWriter(out)
         self.index = IdIndex.from_dataset(out)
-        self.seen_rejects = _existing_rejects(out)
+        self.stored_rejects = RejectIndex(out)
+        self._files: dict[str, str] = {}  # source as given -> file identity
         self.on_reject = on_reject
         self.stats = IngestStats()
 
     def add(self, result: BatchResult) -> None:
         self.stats.read += result.read
         self.writer.next_batch()
-        rejects = Columns(REJECTS)
-        for row in result.rejects:
-            self._reject(rejects, *row, hand_id=None)
+        rejects: list[tuple[str, int, str, str, str | None, str | None]] = [(*row, None) for row in result.rejects]
         entries = sorted((seq, game, i) for game, (_, _, _, _, order) in result.games.items()
                          for i, seq in enumerate(order.tolist()))
         keep = {game: np.zeros(len(t[2]), dtype=bool) for game, t in result.games.items()}
@@ -249,9 +248,9 @@ class Ingester:
                 row["game"] = game
                 acts = actions.filter(pa.compute.equal(actions.column("_row"), i)).to_pylist()
                 raw = record_to_json(_record_from_row(row, [_action_from_row(a) for a in acts])).decode()
-                self._reject(rejects, row["source"], row["line"], str(Code.DUPLICATE_ID),
-                             f"hand id {row['id']!r} is already in the dataset with different content", raw,
-                             hand_id=row["id"])
+                rejects.append((row["source"], row["line"], str(Code.DUPLICATE_ID),
+                                f"hand id {row['id']!r} is already in the dataset with different content", raw,
+                                row["id"]))
         for game, (hands, actions, _, _, _) in result.games.items():
             mask = keep[game]
             if not mask.any():
@@ -259,29 +258,44 @@ class Ingester:
             self.writer.write("hands", hands.filter(pa.array(mask)), game)
             action_mask = mask[actions.column("_row").to_numpy()]
             self.writer.write("actions", actions.filter(pa.array(action_mask)).drop_columns(["_row"]), game)
-        self.writer.write("rejects", rejects.to_arrow())
+        table = self._new_rejects(rejects)
+        path = self.writer.write("rejects", table)
         self.writer.commit()
+        if path is not None:
+            files = table.column("file").to_pylist()
+            lines = table.column("line").to_pylist()
+            for f in dict.fromkeys(files):
+                held = [n for x, n in zip(files, lines) if x == f]
+                self.stored_rejects.add(path, f, min(held), max(held))
 
-    def _reject(self, rejects: Columns, source: str, line: int, code: str, message: str, raw: str | None,
-                hand_id: str | None) -> None:
-        if (source, line, code, message) in self.seen_rejects:  # the same input again: nothing new
-            self.stats.duplicates += 1
-            return
-        self.seen_rejects.add((source, line, code, message))
+    def _new_rejects(self, rows: list[tuple[str, int, str, str, str | None, str | None]]) -> pa.Table:
+        """The rejects of a batch not stored yet, as a table (a reject is its file, line and
+        content: io.dataset.RejectIndex); one already there counts as a duplicate."""
+        rejects = Columns(REJECTS)
         r = rejects.cols
-        for name, value in zip(("source", "line", "code", "message", "raw", "hand_id"),
-                               (source, line, code, message, raw, hand_id)):
-            r[name].append(value)
-        self.stats.reject(code)
-        if self.on_reject:
-            self.on_reject(Item(source, line, "", code=Code(code), message=message, raw=raw))
-
-
-def _existing_rejects(root: str) -> set[tuple]:
-    table = read_table(root, "rejects", ["source", "line", "code", "message"])
-    if table is None:
-        return set()
-    return set(zip(*(table.column(c).to_pylist() for c in ("source", "line", "code", "message"))))
+        by_file: dict[str, list[tuple]] = {}
+        for row in rows:
+            source = row[0]
+            if source not in self._files:
+                if len(self._files) > 1000:
+                    self._files.clear()
+                self._files[source] = file_identity(source)
+            by_file.setdefault(self._files[source], []).append(row)
+        for file, group in by_file.items():
+            lines = [row[1] for row in group]
+            there = self.stored_rejects.stored(file, min(lines), max(lines))
+            for source, line, code, message, raw, hand_id in group:
+                digest = reject_digest(raw, message)
+                if (line, digest) in there:  # the same input again: nothing new
+                    self.stats.duplicates += 1
+                    continue
+                there.add((line, digest))
+                for name, value in zip(REJECTS.names, (source, line, code, message, raw, hand_id, file, digest)):
+                    r[name].append(value)
+                self.stats.reject(code)
+                if self.on_reject:
+                    self.on_reject(Item(source, line, "", code=Code(code), message=message, raw=raw))
+        return rejects.to_arrow()
 
 
 def ingest_files(paths: list[str], out: str, fmt: str = "auto", batch_size: int = 5_000, workers: int | None = None,
