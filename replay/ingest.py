@@ -3,12 +3,16 @@
 Nothing is lost: every hand read lands in ``hands`` (+ its ``actions``) or in ``rejects``
 with its file, line, code and reason.  Re-ingesting the same input adds nothing: a hand
 whose id is already in the dataset with the same content is skipped; one whose id is
-taken by different content is rejected (``duplicate_id``).
+taken by different content is rejected (``duplicate_id``); a reject already stored (the
+same file, line and content: io.dataset.RejectIndex) is not stored again.  The last line
+of a JSONL file still being written (no line end, not a whole JSON value) is held back,
+neither taken nor rejected: :attr:`IngestStats.held` names it, and a later run takes it.
 
 The work is split into batches of whole hands (raw lines with their numbers).  A batch is
 a pure function from lines to Arrow tables (:func:`work`), run in worker processes when
 there is enough input; the main process only reads lines, deduplicates ids in input order
-and writes part files.  Memory: a few batches in flight plus the id index.
+and writes part files.  Memory: a few batches in flight plus the id index (about 16
+bytes a hand), never growing with the rejects.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from .io.dataset import (
     HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, RejectIndex, _action_from_row, _record_from_row,
     add_hand, content_hash, file_identity, id_key, reject_digest, unfit_field,
 )
-from .io.jsonl import items_of_lines, record_to_json
+from .io.jsonl import items_of_lines, parse_line, record_to_json
 from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format
 from .io.text import CHUNK_BYTES, items_of_text_blocks, text_batches
 from .verdicts import Code
@@ -48,6 +52,8 @@ class IngestStats:
     duplicates: int = 0
     rejected: int = 0
     by_code: dict[str, int] = field(default_factory=dict)
+    #: (file, line) of each last line held back: no line end yet and not a whole record
+    held: list[tuple[str, int]] = field(default_factory=list)
 
     def reject(self, code: str) -> None:
         self.rejected += 1
@@ -69,6 +75,7 @@ class Batch:
     encoding: str | None = None  # the file's encoding when it is not told line by line (UTF-16)
     cut: Item | None = None  # the text hand the read error may have cut short, rejected
     base: str = "utf-8"  # the encoding line 1 tells for the file's UTF-8 lines (io.sources.file_encoding)
+    unended: int = 0  # the file's last line when it has no line end (JSONL, uncompressed)
 
 
 @dataclass
@@ -77,6 +84,7 @@ class BatchResult:
     #: game -> (hands table, actions table with a "_row" column, id keys, content hashes, input order)
     games: dict[str, tuple[pa.Table, pa.Table, np.ndarray, np.ndarray, np.ndarray]]
     rejects: list[tuple[str, int, str, str, str | None]]
+    held: list[tuple[str, int]] = field(default_factory=list)
 
 
 def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_000) -> Iterator[Batch]:
@@ -89,9 +97,10 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
         lines: list[tuple[int, bytes]] = []
         hands = size = 0
         encoding: list[str] = []
+        unended: list[int] = []
         base = "utf-8"
         try:
-            for n, data in iter_lines(path, encoding):
+            for n, data in iter_lines(path, encoding, unended):
                 if n == 1:
                     base = file_encoding(data)
                 if kind == "guandan-competition":
@@ -114,7 +123,8 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
                         encoding=encoding[0] if encoding else None, base=base)
             continue
         if lines:
-            yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None, base=base)
+            yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None, base=base,
+                        unended=unended[0] if unended else 0)
 
 
 def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
@@ -136,12 +146,16 @@ def work(batch: Batch) -> BatchResult:
 
 
 def _work(batch: Batch) -> BatchResult:
+    lines, held = batch.lines, []
+    if batch.unended and lines and lines[-1][0] == batch.unended and not _whole(lines[-1][1], batch.unended == 1):
+        # a file still being written: its last line may be half there (held back, not rejected)
+        lines, held = lines[:-1], [(batch.source, batch.unended)]
     if batch.fmt == "jsonl":
-        items = items_of_lines(batch.lines, batch.source, batch.strict, batch.base)
+        items = items_of_lines(lines, batch.source, batch.strict, batch.base)
     elif batch.fmt == "guandan-competition":
         from .io.guandan_competition import items_of_competition_lines
 
-        items = items_of_competition_lines(batch.lines, batch.source, batch.strict)
+        items = items_of_competition_lines(lines, batch.source, batch.strict)
     else:
         items = items_of_text_blocks(batch.lines, batch.source, batch.strict, batch.base)
     columns: dict[str, list[tuple[int, Item, int]]] = {}
@@ -191,7 +205,17 @@ def _work(batch: Batch) -> BatchResult:
                 rejects.append((item.source, item.line, str(Code.BAD_RECORD), problem, raw))
             if kept:
                 games[game] = _tables(kept)
-    return BatchResult(read, games, rejects)
+    return BatchResult(read, games, rejects, held)
+
+
+def _whole(data: bytes, first: bool) -> bool:
+    """Whether a line is a whole JSON value (else, the last line of a file being written,
+    it may be cut short)."""
+    try:
+        parse_line(data, first)
+    except (orjson.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return True
 
 
 def _tables(entries: list[tuple[int, Item, int]]) -> tuple[pa.Table, pa.Table, np.ndarray, np.ndarray, np.ndarray]:
@@ -222,6 +246,7 @@ class Ingester:
 
     def add(self, result: BatchResult) -> None:
         self.stats.read += result.read
+        self.stats.held += result.held
         self.writer.next_batch()
         rejects: list[tuple[str, int, str, str, str | None, str | None]] = [(*row, None) for row in result.rejects]
         entries = sorted((seq, game, i) for game, (_, _, _, _, order) in result.games.items()

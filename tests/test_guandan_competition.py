@@ -334,3 +334,20 @@ def test_an_unknown_type_or_rank_names_the_field(action, field):
 def test_declarations_round_trip(kind_rank):
     kind, key = declaration(*kind_rank, "x")
     assert platform_declaration(kind, key) == list(kind_rank)
+
+
+def test_a_competition_log_being_written_holds_its_half_written_last_deal_back(tmp_path):
+    """A match log read while deal 6 is half written: deal 6 is held back, not rejected; once
+    whole it lands as -006 and nothing is left in rejects."""
+    from paipu.replay.ingest import ingest_files
+
+    path, match = six_deals(tmp_path)
+    good = (tmp_path / "match.jsonl").read_text()
+    (tmp_path / "match.jsonl").write_text(good[:len(good) - 200])
+    ds = str(tmp_path / "ds")
+    first = ingest_files([path], ds, fmt="guandan-competition")
+    assert (first.written, first.rejected, first.held) == (5, 0, [(path, 6)])
+    (tmp_path / "match.jsonl").write_text(good)
+    second = ingest_files([path], ds, fmt="guandan-competition")
+    assert (second.written, second.duplicates, second.rejected, second.held) == (1, 5, 0, [])
+    assert stored(ds) == ([(n, f"{match}-{n:03d}") for n in range(1, 7)], [])

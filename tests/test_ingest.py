@@ -307,3 +307,44 @@ def test_memory_stays_flat_whatever_the_number_of_rejects(tmp_path):
     small_rejects, large_rejects, again, grown_mb = map(int, done.stdout.split())
     assert (small_rejects, large_rejects, again) == (10_000, 100_000, 100_000)
     assert grown_mb < 5, f"memory grew by {grown_mb} MB for 90,000 more rejects"
+
+
+def test_a_half_written_last_line_is_held_back_until_it_is_whole(tmp_path):
+    """A growing file read while its last hand is half written: that line (no line end, not
+    whole JSON) is held back, not rejected, so once the hand is whole it lands in hands with
+    no reject left behind (before: a permanent bad_record for a hand that is in hands)."""
+    log = tmp_path / "live.jsonl"
+    out = str(tmp_path / "ds")
+    whole = json.dumps(RECORDS[1])
+    log.write_text(jsonl(RECORDS[:1]) + whole[:100])
+    first = ingest_files([str(log)], out)
+    assert (first.written, first.rejected, first.held) == (1, 0, [(str(log), 2)])
+    assert not os.path.exists(os.path.join(out, "rejects"))
+    log.write_text(jsonl(RECORDS[:1]) + whole)  # the rest of the line, still without its end
+    second = ingest_files([str(log)], out)
+    assert (second.written, second.duplicates, second.rejected, second.held) == (1, 1, 0, [])
+    assert rows(out, "hands", "line, id", "order by line") == [(1, RECORDS[0]["id"]), (2, RECORDS[1]["id"])]
+    assert not os.path.exists(os.path.join(out, "rejects"))
+
+
+def test_a_cut_last_line_with_its_line_end_or_compressed_is_rejected(tmp_path):
+    """A line end makes the line whole, and a compressed file read to its end is whole: a cut
+    line there is a bad_record as before; a cut UTF-8 character at the end is held back."""
+    cut = json.dumps(RECORDS[1])[:100]
+    stats, out = run(tmp_path, {"ended.jsonl": cut + "\n", "packed.jsonl.gz": gzip.compress(cut.encode()),
+                                "mid-char.jsonl": '{"paipu": 1, "id": "张'.encode()[:-1]})
+    assert [os.path.basename(s) for s, _ in stats.held] == ["mid-char.jsonl"]
+    assert sorted((os.path.basename(s), n, c) for s, n, c in rows(out, "rejects", "source, line, code")) == [
+        ("ended.jsonl", 1, "bad_record"), ("packed.jsonl.gz", 1, "bad_record")]
+
+
+def test_ingest_says_what_it_held_back(tmp_path):
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+
+    (tmp_path / "live.jsonl").write_text(jsonl(RECORDS[:1]) + '{"paipu": 1, "id"')
+    r = CliRunner().invoke(app, ["ingest", str(tmp_path / "live.jsonl"), "--out", str(tmp_path / "ds")])
+    assert r.exit_code == 0
+    assert r.stdout.strip().endswith("0 already there, 0 rejected, 1 held back")
+    assert f"{tmp_path / 'live.jsonl'}:2: held back: the file's last line has no line end" in r.stderr
