@@ -32,7 +32,7 @@ import pyarrow as pa
 from .io.commit import writing
 from .io.dataset import (
     HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, RejectIndex, _action_from_row, _record_from_row,
-    add_hand, content_hash, file_identity, id_key, reject_digest, unfit_field,
+    add_hand, content_hash, file_identity, id_key, reject_digest, reject_keys, unfit_field,
 )
 from .io.jsonl import items_of_lines, parse_line, record_to_json
 from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format
@@ -78,12 +78,16 @@ class Batch:
     unended: int = 0  # the file's last line when it has no line end (JSONL, uncompressed)
 
 
+RejectRow = tuple[str, int, str, str, str | None, str | None, int]
+
+
 @dataclass
 class BatchResult:
     read: int
     #: game -> (hands table, actions table with a "_row" column, id keys, content hashes, input order)
     games: dict[str, tuple[pa.Table, pa.Table, np.ndarray, np.ndarray, np.ndarray]]
-    rejects: list[tuple[str, int, str, str, str | None]]
+    #: (source, line, code, message, raw, hand_id, digest)
+    rejects: list[RejectRow]
     held: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -159,7 +163,7 @@ def _work(batch: Batch) -> BatchResult:
     else:
         items = items_of_text_blocks(batch.lines, batch.source, batch.strict, batch.base)
     columns: dict[str, list[tuple[int, Item, int]]] = {}
-    rejects: list[tuple[str, int, str, str, str | None]] = []
+    rejects: list[tuple[str, int, str, str, str | None]] = []  # (the digest added at the end)
     read = 0
     for seq, item in enumerate(items):
         read += 1
@@ -205,7 +209,7 @@ def _work(batch: Batch) -> BatchResult:
                 rejects.append((item.source, item.line, str(Code.BAD_RECORD), problem, raw))
             if kept:
                 games[game] = _tables(kept)
-    return BatchResult(read, games, rejects, held)
+    return BatchResult(read, games, [(*row, None, reject_digest(row[4], row[3])) for row in rejects], held)
 
 
 def _whole(data: bytes, first: bool) -> bool:
@@ -248,7 +252,7 @@ class Ingester:
         self.stats.read += result.read
         self.stats.held += result.held
         self.writer.next_batch()
-        rejects: list[tuple[str, int, str, str, str | None, str | None]] = [(*row, None) for row in result.rejects]
+        rejects = list(result.rejects)
         entries = sorted((seq, game, i) for game, (_, _, _, _, order) in result.games.items()
                          for i, seq in enumerate(order.tolist()))
         keep = {game: np.zeros(len(t[2]), dtype=bool) for game, t in result.games.items()}
@@ -273,9 +277,9 @@ class Ingester:
                 row["game"] = game
                 acts = actions.filter(pa.compute.equal(actions.column("_row"), i)).to_pylist()
                 raw = record_to_json(_record_from_row(row, [_action_from_row(a) for a in acts])).decode()
-                rejects.append((row["source"], row["line"], str(Code.DUPLICATE_ID),
-                                f"hand id {row['id']!r} is already in the dataset with different content", raw,
-                                row["id"]))
+                message = f"hand id {row['id']!r} is already in the dataset with different content"
+                rejects.append((row["source"], row["line"], str(Code.DUPLICATE_ID), message, raw, row["id"],
+                                reject_digest(raw, message)))
         for game, (hands, actions, _, _, _) in result.games.items():
             mask = keep[game]
             if not mask.any():
@@ -284,43 +288,49 @@ class Ingester:
             action_mask = mask[actions.column("_row").to_numpy()]
             self.writer.write("actions", actions.filter(pa.array(action_mask)).drop_columns(["_row"]), game)
         table = self._new_rejects(rejects)
-        path = self.writer.write("rejects", table)
+        path = self.writer.write("rejects", table) if table is not None else None
         self.writer.commit()
-        if path is not None:
-            files = table.column("file").to_pylist()
-            lines = table.column("line").to_pylist()
-            for f in dict.fromkeys(files):
-                held = [n for x, n in zip(files, lines) if x == f]
-                self.stored_rejects.add(path, f, min(held), max(held))
+        if path is not None and table is not None:
+            ranges = table.group_by("file").aggregate([("line", "min"), ("line", "max")])
+            for f, first, last in zip(*(ranges.column(c).to_pylist() for c in ("file", "line_min", "line_max"))):
+                self.stored_rejects.add(path, f, first, last)
 
-    def _new_rejects(self, rows: list[tuple[str, int, str, str, str | None, str | None]]) -> pa.Table:
-        """The rejects of a batch not stored yet, as a table (a reject is its file, line and
-        content: io.dataset.RejectIndex); one already there counts as a duplicate."""
-        rejects = Columns(REJECTS)
-        r = rejects.cols
-        by_file: dict[str, list[tuple]] = {}
-        for row in rows:
-            source = row[0]
-            if source not in self._files:
-                if len(self._files) > 1000:
-                    self._files.clear()
-                self._files[source] = file_identity(source)
-            by_file.setdefault(self._files[source], []).append(row)
-        for file, group in by_file.items():
-            lines = [row[1] for row in group]
-            there = self.stored_rejects.stored(file, min(lines), max(lines))
-            for source, line, code, message, raw, hand_id in group:
-                digest = reject_digest(raw, message)
-                if (line, digest) in there:  # the same input again: nothing new
-                    self.stats.duplicates += 1
-                    continue
-                there.add((line, digest))
-                for name, value in zip(REJECTS.names, (source, line, code, message, raw, hand_id, file, digest)):
-                    r[name].append(value)
-                self.stats.reject(code)
-                if self.on_reject:
-                    self.on_reject(Item(source, line, "", code=Code(code), message=message, raw=raw))
-        return rejects.to_arrow()
+    def _new_rejects(self, rows: list[RejectRow]) -> pa.Table | None:
+        """The rejects of a batch not stored yet, as a table, or None (a reject is its file,
+        line and content: io.dataset.RejectIndex); one already there counts as a duplicate."""
+        if not rows:
+            return None
+        source, line, code, message, raw, hand_id, digest = (list(c) for c in zip(*rows))
+        files = {s: self._identity(s) for s in dict.fromkeys(source)}
+        file = [files[s] for s in source] if len(files) > 1 else [files[source[0]]] * len(rows)
+        lines, keys = np.array(line, dtype=np.int64), reject_keys(np.array(line, dtype=np.int64),
+                                                                  np.array(digest, dtype=np.int64))
+        new = np.zeros(len(rows), dtype=bool)
+        names = np.array(file, dtype=object)
+        for f in dict.fromkeys(files.values()):
+            at = np.flatnonzero(names == f) if len(files) > 1 else np.arange(len(rows))
+            there = self.stored_rejects.stored(f, int(lines[at].min()), int(lines[at].max()))
+            _, first = np.unique(keys[at], return_index=True)  # (a file's line is one reject in a batch)
+            at = at[np.sort(first)]
+            new[at[~np.isin(keys[at], there)]] = True
+        self.stats.duplicates += int(len(rows) - new.sum())
+        if not new.any():
+            return None
+        kept = np.flatnonzero(new).tolist()
+        for k in kept:
+            self.stats.reject(code[k])
+            if self.on_reject:
+                self.on_reject(Item(source[k], line[k], "", code=Code(code[k]), message=message[k], raw=raw[k]))
+        table = pa.table([pa.array(c, type=t) for c, t in zip((source, line, code, message, raw, hand_id, file, digest),
+                                                               REJECTS.types)], schema=REJECTS)
+        return table.filter(pa.array(new)) if len(kept) < len(rows) else table
+
+    def _identity(self, source: str) -> str:
+        if source not in self._files:
+            if len(self._files) > 1000:
+                self._files.clear()
+            self._files[source] = file_identity(source)
+        return self._files[source]
 
 
 def ingest_files(paths: list[str], out: str, fmt: str = "auto", batch_size: int = 5_000, workers: int | None = None,

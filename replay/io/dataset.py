@@ -318,6 +318,11 @@ class IdIndex:
         self.merges += 1
 
 
+def reject_keys(lines: np.ndarray, digests: np.ndarray) -> np.ndarray:
+    """A reject's line and digest as one 64-bit key (within one file), for NumPy lookups."""
+    return digests.astype(np.uint64) ^ (lines.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+
+
 class RejectIndex:
     """Where the dataset's rejects are, to tell a reject already stored from a new one.
 
@@ -333,11 +338,8 @@ class RejectIndex:
         self._cols = np.empty((3, 64), dtype=np.int64)  # file number, first line, last line
         self._n = 0
         for path in part_files(root, "rejects"):
-            files, lines, _ = _reject_identities(path)
-            if not files:
-                continue
-            table = pa.table({"f": files, "l": lines}).group_by("f").aggregate([("l", "min"), ("l", "max")])
-            for f, lo, hi in zip(*(table.column(c).to_pylist() for c in ("f", "l_min", "l_max"))):
+            table = _reject_identities(path).group_by("file").aggregate([("line", "min"), ("line", "max")])
+            for f, lo, hi in zip(*(table.column(c).to_pylist() for c in ("file", "line_min", "line_max"))):
                 self.add(path, f, lo, hi)
 
     def add(self, path: str, file: str, first: int, last: int) -> None:
@@ -348,30 +350,35 @@ class RejectIndex:
         self.paths.append(path)
         self._n += 1
 
-    def stored(self, file: str, first: int, last: int) -> set[tuple[int, int]]:
-        """(line, digest) of the stored rejects of *file* between lines *first* and *last*."""
+    def stored(self, file: str, first: int, last: int) -> np.ndarray:
+        """The keys (:func:`reject_keys`) of the stored rejects of *file* between lines
+        *first* and *last*."""
         number = self.files.get(file)
         if number is None:
-            return set()
+            return np.empty(0, dtype=np.uint64)
         f, lo, hi = self._cols[:, :self._n]
-        found: set[tuple[int, int]] = set()
+        found = [np.empty(0, dtype=np.uint64)]
         for k in np.flatnonzero((f == number) & (lo <= last) & (hi >= first)).tolist():
-            files, lines, digests = _reject_identities(self.paths[k])
-            found.update((n, d) for x, n, d in zip(files, lines, digests) if x == file and first <= n <= last)
-        return found
+            t = _reject_identities(self.paths[k])
+            line = t.column("line")
+            pc = pa.compute
+            t = t.filter(pc.and_(pc.equal(t.column("file"), file),
+                                 pc.and_(pc.greater_equal(line, first), pc.less_equal(line, last))))
+            found.append(reject_keys(t.column("line").to_numpy(), t.column("digest").to_numpy()))
+        return np.concatenate(found)
 
 
-def _reject_identities(path: str) -> tuple[list[str], list[int], list[int]]:
+def _reject_identities(path: str) -> pa.Table:
     """The file, line and digest of each reject of a part file; for a part written before
     rejects had them, worked out from its source, raw text and message."""
     try:
-        t = store.read_parquet(path, ["file", "line", "digest"])
-        return t.column("file").to_pylist(), t.column("line").to_pylist(), t.column("digest").to_pylist()
+        return store.read_parquet(path, ["file", "line", "digest"])
     except (pa.ArrowInvalid, KeyError):
         t = store.read_parquet(path, ["source", "line", "raw", "message"])
-    sources = {s: file_identity(s) for s in set(t.column("source").to_pylist())}
-    return ([sources[s] for s in t.column("source").to_pylist()], t.column("line").to_pylist(),
-            [reject_digest(r, m or "") for r, m in zip(t.column("raw").to_pylist(), t.column("message").to_pylist())])
+    files = {s: file_identity(s) for s in set(t.column("source").to_pylist())}
+    digests = [reject_digest(r, m or "") for r, m in zip(t.column("raw").to_pylist(), t.column("message").to_pylist())]
+    return pa.table({"file": [files[s] for s in t.column("source").to_pylist()], "line": t.column("line"),
+                     "digest": pa.array(digests, pa.int64())})
 
 
 class DatasetWriter:
