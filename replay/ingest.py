@@ -5,7 +5,7 @@ with its file, line, code and reason.  Re-ingesting the same input adds nothing:
 whose id is already in the dataset with the same content is skipped; one whose id is
 taken by different content is rejected (``duplicate_id``); a reject already stored (the
 same file, line and content: io.dataset.RejectIndex) is not stored again.  The last line
-of a JSONL file still being written (no line end, not a whole JSON value) is held back,
+of a JSONL (or competition) file still being written (no line end, not a whole JSON value) is held back,
 neither taken nor rejected: :attr:`IngestStats.held` names it, and a later run takes it.
 
 The work is split into batches of whole hands (raw lines with their numbers).  A batch is
@@ -303,8 +303,8 @@ class Ingester:
         source, line, code, message, raw, hand_id, digest = (list(c) for c in zip(*rows))
         files = {s: self._identity(s) for s in dict.fromkeys(source)}
         file = [files[s] for s in source] if len(files) > 1 else [files[source[0]]] * len(rows)
-        lines, keys = np.array(line, dtype=np.int64), reject_keys(np.array(line, dtype=np.int64),
-                                                                  np.array(digest, dtype=np.int64))
+        lines = np.array(line, dtype=np.int64)
+        keys = reject_keys(lines, np.array(digest, dtype=np.int64))
         new = np.zeros(len(rows), dtype=bool)
         names = np.array(file, dtype=object)
         for f in dict.fromkeys(files.values()):
