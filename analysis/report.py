@@ -771,7 +771,20 @@ class Page:
 
 
 def write_report(root: str, out: str, game: str | None = None, lang: str = "en", replays: str | None = None) -> int:
-    """Write the HTML report of the audited dataset *root* to *out*; returns the number of game sections."""
+    """Write the HTML report of the audited dataset *root* to the file *out* (whole or not
+    at all); returns the number of game sections."""
+    doc, n = report_html(root, out, game, lang, replays)
+    tmp = out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(doc)
+    os.replace(tmp, out)
+    return n
+
+
+def report_html(root: str, out: str, game: str | None = None, lang: str = "en",
+                replays: str | None = None) -> tuple[str, int]:
+    """The report's page and its number of game sections; *out* is the file it goes to (the
+    links to --replays pages are relative to its folder; ``-``, standard output: the current one)."""
     stats = all_stats(root, game)
     t = TEXT[lang]
     page = Page(lang, replays, out)
@@ -814,11 +827,7 @@ def write_report(root: str, out: str, game: str | None = None, lang: str = "en",
            f"<p class='note'>{t['dataset']}: {html.escape(root)}. {t['method']}</p>"
            f"<nav class='toc' id='contents'><strong>{t['contents']}</strong><ul>{''.join(toc)}</ul></nav>"
            f"<section id='summary'><h2>{t['summary']}</h2>{''.join(summary)}</section>{content}</body></html>")
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(doc)
-    os.replace(tmp, out)
-    return len(sections)
+    return doc, len(sections)
 
 
 def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None, page: Page) -> list[tuple[str, str, str]]:
