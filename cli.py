@@ -1159,7 +1159,7 @@ def fraud(
     from paipu.analysis.fraud.words import suspect_lines
 
     out.print(f"{len(flagged)} suspects flagged among {len(result.tests)} tests of {result.players.height} "
-              f"player profiles (false discovery rate {alpha:g})", markup=False)
+              f"player profiles (false discovery rate {f'{alpha:.12f}'.rstrip('0')})", markup=False)
     for k, t in enumerate(shown, 1):
         for line in suspect_lines(k, t, alpha):
             out.print(line, markup=False, soft_wrap=True)

@@ -37,6 +37,15 @@ def sample_ds(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def small_ds(tmp_path_factory):
+    """The one hand-made Dou Dizhu hand, ingested and audited (a quick report)."""
+    ds = str(tmp_path_factory.mktemp("small") / "ds")
+    assert invoke("ingest", os.path.join(ROOT, "sample_logs", "doudizhu_handmade.paipu"), "--out", ds).exit_code == 0
+    assert invoke("audit", ds, "--workers", "1").exit_code == 0
+    return ds
+
+
+@pytest.fixture(scope="module")
 def compare_ds(tmp_path_factory):
     """40 Dou Dizhu deals played under two settings, ingested and audited."""
     tmp = tmp_path_factory.mktemp("cmp")
@@ -153,15 +162,15 @@ def test_compare_has_no_short_v():
 # ------------------------------------------------------------------ 24.8: the report on standard output
 
 
-def test_report_to_standard_output(sample_ds, tmp_path, monkeypatch):
+def test_report_to_standard_output(small_ds, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    r = invoke("report", sample_ds, "--out", "-")
+    r = invoke("report", small_ds, "--out", "-")
     assert r.exit_code == 0 and r.stdout.startswith("<!doctype html><html lang='en'>") and r.stdout.endswith("</html>")
     assert os.listdir(tmp_path) == [] and r.stderr == ""  # no file named '-', no "wrote" line in the page's way
     if os.path.exists("/dev/null") and stat.S_ISCHR(os.stat("/dev/null").st_mode):
-        one_line_error(invoke("report", sample_ds, "--out", "/dev/null"),
+        one_line_error(invoke("report", small_ds, "--out", "/dev/null"),
                        "--out /dev/null is not a regular file (for standard output: --out -)")
-        one_line_error(invoke("sql", sample_ds, "select 1", "--parquet", "/dev/null"),
+        one_line_error(invoke("sql", small_ds, "select 1", "--parquet", "/dev/null"),
                        "--parquet /dev/null is not a regular file\n")  # no standard output hint: it has none
 
 
@@ -232,6 +241,8 @@ def test_fraud_text_is_for_people(tmp_path, monkeypatch):
         "      met as opponents in 25 hands, the giver lost 22; giver's result -1.20 a hand with the receiver, "
         "0.100 in 300 other hands; receiver's 1.50, – in 1,280 other hands; 9.50 hands' worth of the giver's "
         "losses (12,000 coins) went to the receiver; t -3.6 (giver), 5.2 (receiver), 24 degrees of freedom"]
+    assert invoke("fraud", str(tmp_path), "--fdr", "0.00001").stdout.splitlines()[0] == (
+        "2 suspects flagged among 3 tests of 3 player profiles (false discovery rate 0.00001)")  # screen is stubbed
     raw = json.loads(invoke("fraud", str(tmp_path), "--json").stdout)["suspects"]
     assert raw[0]["q"] == 4.9e-33 and raw[0]["evidence"]["ci95"] == [0.8149, 0.8659]  # machines: raw values
     one_line_error(invoke("fraud", str(tmp_path), "--top", "-5"), "--top must be 0 or more, got -5")
@@ -257,21 +268,21 @@ def test_help_names_values_not_types_and_keeps_sentences_whole():
 
 
 @pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o027, 0o640)])
-def test_replay_pages_are_made_as_files_are(sample_ds, tmp_path, mask, mode):
+def test_replay_pages_are_made_as_files_are(small_ds, tmp_path, mask, mode):
+    """As the report (open()) and the index page are: 0666 less the umask."""
     old = os.umask(mask)
     try:
-        assert invoke("replay", sample_ds, "--hand", "ddz-handmade-1", "--html", str(tmp_path / "p.html")).exit_code == 0
-        assert invoke("replay", sample_ds, "--hands", "ddz-handmade-1", "--html", str(tmp_path / "pages")).exit_code == 0
-        assert invoke("report", sample_ds, "--out", str(tmp_path / "r.html")).exit_code == 0
+        assert invoke("replay", small_ds, "--hand", "ddz-handmade-1", "--html", str(tmp_path / "p.html")).exit_code == 0
+        assert invoke("replay", small_ds, "--hands", "ddz-handmade-1", "--html", str(tmp_path / "pages")).exit_code == 0
     finally:
         os.umask(old)
-    for path in (tmp_path / "p.html", tmp_path / "pages" / "ddz-handmade-1.html", tmp_path / "r.html"):
+    for path in (tmp_path / "p.html", tmp_path / "pages" / "ddz-handmade-1.html", tmp_path / "pages" / "index.html"):
         assert stat.S_IMODE(os.stat(path).st_mode) == mode, path
 
 
-def test_replay_page_outside_the_checkout(sample_ds, tmp_path):
+def test_replay_page_outside_the_checkout(small_ds, tmp_path):
     """The page's assets come from the installed package, whatever the current folder."""
-    p = subprocess.run([PAIPU, "replay", sample_ds, "--hand", "ddz-handmade-1", "--html", "p.html"], cwd=tmp_path,
+    p = subprocess.run([PAIPU, "replay", small_ds, "--hand", "ddz-handmade-1", "--html", "p.html"], cwd=tmp_path,
                        capture_output=True, text=True)
     assert p.returncode == 0 and p.stderr == "wrote p.html\n", p.stderr[-300:]
     assert "<style>" in (tmp_path / "p.html").read_text(encoding="utf-8")
@@ -282,8 +293,8 @@ def test_replay_page_outside_the_checkout(sample_ds, tmp_path):
 
 @pytest.mark.parametrize("query", ["", ";", " -- a comment"])
 @pytest.mark.parametrize("safe", [False, True])
-def test_sql_without_a_statement_is_a_one_line_error(sample_ds, query, safe):
-    r = invoke("sql", sample_ds, query, *(["--safe"] if safe else []))
+def test_sql_without_a_statement_is_a_one_line_error(small_ds, query, safe):
+    r = invoke("sql", small_ds, query, *(["--safe"] if safe else []))
     one_line_error(r, 'the query has no SQL statement (give one, e.g. "select count(*) from hands")')
 
 
