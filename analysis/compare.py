@@ -213,14 +213,15 @@ def compare(root: str, game: str | None = None, variant: str | None = None) -> p
 def report_section(root: str, game: str | None, table) -> list[tuple[str, str, str]]:
     """The report's section comparing settings as (anchor, title, HTML), none when no deal
     was played under two settings of one variant; *table* renders a frame (the report's);
-    every text from the data is HTML-escaped."""
+    every text from the data is HTML-escaped. The figures are written as ``paipu compare``
+    writes them (:func:`for_people`: each in its unit)."""
     import html
 
     result = compare(root, game)
     if result.height == 0:
         return []
-    shown = result.select("game", "variant", "setting", "base", "figure", "pairs", "base_mean", "setting_mean",
-                          "diff", "lo", "hi", "p_holm", "significant")
+    shown = for_people(result).select("game", "variant", "setting", "base", "figure", "pairs", "base_mean",
+                                      "setting_mean", "diff", "lo", "hi", "p_holm", "significant")
     items = "".join(f"<li>{html.escape(s)}</li>" for s in sentences(result))
     title = "Rule settings compared on the same deals"
     return [("compare", title,

@@ -154,6 +154,19 @@ def test_compare_shows_each_figure_in_its_unit(compare_ds):
     assert "actions" in rows and "%" not in "".join(rows["actions"])
 
 
+def test_report_compares_each_figure_in_its_unit(compare_ds, tmp_path):
+    """The report's comparison section: an interval of actions a hand is not per cent either."""
+    data = {d["figure"]: d for d in json.loads(invoke("compare", compare_ds, "--json").stdout)["differences"]}
+    assert invoke("report", compare_ds, "--out", str(tmp_path / "r.html")).exit_code == 0
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    section = page[page.index("<section id='compare'>"):]
+    row = re.search(r"<tr>(?:(?!</tr>).)*<td class='t'>actions</td>(.*?)</tr>", section).group(1)
+    a = data["actions"]
+    assert re.findall(r"<td(?: class='t')?>(.*?)</td>", row)[:6] == [
+        str(a["pairs"]), f"{a['base_mean']:,.3f}", f"{a['setting_mean']:,.3f}", f"{a['diff']:+,.3f}",
+        f"{a['lo']:+,.3f}", f"{a['hi']:+,.3f}"]
+
+
 def test_compare_has_no_short_v():
     r = invoke("compare", ".", "-v", "huopin")
     assert r.exit_code == 2 and "No such option: -v" in r.stderr
