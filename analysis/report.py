@@ -30,6 +30,7 @@ import polars as pl  # noqa: E402
 
 from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
+from .fmt import rate_columns  # noqa: E402
 from .inference import holm, mean_interval, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import all_stats, optional_table  # noqa: E402
 from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402
@@ -166,7 +167,6 @@ COLUMN_WORDS = {
     "breakdown": ("by", "按"), "difference": ("difference", "差"), "p_holm": ("p (Holm)", "p（Holm）"),
     "metric": ("rate", "比率"), "group": ("variant / setting", "玩法 / 规则"),
 }
-RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share"})
 HIDDEN_COLUMNS = frozenset({"game"})
 
 CSS = """
@@ -709,6 +709,7 @@ class Page:
             return "<p class='note'>–</p>"
         k = 0 if self.lang == "en" else 1
         cols = [c for c in df.columns if c not in HIDDEN_COLUMNS]
+        rates = rate_columns(df.columns)  # lo/hi of a mean (bombs a hand) stay in its unit
         head = "".join(f"<th>{html.escape(COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k])}</th>" for c in cols)
         rows = []
         for row in df.select(cols).iter_rows(named=True):
@@ -721,7 +722,7 @@ class Page:
                     cells.append(f"<td class='t'>{html.escape(setting_words(x, self.lang))}</td>")
                 elif c == "variant":
                     cells.append(f"<td class='t'>{html.escape(variant_words(x, self.lang))}</td>")
-                elif c in RATE_COLUMNS and isinstance(x, float):
+                elif c in rates and isinstance(x, float):
                     cells.append(f"<td>{pct(x)}</td>")
                 elif c == "difference" and isinstance(x, float):
                     cells.append(f"<td>{html.escape(pp(x, self.lang))}</td>")
