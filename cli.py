@@ -837,37 +837,41 @@ def _terminal_layout(heads: list[str], cells: list[list[str]], right: list[bool]
     """The tables (columns, widths) that show a table on the terminal, nothing cut: whole
     with its text wrapped, else without the columns *drop* (as few as needed, said on
     stderr), else in turns (:func:`_split_columns`); none when even that does not fit."""
+    from rich.cells import cell_len
+
+    sizes = [(max(cell_len(x) for x in [h, *col]), max(cell_len(w) for x in [h, *col] for w in x.split() or [""]))
+             for h, col in zip(heads, cells)]  # each column's (widest cell, longest word)
+
+    def fit(columns: list[int]) -> list[int] | None:
+        return _fit_columns([sizes[c] for c in columns], out.width)
+
     keep = list(range(len(heads)))
-    widths = _fit_columns(heads, cells, out.width)
+    widths = fit(keep)
     dropped = []
     for column in drop:
         if widths is not None:
             break
         keep.remove(column)
         dropped.append(heads[column])
-        widths = _fit_columns([heads[c] for c in keep], [cells[c] for c in keep], out.width)
+        widths = fit(keep)
     if widths is None:
-        return _split_columns(heads, cells, right, out.width)
+        return _split_columns(right, fit)
     if dropped:
         err.print(f"left out for the terminal's width: {', '.join(dropped)} (a pipe, e.g. | less -S, shows every "
                   "column)", markup=False)
     return [(keep, widths)]
 
 
-def _split_columns(heads: list[str], cells: list[list[str]], right: list[bool],
-                   width: int) -> list[tuple[list[int], list[int] | None]]:
-    """A table too wide for *width* as several, each with the leading text columns (what
-    names a row: game, variant, ...) and as many of the others as fit: (columns, widths)
-    of each; none when the leading columns and any one other do not fit."""
+def _split_columns(right: list[bool], fit) -> list[tuple[list[int], list[int] | None]]:
+    """A table too wide for the terminal as several, each with the leading text columns
+    (what names a row: game, variant, ...) and as many of the others as *fit* (columns ->
+    widths or None) allows: (columns, widths) of each; none when the leading columns and
+    any one other do not fit."""
     lead = list(range(next((k for k, numeric in enumerate(right) if numeric), 0)))
     if not lead:
         return []
-
-    def fit(columns: list[int]) -> list[int] | None:
-        return _fit_columns([heads[i] for i in columns], [cells[i] for i in columns], width)
-
     groups: list[list[int]] = [[]]
-    for k in range(len(lead), len(heads)):
+    for k in range(len(lead), len(right)):
         if groups[-1] and fit(lead + groups[-1] + [k]) is None:
             groups.append([])
         groups[-1].append(k)
@@ -876,18 +880,17 @@ def _split_columns(heads: list[str], cells: list[list[str]], right: list[bool],
     return [(lead + group, fit(lead + group)) for group in groups]
 
 
-def _fit_columns(heads: list[str], cells: list[list[str]], width: int) -> list[int] | None:
-    """Widths of the columns of a table *width* cells wide, each at least its longest word
-    (so nothing is cut), the widest shrunk first; None when the longest words do not fit.
+def _fit_columns(sizes: list[tuple[int, int]], width: int) -> list[int] | None:
+    """Widths of columns of (widest cell, longest word) *sizes* in a table *width* cells
+    wide, each at least its longest word (so nothing is cut), the widest shrunk first;
+    None when the longest words do not fit.
 
-    >>> [_fit_columns(["id", "who"], [["hand-1"], ["a, b, c"]], width) for width in (80, 16, 15)]
+    >>> [_fit_columns([(6, 6), (7, 3)], width) for width in (80, 16, 15)]
     [[6, 7], [6, 3], None]
     """
-    from rich.cells import cell_len
-
-    room = width - 1 - 3 * len(heads)  # a border a column and one more, a space either side of each
-    widths = [max(cell_len(x) for x in [h, *col]) for h, col in zip(heads, cells)]
-    least = [max(cell_len(w) for x in [h, *col] for w in x.split() or [""]) for h, col in zip(heads, cells)]
+    room = width - 1 - 3 * len(sizes)  # a border a column and one more, a space either side of each
+    widths = [widest for widest, _ in sizes]
+    least = [word for _, word in sizes]
     if sum(least) > room:
         return None
     while sum(widths) > room:
