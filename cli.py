@@ -267,18 +267,23 @@ def read_size(path: str) -> int:
 @app.command()
 def convert(
     inputs: Annotated[list[str], typer.Argument(help="files, folders or globs")],
-    to: Annotated[str, typer.Option("--to", help="jsonl or text")],
+    to: Annotated[str, typer.Option("--to", help="jsonl, text, openspiel or rlcard-showdown")],
     output: Annotated[str | None, typer.Option("--out", "-o", help="output file (default: standard output)")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="input format: auto, jsonl or text")] = "auto",
+    fmt: Annotated[str, FORMAT_OPT] = "auto",
 ) -> None:
-    """Convert hand records between JSONL and the paipu text format (lossless)."""
+    """Convert hand records between JSONL and the paipu text format (lossless), from other
+    tools' logs (--from), or to OpenSpiel's and RLCard-Showdown's (docs/formats.md)."""
     from paipu.replay.io.jsonl import record_to_json
     from paipu.replay.io.readers import iter_file
     from paipu.replay.io.sources import InputError, expand_inputs
     from paipu.replay.io.text import record_to_text
 
-    if to not in ("jsonl", "text"):
-        fail(f"--to must be jsonl or text, got {to!r}")
+    from paipu.replay.io.readers import FORMATS, WRITERS, write_foreign
+
+    if to not in ("jsonl", "text", *WRITERS):
+        fail(f"--to must be jsonl, text or {', '.join(WRITERS)}, got {to!r}")
+    if fmt not in FORMATS:
+        fail(f"--from must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if output:
         writable_file(output, "--out", stdout="leave out --out")
     try:
@@ -293,7 +298,13 @@ def convert(
                 bad += 1
                 err.print(f"{item.where}: {item.code}: {item.message}", markup=False, soft_wrap=True)
                 continue
-            if to == "jsonl":
+            if to in WRITERS:
+                try:
+                    chunks.append(write_foreign(to, item.record))
+                except ValueError as e:  # the format cannot hold this hand
+                    bad += 1
+                    err.print(f"{item.where}: {to} cannot hold hand {item.record['id']}: {e}", markup=False, soft_wrap=True)
+            elif to == "jsonl":
                 chunks.append(record_to_json(item.record) + b"\n")
             else:
                 chunks.append((("\n" if chunks else "") + record_to_text(item.record)).encode())
