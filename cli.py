@@ -117,7 +117,22 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 #: --format: the record formats (replay.io.readers.FORMATS) or "auto" (sniffed)
-FORMAT_OPT = typer.Option("--format", "--from", help="auto (sniffed), jsonl, text, or an importer's format")
+FORMAT_OPT = typer.Option("--format", "--from", help="auto (sniffed), jsonl, text, an importer's format "
+                          "(rlcard, rlcard-showdown, douzero, openspiel, guandan-competition) or a mapping file (.toml)")
+
+
+def check_format(fmt: str) -> None:
+    """Exit 2 unless --from names a format or a usable mapping file (docs/formats.md)."""
+    from paipu.replay.io.mapping import MappingError, is_mapping, load_mapping
+    from paipu.replay.io.readers import FORMATS
+
+    if is_mapping(fmt):
+        try:
+            load_mapping(fmt)
+        except MappingError as e:
+            fail(str(e))
+    elif fmt not in FORMATS:
+        fail(f"--from must be one of {', '.join(FORMATS)} or a mapping file (.toml), got {fmt!r}")
 
 
 @app.command()
@@ -208,10 +223,7 @@ def ingest(
         fail(str(e))
     if not files:
         fail("no input files found (paipu reads .jsonl, .ndjson, .json, .paipu and .txt, also gzipped)")
-    from paipu.replay.io.readers import FORMATS
-
-    if fmt not in FORMATS:
-        fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    check_format(fmt)
     writable_folder(out_dir, "--out")
 
     def on_reject(item) -> None:
@@ -278,12 +290,11 @@ def convert(
     from paipu.replay.io.sources import InputError, expand_inputs
     from paipu.replay.io.text import record_to_text
 
-    from paipu.replay.io.readers import FORMATS, WRITERS, write_foreign
+    from paipu.replay.io.readers import WRITERS, write_foreign
 
     if to not in ("jsonl", "text", *WRITERS):
         fail(f"--to must be jsonl, text or {', '.join(WRITERS)}, got {to!r}")
-    if fmt not in FORMATS:
-        fail(f"--from must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    check_format(fmt)
     if output:
         writable_file(output, "--out", stdout="leave out --out")
     try:
@@ -452,6 +463,7 @@ def audit(
             bad += 1
             by_code[code] = by_code.get(code, 0) + 1
 
+    check_format(fmt)
     datasets = [x for x in inputs if is_dataset(x)]
     files = [x for x in inputs if not is_dataset(x)]
     for ds in datasets:

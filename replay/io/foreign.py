@@ -172,7 +172,7 @@ def hand_id(obj: dict, source: str, doc: Doc, prefix: str) -> str:
     if isinstance(given, (str, int)) and not isinstance(given, bool) and str(given):
         return str(given)
     stem = os.path.basename(source).split(".")[0] or prefix
-    return f"{stem}-{doc.line}" + (f"-{doc.field[6:-1]}" if doc.field.startswith("entry[") else "")
+    return f"{stem}-{doc.line}" + (f"-{doc.field.rsplit('[', 1)[1][:-1]}" if doc.field.endswith("]") else "")
 
 
 def need(obj: object, key: str, kind: type | tuple[type, ...], field: str, expected: str) -> Any:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Iterable, Iterator
 
 import orjson
 
 from .jsonl import iter_jsonl
+from .mapping import is_mapping
 from .sources import Item, expand_inputs, sniff_format
 from .text import iter_text
 
@@ -22,7 +24,12 @@ FORMATS = ("auto", "jsonl", "text", "guandan-competition", *FOREIGN)
 
 
 def foreign_items(fmt: str) -> Callable[[Iterable[tuple[int, bytes]], str, bool], Iterator[Item]]:
-    """The importer of format *fmt* (a key of :data:`FOREIGN`): a file's lines -> items."""
+    """The importer of format *fmt* (a key of :data:`FOREIGN`, or a mapping file's path):
+    a file's lines -> items."""
+    if is_mapping(fmt):
+        from .mapping import items_of_mapping_lines
+
+        return functools.partial(items_of_mapping_lines, fmt)
     module, name = FOREIGN[fmt]
     return getattr(importlib.import_module(f"{__package__}.{module}"), name)  # type: ignore[no-any-return]
 
@@ -41,7 +48,7 @@ def iter_file(path: str, fmt: str = "auto", strict: bool = True) -> Iterator[Ite
         from .guandan_competition import iter_competition
 
         return iter_competition(path, strict=strict)
-    if fmt in FOREIGN:
+    if fmt in FOREIGN or is_mapping(fmt):
         from .foreign import items_of_file
 
         return items_of_file(path, path, foreign_items(fmt), strict)
