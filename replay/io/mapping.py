@@ -6,8 +6,6 @@ are numbered and how messages duplicated per seat collapse.  A path is keys and 
 indexes joined by dots (``结果.地主``, ``players.0.name``); ``*`` takes every entry of a list
 (``玩家.*.昵称``: each player's name).
 
->>> m = Mapping.of({"game": "doudizhu", "fields": {"id": "a.b"}, "actions": {"list": "log", "act": "t"},
-...                 "acts": {"P": "play"}}, "m.toml")
 >>> lookup({"a": {"b": [1, {"c": 2}]}}, "a.b.1.c"), lookup({"x": [{"n": 1}, {"n": 2}]}, "x.*.n")
 (2, [1, 2])
 """
