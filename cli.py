@@ -118,7 +118,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 #: --format: the record formats (replay.io.readers.FORMATS) or "auto" (sniffed)
 FORMAT_OPT = typer.Option("--format", "--from", help="auto (sniffed), jsonl, text, an importer's format "
-                          "(rlcard, rlcard-showdown, douzero, openspiel, guandan-competition) or a mapping file (.toml)")
+                          "(rlcard, rlcard-showdown, douzero, openspiel, botzone, guandan-competition) or a mapping file (.toml)")
 
 
 def check_format(fmt: str) -> None:
@@ -279,12 +279,12 @@ def read_size(path: str) -> int:
 @app.command()
 def convert(
     inputs: Annotated[list[str], typer.Argument(help="files, folders or globs")],
-    to: Annotated[str, typer.Option("--to", help="jsonl, text, openspiel or rlcard-showdown")],
+    to: Annotated[str, typer.Option("--to", help="jsonl, text, openspiel, rlcard-showdown or botzone")],
     output: Annotated[str | None, typer.Option("--out", "-o", help="output file (default: standard output)")] = None,
     fmt: Annotated[str, FORMAT_OPT] = "auto",
 ) -> None:
     """Convert hand records between JSONL and the paipu text format (lossless), from other
-    tools' logs (--from), or to OpenSpiel's and RLCard-Showdown's (docs/formats.md)."""
+    tools' logs (--from), or to OpenSpiel's, RLCard-Showdown's and Botzone's (docs/formats.md)."""
     from paipu.replay.io.jsonl import record_to_json
     from paipu.replay.io.readers import iter_file
     from paipu.replay.io.sources import InputError, expand_inputs

@@ -12,7 +12,8 @@ deal and ``card_play_action_seq``, OpenSpiel's ``serialize_game_and_state``), th
 - compares the outcome paipu replays with the winner the library recorded (its payoffs,
   ``winner`` or returns): disagreements;
 - times ``ingest`` of the file against ``ingest`` of the same records as paipu JSONL
-  (one worker, best of three) and prints the ratio (the goal: within 3×).
+  (one worker, best of three) and prints the ratio (the goal: within 3×);
+- writes the same games as Botzone FightTheLandlord2 logs and imports and audits those.
 
 A library that is not installed is skipped with a line saying so.
 """
@@ -34,7 +35,7 @@ from benchmarks._common import best  # noqa: E402
 
 from paipu.replay.api import ingest  # noqa: E402
 from paipu.replay.io.jsonl import write_jsonl  # noqa: E402
-from paipu.replay.io.readers import iter_file  # noqa: E402
+from paipu.replay.io.readers import iter_file, write_foreign  # noqa: E402
 from paipu.replay.replayer import replay  # noqa: E402
 
 
@@ -137,6 +138,35 @@ def check(name: str, path: str, winners: list[str], folder: str) -> None:
           f"ingest {foreign:.2f} s vs JSONL {own:.2f} s: {foreign / own:.2f}×")
     for i in rejects[:5]:
         print(f"  {i.where}: {i.code}: {i.message}")
+    botzone(name, records, winners, folder)
+
+
+def botzone(name: str, records: list[dict], winners: list[str], folder: str) -> None:
+    """The same games as Botzone FightTheLandlord2 logs (paipu's writer): imported, audited,
+    winners compared (a redeal has no Botzone log)."""
+    path = os.path.join(folder, f"{name}.botzone.json")
+    kept, cannot = [], 0
+    with open(path, "wb") as f:
+        for record, winner in zip(records, winners):
+            try:
+                f.write(write_foreign("botzone", record))
+                kept.append(winner)
+            except ValueError:
+                cannot += 1
+    items = list(iter_file(path))
+    bad = sum(i.record is None for i in items)
+    codes: collections.Counter[str] = collections.Counter()
+    disagree = 0
+    for item, winner in zip(items, kept):
+        if item.record is None:
+            continue
+        r = replay(item.record)
+        if r.violation is not None:
+            codes[str(r.violation.code)] += 1
+        else:
+            disagree += r.outcome["winner"] != winner
+    print(f"{name} as Botzone logs: {len(kept)} written ({cannot} redeals: Botzone has none), {bad} rejected, "
+          f"{sum(codes.values())} with a violation {dict(codes) or ''}, {disagree} winners disagree")
 
 
 def main() -> None:

@@ -134,6 +134,7 @@ _MARKS = (
     ("rlcard-showdown", (b'"initHands"', b'"moveHistory"')),
     ("douzero", (b'"card_play_action_seq"', b'"three_landlord_cards"')),
     ("rlcard", (b'"seen_cards"', b'"trace"')),
+    ("botzone", (b'"log"', b'"verdict"')),
 )
 #: bytes of a file's start that sniffing looks at
 SNIFF_BYTES = 1 << 16
@@ -142,7 +143,8 @@ SNIFF_BYTES = 1 << 16
 def sniff_foreign(path: str) -> str | None:
     """The foreign format a file says it is in (its first bytes hold the format's own
     marks: OpenSpiel's header or ``[Meta]``, Showdown's ``initHands``, DouZero's
-    ``card_play_action_seq``, RLCard's ``seen_cards`` and ``trace``), or None.  A file
+    ``card_play_action_seq``, RLCard's ``seen_cards`` and ``trace``, Botzone's ``log``
+    with its bots' ``verdict``), or None.  A file
     whose first line is a paipu record (``"paipu"``) is none of them."""
     head = b""
     try:
@@ -292,8 +294,17 @@ def play_ranks(record: dict) -> Iterator[tuple[dict, list[str]]]:
 
 
 def landlord_of(record: dict) -> int | None:
-    """The landlord a record's bidding chose (None: a redeal), by replaying it."""
+    """The landlord a record's bidding chose (None: a redeal), by replaying it; for a hand
+    the replay stops in (a rule broken in its play), the landlord its result names."""
     from ..replayer import replay
 
-    outcome = replay(record).outcome
-    return None if outcome is None else outcome.get("landlord")
+    r = replay(record)
+    if r.violation is None:
+        return (r.outcome or {}).get("landlord")
+    result = record.get("result")
+    landlord = result.get("landlord") if isinstance(result, dict) else None
+    if isinstance(landlord, int) and not isinstance(landlord, bool):
+        return landlord
+    from .openspiel import CannotHold
+
+    raise CannotHold(f"the replay stops at action {r.violation.action if r.violation else '?'} and the result names no landlord")

@@ -17,9 +17,10 @@ from .text import iter_text
 FOREIGN = {
     "rlcard": ("rlcard", "items_of_rlcard_lines"), "rlcard-showdown": ("rlcard", "items_of_showdown_lines"),
     "douzero": ("douzero", "items_of_douzero_lines"), "openspiel": ("openspiel", "items_of_openspiel_lines"),
+    "botzone": ("botzone", "items_of_botzone_lines"),
 }
 #: the formats ``paipu convert --to`` writes besides jsonl and text
-WRITERS = ("openspiel", "rlcard-showdown")
+WRITERS = ("openspiel", "rlcard-showdown", "botzone")
 FORMATS = ("auto", "jsonl", "text", "guandan-competition", *FOREIGN)
 
 
@@ -68,6 +69,10 @@ def write_foreign(fmt: str, record: dict) -> bytes:
         from .openspiel import record_to_state
 
         return record_to_state(record).encode()
+    if fmt == "botzone":
+        from .botzone import record_to_log
+
+        return orjson.dumps(record_to_log(record)) + b"\n"
     from .rlcard import record_to_showdown
 
     return orjson.dumps(record_to_showdown(record)) + b"\n"
