@@ -16,6 +16,7 @@ the field; the record is then checked like any other (``check_record``).
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ import orjson
 
 from ..record import check_record
 from ..verdicts import Code, RecordError
-from .sources import Item, LongLine, ReadError, id_of, iter_lines, short
+from .sources import Item, LongLine, ReadError, id_of, iter_lines, open_binary, short
 
 
 class FormatError(ValueError):
@@ -146,19 +147,15 @@ def sniff_foreign(path: str) -> str | None:
     ``card_play_action_seq``, RLCard's ``seen_cards`` and ``trace``, Botzone's ``log``
     with its bots' ``verdict``), or None.  A file
     whose first line is a paipu record (``"paipu"``) is none of them."""
-    head = b""
     try:
-        for _, data in iter_lines(path):
-            if not head and not data.strip():
-                continue
-            if not head and b'"paipu"' in data:
-                return None
-            head += data + b"\n"
-            if len(head) >= SNIFF_BYTES:
-                break
-    except OSError:
+        with open_binary(path) as f:
+            head = f.read(SNIFF_BYTES)
+    except (OSError, EOFError, zlib.error):
         return None
-    first = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if b'"paipu"' in head.split(b"\n", 1)[0]:
+        return None
+    first = head[:1]
     for fmt, marks in _MARKS:
         if fmt == "openspiel":
             if first in (b"#", b"[") and any(m in head[:400] for m in marks) and b"[State]" in head:
@@ -232,27 +229,35 @@ class Holdings:
     reports the play (``not_in_hand``) rather than the importer."""
 
     def __init__(self, hands: list[list[str]]):
-        self.held = [list(h) for h in hands]
+        self.held: list[dict[str, list[str]]] = [{} for _ in hands]
+        for seat, hand in enumerate(hands):
+            self.give(seat, hand)
 
     def give(self, seat: int, cards: list[str]) -> None:
-        self.held[seat] += cards
+        mine = self.held[seat]
+        for c in cards:
+            rank = c if c in ("SJ", "BJ") else c[:-1]
+            mine.setdefault(rank, []).append(c)
+        for held in mine.values():
+            if len(held) > 1:
+                held.sort(key=_SUIT_RANK.__getitem__)
 
     def take(self, seat: int, ranks: list[str]) -> list[str]:
-        held = self.held[seat]
+        mine = self.held[seat]
         out = []
         for rank in ranks:
-            if rank in ("SJ", "BJ"):
-                card = rank
-            else:
-                mine = [c for c in held if c[:-1] == rank]
-                if mine:
-                    card = min(mine, key=lambda c: SUIT_ORDER.index(c[-1]))
-                else:  # not held: a suit not yet in this play
-                    card = next((rank + s for s in SUIT_ORDER if rank + s not in out), rank + "s")
-            if card in held:
-                held.remove(card)
-            out.append(card)
+            held = mine.get(rank)
+            if held:
+                out.append(held.pop(0))
+            elif rank in ("SJ", "BJ"):
+                out.append(rank)
+            else:  # not held: a suit not yet in this play
+                out.append(next((rank + s for s in SUIT_ORDER if rank + s not in out), rank + "s"))
         return out
+
+
+#: a card's place in the suit order (jokers first: one of each)
+_SUIT_RANK = {**{r + s: k for r in DDZ_RANKS[:13] for k, s in enumerate(SUIT_ORDER)}, "SJ": 0, "BJ": 0}
 
 
 def given_bidding(landlord: int, how: str) -> tuple[int, list[dict]]:
