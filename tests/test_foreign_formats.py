@@ -165,6 +165,14 @@ def test_rejects_name_the_file_line_and_field():
     assert (item.where, item.message) == ("s.json:1", 'field "playerInfo": expected one player with "role": "landlord"')
 
 
+def test_a_card_of_the_wrong_kind_is_a_reject_not_a_crash():
+    game = source_games("douzero.json")[0]
+    game["card_play_action_seq"][1] = [[17]]
+    (item,) = items_of_douzero_lines([(1, orjson.dumps(game))], "d.json")
+    assert item.message == ('field "card_play_action_seq[1][0]": expected a card code 3..14, 17 (the 2), 20 or 30 '
+                            "(the jokers), got [17]")
+
+
 def test_a_json_list_of_games_names_the_entry():
     games = source_games("douzero.json")[:2]
     games[1]["winner"] = "nobody"
@@ -205,6 +213,10 @@ def test_a_paipu_record_goes_to_openspiel_with_its_deal_and_plays():
     assert replay(got).outcome["winner"] == replay(record).outcome["winner"]
     with pytest.raises(CannotHold, match="Dou Dizhu hands only"):
         record_to_state(dict(record, game="guandan"))
+    shown = dict(record, actions=[{"seat": 1, "act": "peek"}, *record["actions"][:3], {"seat": 0, "act": "show", "factor": 2},
+                                  *record["actions"][3:]])
+    with pytest.raises(CannotHold, match="OpenSpiel has no 'peek'"):
+        record_to_state(shown)
 
 
 @pytest.mark.skipif(not __import__("importlib.util").util.find_spec("pyspiel"), reason="OpenSpiel not installed")

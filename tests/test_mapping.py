@@ -98,3 +98,19 @@ def test_a_bad_mapping_is_one_line_and_exit_2(tmp_path):
     assert "acts.X: expected one of" in result.output
     with pytest.raises(MappingError, match="fields.deal: expected the path of the dealt cards"):
         Mapping.of({"game": "ddz", "actions": {"list": "a", "act": "b"}, "acts": {"P": "play"}}, "x.toml")
+
+
+def test_mapping_values_of_the_wrong_kind_name_their_key(tmp_path):
+    with open(ZH, encoding="utf-8") as f:
+        base = f.read()
+    for change, message in (
+            (('first = 1', 'first = "x"'), "cards.first: expected an integer, got 'x'"),
+            (('notation = ', 'notaton = "paipu"\nnotation = '), "cards.notaton: expected one of notation, first, suits, table"),
+            (('base = 1 ', 'base = true '), "seats.base: expected an integer, got True"),
+            (('key = "序号"', 'key = ["序号"]'), "duplicates.key: expected a path, got ['序号']")):
+        path = tmp_path / "m.toml"
+        path.write_text(base.replace(*change), encoding="utf-8")
+        load_mapping.cache_clear()
+        with pytest.raises(MappingError) as e:
+            load_mapping(str(path))
+        assert str(e.value) == f"{path}: {message}"

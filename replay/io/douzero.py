@@ -35,7 +35,7 @@ def codes(value: object, field: str) -> list[str]:
         raise FormatError(field, f"a list of card codes (3..14, 17, 20, 30), got {value!r}")
     out = []
     for k, c in enumerate(value):
-        if isinstance(c, bool) or c not in RANK_OF:
+        if type(c) is not int or c not in RANK_OF:
             raise FormatError(f"{field}[{k}]", f"a card code 3..14, 17 (the 2), 20 or 30 (the jokers), got {c!r}")
         out.append(RANK_OF[c])
     return out

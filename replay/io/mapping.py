@@ -131,25 +131,60 @@ class Mapping:
             if not isinstance(spec, dict) or spec.get("act") not in (*ACTS, "ignore"):
                 raise bad(f"acts.{name}", f"one of {', '.join(ACTS)} or ignore, or a table with act = one of them")
             acts[str(name)] = dict(spec)
-        cards = data.get("cards", {})
+        def section(key: str, keys: tuple[str, ...]) -> dict:
+            value = data.get(key, {})
+            if not isinstance(value, dict):
+                raise bad(key, "a table")
+            for k in value:
+                if k not in keys:
+                    raise bad(f"{key}.{k}", f"one of {', '.join(keys)}")
+            return value
+
+        def typed(value: Any, kind: type, key: str, expected: str) -> Any:
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise bad(key, f"{expected}, got {value!r}")
+            return value
+
+        for key in ("list", "act", "seat", "cards", "t", "factor"):
+            if key in actions:
+                typed(actions[key], str, f"actions.{key}", "a path")
+        for key in actions:
+            if key not in ("list", "act", "seat", "cards", "t", "factor", "keep"):
+                raise bad(f"actions.{key}", "one of list, act, seat, cards, t, factor, keep")
+        keep = typed(actions.get("keep", []), list, "actions.keep", "a list of paths")
+        for j, path in enumerate(keep):
+            typed(path, str, f"actions.keep[{j}]", "a path")
+        cards = section("cards", ("notation", "first", "suits", "table"))
         notation = cards.get("notation", "paipu")
         if notation not in NOTATIONS:
             raise bad("cards.notation", f"one of {', '.join(NOTATIONS)}, got {notation!r}")
-        card_table = {str(k): v for k, v in cards.get("table", {}).items()}
-        for k, v in card_table.items():
-            if v not in CARD_OF:
-                raise bad(f"cards.table.{k}", f"a card like '3h', 'Ts' or 'BJ', got {v!r}")
+        card_table = {str(k): v for k, v in typed(cards.get("table", {}), dict, "cards.table", "a table").items()}
+        for token, v in card_table.items():
+            if not isinstance(v, str) or v not in CARD_OF:
+                raise bad(f"cards.table.{token}", f"a card like '3h', 'Ts' or 'BJ', got {v!r}")
+        card_table = {k: CARD_NAMES[CARD_OF[v]] for k, v in card_table.items()}
         suits = cards.get("suits", "shdc")
         if not isinstance(suits, str) or sorted(suits) != sorted("shdc"):
             raise bad("cards.suits", f"the four suits s h d c in the source's order, got {suits!r}")
-        seats = data.get("seats", {})
-        names = {str(k): v for k, v in seats.get("names", {}).items()}
-        dup = data.get("duplicates", {})
+        first = typed(cards.get("first", 0), int, "cards.first", "an integer")
+        seats = section("seats", ("base", "names"))
+        base = typed(seats.get("base", 0), int, "seats.base", "an integer")
+        names = {str(k): v for k, v in typed(seats.get("names", {}), dict, "seats.names", "a table").items()}
+        for name, v in names.items():
+            typed(v, int, f"seats.names.{name}", "a seat number from 0")
+        dup = section("duplicates", ("key", "vary"))
+        dup_key = dup.get("key")
+        if dup_key is not None:
+            typed(dup_key, str, "duplicates.key", "a path")
+        vary = typed(dup.get("vary", []), list, "duplicates.vary", "a list of field names")
+        for name in ("variant", "records"):
+            if name in data:
+                typed(data[name], str, name, "a string")
+        constants = typed(data.get("constants", {}), dict, "constants", "a table of record fields")
         return cls(source, game, data.get("variant"), data.get("records"), {k: v for k, v in fields.items() if k != "player_seats"},
                    fields.get("player_seats"), actions["list"],
-                   {k: v for k, v in actions.items() if k in ("seat", "act", "cards", "t", "factor")}, list(actions.get("keep", [])),
-                   acts, notation, int(cards.get("first", 0)), suits, card_table, int(seats.get("base", 0)), names,
-                   dup.get("key"), list(dup.get("vary", [])), dict(data.get("constants", {})))
+                   {k: v for k, v in actions.items() if k in ("seat", "act", "cards", "t", "factor")}, list(keep),
+                   acts, notation, first, suits, card_table, base, names, dup_key, [str(v) for v in vary], dict(constants))
 
     # ------------------------------------------------------------------ values
 

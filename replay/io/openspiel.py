@@ -293,8 +293,9 @@ def record_to_state(record: dict) -> str:
             bids = [0, 0, 0]
         else:
             bids = [0] * ((landlord - start) % 3) + [3]
-    if any(a["act"] not in ("bid", "grab") for a in bids_made):
-        raise CannotHold(f"OpenSpiel has no {bids_made[0]['act']!r} (only bids and plays)")
+    other = next((a["act"] for a in bids_made if a["act"] not in ("bid", "grab")), None)
+    if other is not None:
+        raise CannotHold(f"OpenSpiel has no {other!r} (only bids and plays)")
     index = action_of_ranks()
     lines = [HEADER, f"{ID_COMMENT} {record['id']}", "[Meta]", "Version: 1", "", "[Game]", "dou_dizhu()", "[State]", str(face_up)]
     lines += [str(DEAL_BASE + card_number(deal[k % 3][k // 3])) for k in range(CARDS_DEALT)]
