@@ -82,7 +82,7 @@ def test_douzero_games_replay_clean_and_agree_with_the_winner():
 
 
 def test_openspiel_games_agree_with_the_returns_and_a_bomb_on_the_rocket_is_reported():
-    returns = json.loads(read("openspiel.returns.json"))
+    returns = json.loads(read("openspiel.returns"))
     got = records("openspiel.txt")
     assert len(got) == len(returns) == 8
     verdicts = []
@@ -281,3 +281,13 @@ def test_botzone_round_trip_is_identity_and_a_failed_bot_is_a_reject():
     assert (item.where, item.message) == (
         "b.json:1", "field \"log[9].0.verdict\": expected OK (a bot that failed made no move), got 'TLE'")
     assert sniff_format(sample("botzone-ftl.json")) == "botzone"
+
+
+def test_a_folder_of_every_format_ingests_to_the_same_records(tmp_path):
+    from paipu.replay.api import ingest, read_records
+    from paipu.replay.io.readers import iter_items
+
+    counts = ingest([DATA], str(tmp_path / "ds"))
+    assert (counts.read, counts.written, counts.rejected) == (27, 27, 0)
+    read = {i.record["id"]: i.record for i in iter_items([DATA]) if i.record is not None}
+    assert {r["id"]: r for r in read_records(str(tmp_path / "ds"))} == read
