@@ -138,7 +138,7 @@ _MARKS = (
     ("botzone", (b'"log"', b'"verdict"')),
 )
 #: bytes of a file's start that sniffing looks at
-SNIFF_BYTES = 1 << 16
+SNIFF_BYTES = 1 << 14
 
 
 def sniff_foreign(path: str) -> str | None:
@@ -147,11 +147,18 @@ def sniff_foreign(path: str) -> str | None:
     ``card_play_action_seq``, RLCard's ``seen_cards`` and ``trace``, Botzone's ``log``
     with its bots' ``verdict``), or None.  A file
     whose first line is a paipu record (``"paipu"``) is none of them."""
+    chunks, size = [], 0
     try:
-        with open_binary(path) as f:
-            head = f.read(SNIFF_BYTES)
-    except (OSError, EOFError, zlib.error):
+        with open_binary(path) as f:  # (by lines: a UTF-16 file is read as UTF-8 lines)
+            while size < SNIFF_BYTES:
+                line = f.readline(SNIFF_BYTES)
+                if not line:
+                    break
+                chunks.append(line)
+                size += len(line)
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError):
         return None
+    head = b"".join(chunks)
     head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if b'"paipu"' in head.split(b"\n", 1)[0]:
         return None
