@@ -17,7 +17,7 @@ from paipu.replay.io.botzone import items_of_botzone_lines, record_to_log
 from paipu.replay.io.douzero import items_of_douzero_lines
 from paipu.replay.io.foreign import Holdings, suited_deal
 from paipu.replay.io.openspiel import (
-    CannotHold, items_of_openspiel_lines, play_actions, record_to_state,
+    CannotHold, items_of_openspiel_lines, play_actions, record_to_state, split_states,
 )
 from paipu.replay.io.readers import iter_file
 from paipu.replay.io.rlcard import items_of_rlcard_lines, items_of_showdown_lines, record_to_showdown
@@ -182,10 +182,12 @@ def test_a_json_list_of_games_names_the_entry():
 
 
 def test_openspiel_round_trip_is_identity():
-    for record in records("openspiel.txt"):
+    originals = list(split_states(lines(read("openspiel.txt"))))
+    for record, original in zip(records("openspiel.txt"), originals, strict=True):
         text = record_to_state(record)
         (back,) = list(items_of_openspiel_lines(lines(text), "x.txt"))
         assert back.record == record
+        assert next(split_states(lines(text))).ids == original.ids  # the same action ids, too
 
 
 def test_showdown_round_trip_is_identity():

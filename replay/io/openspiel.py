@@ -50,35 +50,42 @@ DEAL_BASE, CARDS_DEALT = 51, 51
 
 
 @cache
-def play_actions() -> tuple[tuple[int, ...], ...]:
-    """The ranks (0 = 3 .. 12 = 2, 13, 14 the jokers) of every play action, from id 4:
-    singles, straights (by length, then lowest rank), pairs, pair chains, triples, triple +
-    one, triple + pair, triple chains, airplanes with singles (kickers in colex order, at
-    most three of a rank, never both jokers), airplanes with pairs, bombs, the rocket: the
-    order of OpenSpiel's game (checked against pyspiel in tests when it is installed)."""
-    acts: list[tuple[int, ...]] = [(r,) for r in range(15)]
-    acts += [tuple(range(s, s + n)) for n in range(5, 13) for s in range(13 - n)]
-    acts += [(r, r) for r in range(13)]
-    acts += [tuple(x for x in range(s, s + n) for _ in range(2)) for n in range(3, 11) for s in range(13 - n)]
-    acts += [(r,) * 3 for r in range(13)]
-    acts += [(t,) * 3 + (k,) for t in range(13) for k in range(15) if k != t]
-    acts += [(t,) * 3 + (k, k) for t in range(13) for k in range(13) if k != t]
-    acts += [tuple(x for x in range(s, s + n) for _ in range(3)) for n in range(2, 7) for s in range(13 - n)]
+def play_table() -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Every play action from id 4 as (its kind, its ranks: 0 = 3 .. 12 = 2, 13, 14 the
+    jokers), in OpenSpiel's order: singles, straights (by length, then lowest rank), pairs,
+    pair chains, triples, triple + one, triple + pair, triple chains, airplanes with singles
+    (kickers in colex order, at most three of a rank, never both jokers), airplanes with
+    pairs, bombs, the rocket (checked against pyspiel in tests when it is installed)."""
+    acts: list[tuple[str, tuple[int, ...]]] = [("single", (r,)) for r in range(15)]
+    acts += [("straight", tuple(range(s, s + n))) for n in range(5, 13) for s in range(13 - n)]
+    acts += [("pair", (r, r)) for r in range(13)]
+    acts += [("pair_chain", tuple(x for x in range(s, s + n) for _ in range(2))) for n in range(3, 11) for s in range(13 - n)]
+    acts += [("triple", (r,) * 3) for r in range(13)]
+    acts += [("triple_single", (t,) * 3 + (k,)) for t in range(13) for k in range(15) if k != t]
+    acts += [("triple_pair", (t,) * 3 + (k, k)) for t in range(13) for k in range(13) if k != t]
+    acts += [("triple_chain", tuple(x for x in range(s, s + n) for _ in range(3))) for n in range(2, 7) for s in range(13 - n)]
     for n in range(2, 6):
         for s in range(13 - n):
             chain = range(s, s + n)
             others = [r for r in range(15) if r not in chain]
             kicks = [c for c in combinations_with_replacement(others, n)
                      if all(c.count(r) <= (1 if r >= 13 else 3) for r in c) and not (13 in c and 14 in c)]
-            acts += [tuple(x for x in chain for _ in range(3)) + c for c in sorted(kicks, key=lambda c: c[::-1])]
+            acts += [("airplane_single", tuple(x for x in chain for _ in range(3)) + c) for c in sorted(kicks, key=lambda c: c[::-1])]
     for n in range(2, 5):
         for s in range(13 - n):
             chain = range(s, s + n)
             pairs = sorted(combinations([r for r in range(13) if r not in chain], n), key=lambda c: c[::-1])
-            acts += [tuple(x for x in chain for _ in range(3)) + tuple(x for x in c for _ in range(2)) for c in pairs]
-    acts += [(r,) * 4 for r in range(13)]
-    acts.append((13, 14))
+            acts += [("airplane_pair", tuple(x for x in chain for _ in range(3)) + tuple(x for x in c for _ in range(2)))
+                     for c in pairs]
+    acts += [("bomb", (r,) * 4) for r in range(13)]
+    acts.append(("rocket", (13, 14)))
     return tuple(acts)
+
+
+@cache
+def play_actions() -> tuple[tuple[int, ...], ...]:
+    """The ranks of every play action from id 4 (:func:`play_table`)."""
+    return tuple(ranks for _, ranks in play_table())
 
 
 @cache
@@ -88,8 +95,13 @@ def play_rank_names() -> tuple[list[str], ...]:
 
 
 @cache
-def action_of_ranks() -> dict[tuple[int, ...], int]:
-    return {tuple(sorted(a)): FIRST_PLAY + i for i, a in enumerate(play_actions())}
+def action_of_ranks() -> dict[tuple[int, ...], list[int]]:
+    """The action ids of each multiset of ranks (sorted), lowest first: some cards are two
+    actions (``333444555666`` a chain of four triples, or three with ``666`` as kickers)."""
+    out: dict[tuple[int, ...], list[int]] = {}
+    for i, a in enumerate(play_actions()):
+        out.setdefault(tuple(sorted(a)), []).append(FIRST_PLAY + i)
+    return out
 
 
 def card_name(c: int) -> str:
@@ -265,6 +277,19 @@ def iter_openspiel(path: str, source: str | None = None, strict: bool = True) ->
     yield from items_of_file(path, source or path, items_of_openspiel_lines, strict)
 
 
+def pick(ids: list[int], last: int | None) -> int:
+    """The action of cards that are several (``333444555666``: a chain of four triples, or
+    three with kickers): following a play, one of its kind, the highest (it beats when any
+    does); leading, the first.
+
+    >>> pick([492, 1484, 1814], None), pick([492, 1484, 1814], 491), pick([492, 1484, 1814], 1483)
+    (492, 492, 1814)
+    """
+    kinds = play_table()
+    same = [x for x in ids if last is not None and kinds[x - FIRST_PLAY][0] == kinds[last - FIRST_PLAY][0]]
+    return same[-1] if same else ids[0]
+
+
 class CannotHold(ValueError):
     """A record the format cannot hold (the reason says what)."""
 
@@ -301,12 +326,17 @@ def record_to_state(record: dict) -> str:
     lines += [str(DEAL_BASE + card_number(deal[k % 3][k // 3])) for k in range(CARDS_DEALT)]
     lines += [str(b) for b in bids]
     ranks_of = {id(a): r for a, r in play_ranks(record)}
+    last, passes = None, 0  # the trick's play to beat (its id), the passes since
     for a in plays:
         if a["act"] == "pass":
             lines.append(str(PASS))
+            passes += 1
+            if passes == 2:
+                last = None
             continue
         key = tuple(sorted(DDZ_RANKS.index(r) for r in ranks_of[id(a)]))
         if key not in index:
             raise CannotHold(f"OpenSpiel has no action for the play {' '.join(a['cards'])}")
-        lines.append(str(index[key]))
+        last, passes = pick(index[key], last), 0
+        lines.append(str(last))
     return "\n".join(lines) + "\n"
