@@ -293,3 +293,12 @@ def test_a_folder_of_every_format_ingests_to_the_same_records(tmp_path):
     assert (counts.read, counts.written, counts.rejected) == (27, 27, 0)
     read = {i.record["id"]: i.record for i in iter_items([DATA]) if i.record is not None}
     assert {r["id"]: r for r in read_records(str(tmp_path / "ds"))} == read
+
+
+def test_a_pretty_printed_file_without_a_last_line_end_is_not_held_back(tmp_path):
+    from paipu.replay.api import ingest
+
+    path = tmp_path / "replay.json"
+    path.write_text(read("showdown.json").rstrip("\n"), encoding="utf-8")  # its last line: "}"
+    counts = ingest([str(path)], str(tmp_path / "ds"))
+    assert (counts.written, counts.rejected, counts.held) == (1, 0, [])
