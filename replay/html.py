@@ -237,7 +237,8 @@ def _result(out: dict, table, record: dict) -> dict:
 
 
 def asset(name: str) -> str:
-    return files("replay").joinpath("assets", name).read_text(encoding="utf-8")
+    """A file of ``replay/assets``, found through this package (installed as ``paipu.replay``)."""
+    return files(__package__ or "paipu.replay").joinpath("assets", name).read_text(encoding="utf-8")
 
 
 def page(data: dict) -> str:

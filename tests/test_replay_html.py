@@ -190,3 +190,18 @@ def test_guandan_tribute_moves_the_card_and_is_named():
     left = [27] * 4
     left[giver], left[taker] = 26, 28
     assert frames[1]["left"] == left and frames[2]["left"] == [27] * 4
+
+
+def test_the_installed_command_writes_a_page_from_outside_the_checkout(tmp_path):
+    """The page's assets are found through the installed package, not the current folder."""
+    import subprocess
+    import sys
+
+    src = os.path.abspath(HANDMADE)
+    out = tmp_path / "a.html"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    p = subprocess.run([sys.executable, "-m", "paipu.cli", "replay", src, "--html", str(out)], cwd=tmp_path, env=env,
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == f"wrote {out}"
+    assert "function cardEl" in out.read_text(encoding="utf-8")
