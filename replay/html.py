@@ -29,11 +29,10 @@ from importlib.resources import files
 from typing import Any
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
-from .games import find_game
-from .replayer import make_table
+from .replayer import table_or_violation
 from .table import BOMB_EVENTS, compare_result
 from .verdicts import Code, Violation
-from .view import WORDS, _action_words, _event_words
+from .view import WORDS, _action_words, _event_words, known_game
 
 #: the page's own words (the frames carry the hand's words in both languages)
 UI = {
@@ -103,9 +102,8 @@ def _violation(v: Violation) -> dict:
 
 def hand_data(record: dict, lang: str = "en") -> dict:
     """The hand as frames for the page: frame 0 is the deal, frame k the table after action k-1."""
-    game = find_game(record["game"])
-    kinds = game.kinds
-    table = make_table(record)
+    table, bad = table_or_violation(record)
+    game = known_game(record["game"])
     players = [str(p) for p in record["players"]]
     words = {k: WORDS[k] for k in ("en", "zh")}
 
@@ -114,19 +112,23 @@ def hand_data(record: dict, lang: str = "en") -> dict:
 
     room = given if isinstance(given := record.get("room"), dict) else {}
     data: dict[str, Any] = {
-        "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh,
+        "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh if game else "",
         "variant": record["variant"], "time": str(record.get("time") or ""),
         "room": " ".join(f"{k} {v}" for k, v in room.items()), "players": players, "lang": lang, "ui": UI,
         "level": None, "wild": [], "teams": None, "bottom": None, "frames": [], "tricks": [], "result": None,
         "violation": None,
     }
-    setup_violation = table.setup()
+    setup_violation = bad if table is None else table.setup()
+    if table is None or game is None or setup_violation is not None:  # judged before any action
+        assert setup_violation is not None
+        return _judged_at_the_deal(record, data, setup_violation)
+    kinds = game.kinds
     data["level"] = table.level_text()
     data["wild"] = sorted(CARD_NAMES[c] for c in table.wild_cards())
     teams = [game.team_of(s) for s in range(table.n)]
     data["teams"] = teams if any(t is not None for t in teams) else None
     if record.get("bottom") is not None:
-        data["bottom"] = sorted_names([CARD_OF[t] for t in record["bottom"] if t in CARD_OF])
+        data["bottom"] = _cards_of(record["bottom"])
     trick_plays: list[Any] = [None] * table.n
     shown: set[int] = set()
     trick = 0  # tricks led so far, and the multiplier shown: read by frame() as they are now
@@ -142,10 +144,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
             "landlord": getattr(table, "landlord", None), "shown": sorted(shown), "trick": trick,
             "mult": mult, "notes": notes, "violation": None if violation is None else _violation(violation)})
 
-    frame(None, None, [], setup_violation)
-    if setup_violation is not None:
-        data["violation"] = _violation(setup_violation)
-        return data
+    frame(None, None, [], None)
     violation = None
     for i, action in enumerate(record["actions"]):
         act, s = action.get("act"), action.get("seat")
@@ -215,6 +214,28 @@ def hand_data(record: dict, lang: str = "en") -> dict:
         data["violation"] = _violation(violation)
         if violation.action is None:
             data["frames"][-1]["violation"] = data["violation"]
+    return data
+
+
+def _cards_of(tokens: Any) -> list[str]:
+    """The card names among a record's tokens (anything else left out), high to low."""
+    return sorted_names([CARD_OF[t] for t in tokens if isinstance(t, str) and t in CARD_OF]) \
+        if isinstance(tokens, list) else []
+
+
+def _judged_at_the_deal(record: dict, data: dict, v: Violation) -> dict:
+    """A hand whose verdict comes before its first action (unknown game, bad params, bad deal):
+    one frame, the deal as the record has it, and the verdict."""
+    n = len(data["players"])
+    deal = given if isinstance(given := record.get("deal"), list) else []
+    hands = [_cards_of(deal[s]) if s < len(deal) else [] for s in range(n)]
+    if record.get("bottom") is not None:
+        data["bottom"] = _cards_of(record["bottom"])
+    data["violation"] = _violation(v)
+    data["frames"].append({
+        "i": None, "seat": None, "act": None, "cards": None, "bomb": False, "hands": hands,
+        "left": [len(h) for h in hands], "table": [None] * n, "out": [], "turn": None, "landlord": None,
+        "shown": [], "trick": 0, "mult": None, "notes": [], "violation": data["violation"]})
     return data
 
 

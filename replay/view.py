@@ -15,8 +15,9 @@ from rich.text import Text
 from paipu.analysis.fmt import signed
 
 from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
-from .games import find_game
-from .replayer import make_table
+from .game import Game
+from .games import UnknownGame, find_game
+from .replayer import table_or_violation
 from .table import compare_result
 from .verdicts import Code, Violation
 
@@ -92,6 +93,14 @@ def hand_cards(table, seat: int) -> list[int]:
     return [c for c in range(54) for _ in range(table.hands[seat][c])]
 
 
+def known_game(name: object) -> Game | None:
+    """The game a record names, or None when this installation does not know it."""
+    try:
+        return find_game(name)  # type: ignore[arg-type]
+    except (UnknownGame, TypeError):
+        return None
+
+
 def kind_name(kinds: Mapping[str, str], kind: str, lang: str) -> str:
     """A combination kind for people: its Chinese name (the game module's ``KINDS``) in
     Chinese, both names in English."""
@@ -121,11 +130,11 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
     first violation shown (or None)."""
     screen = _Unwrapped(console)
     w = WORDS[lang]
-    game = find_game(record["game"])
-    kinds = game.kinds
-    table = make_table(record)
+    table, bad = table_or_violation(record)
+    game = known_game(record["game"])
     players = record["players"]
-    title = Text(f"{record['id']} · {game.title_zh} {record['game']}/{record['variant']}", style="bold")
+    title = Text(f"{record['id']} · " + (f"{game.title_zh} " if game else "") + f"{record['game']}/{record['variant']}",
+                 style="bold")
     for key in ("time",):
         if record.get(key):
             title.append(f" · {record[key]}")
@@ -133,14 +142,18 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
     if room:
         title.append(" · " + " ".join([str(room.pop("name"))] if "name" in room else [])
                      + "".join(f" {w.get(k, k)} {v}" for k, v in room.items()))
-    v = table.setup()
+    v = bad if table is None else table.setup()
+    if table is None or game is None or v is not None:  # judged before any action: the deal as the record has it
+        screen.print(title)
+        _dealt(screen, record, w, lang)
+        assert v is not None
+        _violation(screen, w, v)
+        return v
+    kinds = game.kinds
     level = level_text(table, game, w, lang)
     if level is not None:
         title.append_text(level)
     screen.print(title)
-    if v is not None:
-        _violation(screen, w, v)
-        return v
     wild = getattr(table, "wild", None)
     shown: set[int] = set()
 
@@ -292,6 +305,22 @@ def step_through(record: dict, console: Console, getchar: Callable[[], str], sea
     import io
 
     return render(record, Console(file=io.StringIO()), seat=seat, lang=lang)
+
+
+def _dealt(screen: _Unwrapped, record: dict, w: dict, lang: str) -> None:
+    """The hands (and bottom) as the record deals them, for a hand judged before its first action."""
+    deal = given if isinstance(given := record.get("deal"), list) else []
+    rows = [(f"{w['seat']} {s} {p}", deal[s] if s < len(deal) else []) for s, p in enumerate(record.get("players") or [])]
+    if isinstance(record.get("bottom"), list):
+        rows.append((w["bottom"], record["bottom"]))
+    for label, tokens in rows:
+        line = Text(f"  {label}: ")
+        tokens = tokens if isinstance(tokens, list) else []
+        line.append_text(cards_text([CARD_OF[t] for t in tokens if isinstance(t, str) and t in CARD_OF], lang))
+        for t in tokens:
+            if not (isinstance(t, str) and t in CARD_OF):
+                line.append(f" {t!s}", style="bold red")
+        screen.print(line)
 
 
 def _holders(action: dict, held: list[int], seat: int, table, record: dict, w: dict, name, card_words) -> list[str]:

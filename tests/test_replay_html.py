@@ -205,3 +205,30 @@ def test_the_installed_command_writes_a_page_from_outside_the_checkout(tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == f"wrote {out}"
     assert "function cardEl" in out.read_text(encoding="utf-8")
+
+
+def test_hands_judged_at_the_deal_get_their_page_and_the_others_theirs(tmp_path):
+    """Params the rules do not know (stored by ingest, bad_record in audit) and a bad deal are
+    pages with the deal and the verdict; --hands goes on to the next hand."""
+    from helpers import DDZ_HEAD, SPRING, ddz
+
+    bad_params = ddz(SPRING, params={"must_play": True})
+    bad_params["id"] = "p-1"
+    bad_deal = ddz(SPRING, head=DDZ_HEAD.replace("SJ 3h\n", "SJ 3h 3h\n"))
+    bad_deal["id"] = "d-1"
+    d = hand_data(bad_deal)
+    assert d["violation"]["code"] == "bad_deal" and len(d["frames"]) == 1
+    assert d["frames"][0]["left"] == [18, 17, 17] and d["frames"][0]["violation"] == d["violation"]
+    assert d["bottom"] == ["BJ", "2c", "3d"] and d["game_zh"] == "斗地主"
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in (bad_params, bad_deal, handmade())))
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(src), "--out", ds).exit_code == 0
+    out = tmp_path / "pages"
+    r = invoke("replay", ds, "--hands", "p-1,d-1,ddz-handmade-1", "--html", str(out))
+    assert r.exit_code == 1, r.output
+    assert sorted(os.listdir(out)) == ["d-1.html", "ddz-handmade-1.html", "index.html", "p-1.html"]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "p-1</a> — bad_record" in index and "d-1</a> — bad_deal" in index and "ddz-handmade-1</a></li>" in index
+    r = invoke("replay", ds, "--hand", "p-1")
+    assert r.exit_code == 1 and "VIOLATION bad_record: params.must_play" in r.stdout

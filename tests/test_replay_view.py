@@ -132,3 +132,27 @@ def test_cli_step_uses_getchar_on_a_terminal(monkeypatch, tmp_path):
     monkeypatch.setattr(typer, "getchar", keys(" ", "q"))
     r = runner.invoke(app, ["replay", str(src), "--step"], catch_exceptions=False)
     assert r.exit_code == 0 and frames(r.stdout) == ["action 0 of 13", "action 1 of 13"]
+
+
+def test_a_hand_judged_at_the_deal_is_shown_up_to_its_verdict():
+    """A bad deal, params the rules do not know, a game nobody knows: the deal as recorded and
+    the audit's verdict, no traceback."""
+    from helpers import DDZ_HEAD
+
+    text, v = shown(ddz(SPRING, head=DDZ_HEAD.replace("SJ 3h\n", "SJ 3h 3h\n")))
+    assert (v.code, v.action) == ("bad_deal", None)
+    assert text.splitlines() == [
+        "t-1 · 斗地主 doudizhu/huopin",
+        "  seat 0 张三: SJ 2♠ 2♥ 2♦ A♠ K♠ Q♠ J♠ T♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠ 3♥ 3♥",
+        "  seat 1 李四: A♥ K♥ Q♥ J♥ T♥ 9♥ 9♦ 8♥ 8♦ 7♥ 7♦ 6♥ 6♦ 5♥ 5♦ 4♥ 4♦",
+        "  seat 2 王五: A♦ A♣ K♦ K♣ Q♦ Q♣ J♦ J♣ T♦ T♣ 9♣ 8♣ 7♣ 6♣ 5♣ 4♣ 3♣",
+        "  bottom: BJ 2♣ 3♦",
+        "  !! VIOLATION bad_deal: seat 0 was dealt 18 cards, expected 17"]
+    text, v = shown(ddz(SPRING, params={"must_play": True}))
+    assert (v.code, v.action) == ("bad_record", None)
+    assert text.splitlines()[-1].startswith("  !! VIOLATION bad_record: params.must_play: not a parameter of "
+                                            "doudizhu/huopin")
+    record = ddz(SPRING)
+    record["game"] = "mahjong"
+    text, v = shown(record)
+    assert v.code == "unknown_game" and text.splitlines()[0] == "t-1 · mahjong/huopin"
