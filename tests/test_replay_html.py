@@ -232,3 +232,30 @@ def test_hands_judged_at_the_deal_get_their_page_and_the_others_theirs(tmp_path)
     assert "p-1</a> — bad_record" in index and "d-1</a> — bad_deal" in index and "ddz-handmade-1</a></li>" in index
     r = invoke("replay", ds, "--hand", "p-1")
     assert r.exit_code == 1 and "VIOLATION bad_record: params.must_play" in r.stdout
+
+
+def paodekuai_dataset(tmp_path, hands: int = 6, seed: int = 5):
+    records = list(simulate("paodekuai", "huopin", hands, seed))
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in records))
+    ds = tmp_path / "ds"
+    assert invoke("ingest", str(src), "--out", str(ds)).exit_code == 0
+    assert invoke("audit", str(ds), "--workers", "1").exit_code == 0
+    return ds, records
+
+
+def test_a_partition_name_is_escaped_for_every_attribute_and_text(tmp_path):
+    ds, _ = paodekuai_dataset(tmp_path)
+    evil = "game=x'><b>injected<b><marquee>"
+    for table in os.listdir(ds):
+        if os.path.isdir(ds / table / "game=paodekuai"):
+            os.rename(ds / table / "game=paodekuai", ds / table / evil)
+    out = tmp_path / "r.html"
+    assert invoke("report", str(ds), "--out", str(out)).exit_code == 0
+    text = out.read_text(encoding="utf-8")
+    assert "<b>" not in text and "<marquee>" not in text and "x'>" not in text
+    ids = re.findall(r"\sid='([^']*)'", text)
+    assert "game-x_27_3e_3cb_3einjected_3cb_3e_3cmarquee_3e" in ids
+    assert all(re.fullmatch(r"[A-Za-z0-9._-]+", i) for i in ids), ids
+    assert set(re.findall(r"href='#([^']*)'", text)) <= set(ids)  # every link of the contents lands
+    assert "<h2>x&#x27;&gt;&lt;b&gt;injected&lt;b&gt;&lt;marquee&gt;</h2>" in text
