@@ -90,6 +90,8 @@ TEXT = {
         "summary_note": "Each cell: the rate, its 95% interval and the number of hands it is a share of.", "players": "Players", "suspects": "Fraud suspects",
         "most_active": "The most active players (wins = first out).",
         "suspects_note": "From 'paipu fraud': each suspect with its evidence; hand ids open the hand's replay.",
+        "no_pages": "{n} of the hands have no page in {folder} and are not linked ('paipu replay DATASET --hands "
+                    "ID,... --html {folder}' writes them).",
         "no_diff": "no significant difference", "sig": "significant after Holm's correction",
         "compared": "Variants and rule settings compared", "ref": "reference",
         "landlord_wins": "Landlord win rate", "landlord_by_bid": "Landlord win rate by grabs and show",
@@ -125,6 +127,7 @@ TEXT = {
         "summary_note": "每格：比率、95% 置信区间，以及作为分母的牌局数。", "players": "玩家", "suspects": "作弊嫌疑",
         "most_active": "最活跃的玩家（胜 = 第一个出完）。",
         "suspects_note": "来自 'paipu fraud'：每个嫌疑及其证据；点击牌局编号打开该局回放。",
+        "no_pages": "其中 {n} 局在 {folder} 中没有回放页面，未加链接（用 'paipu replay 数据集 --hands 编号,... --html {folder}' 生成）。",
         "no_diff": "无显著差异", "sig": "经 Holm 校正后显著",
         "compared": "比较的玩法与规则设置", "ref": "参照",
         "landlord_wins": "地主胜率", "landlord_by_bid": "按抢地主次数与明牌倍数的地主胜率",
@@ -703,6 +706,8 @@ class Page:
     def __init__(self, lang: str, replays: str | None, out: str):
         self.lang, self.t = lang, TEXT[lang]
         self.replays, self.out = replays, out
+        #: hand ids asked for a link whose page is not in the replays folder (shown without a link)
+        self.missing: list[str] = []
 
     def table(self, df: pl.DataFrame, links: frozenset[str] = frozenset()) -> str:
         if df.height == 0:
@@ -746,7 +751,12 @@ class Page:
         base = os.path.dirname(os.path.abspath(self.out))
         links = []
         for hand_id in ids:
-            href = os.path.relpath(os.path.join(os.path.abspath(self.replays), html_name(hand_id)), base)
+            target = os.path.join(os.path.abspath(self.replays), html_name(hand_id))
+            if not os.path.isfile(target):  # a link only to a page that is there
+                self.missing.append(hand_id)
+                links.append(html.escape(hand_id))
+                continue
+            href = os.path.relpath(target, base)
             links.append(f"<a href='{html.escape(href.replace(os.sep, '/'))}'>{html.escape(hand_id)}</a>")
         return ", ".join(links)
 
@@ -841,6 +851,11 @@ def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None
     if suspects is not None:
         links = frozenset(c for c in suspects.columns if "hand" in c.lower() and suspects[c].dtype in (
             pl.Utf8, pl.List(pl.Utf8)))
+        shown = page.table(suspects.head(200), links)
+        missing = list(dict.fromkeys(page.missing))
+        gap = ""
+        if missing and page.replays:
+            gap = " " + html.escape(t["no_pages"].format(n=len(missing), folder=page.replays))
         out.append(("suspects", t["suspects"], f"<section id='suspects'><h2>{t['suspects']}</h2>"
-                    f"<p class='note'>{t['suspects_note']}</p>{page.table(suspects.head(200), links)}</section>"))
+                    f"<p class='note'>{t['suspects_note']}{gap}</p>{shown}</section>"))
     return out

@@ -164,12 +164,17 @@ def test_report_sections_for_players_and_suspects_link_hands_to_replays(tmp_path
     pl.DataFrame({"player": ["A", "B"], "hands": [5, 12], "win_rate": [0.2, 0.5]}).write_parquet(pfolder / "p.parquet")
     out = tmp_path / "report" / "r.html"
     out.parent.mkdir()
-    r = invoke("report", str(ds), "--out", str(out), "--replays", str(tmp_path / "pages"))
+    pages = tmp_path / "pages"
+    assert invoke("replay", str(ds), "--hands", records[0]["id"], "--html", str(pages)).exit_code == 0
+    r = invoke("report", str(ds), "--out", str(out), "--replays", str(pages))
     assert r.exit_code == 0, r.output
     text = out.read_text(encoding="utf-8")
     suspects = text[text.index("<section id='suspects'>"):]
     assert "&lt;i&gt;x&lt;/i&gt;" in suspects and "<i>x" not in suspects
-    assert f"<a href='../pages/{html_name(records[0]['id'])}'>{records[0]['id']}</a>" in suspects
+    # a link only to the page that is there; the other hand is named, unlinked, and the note says so
+    assert f"<td class='t'><a href='../pages/{html_name(records[0]['id'])}'>{records[0]['id']}</a>, " \
+           f"{records[1]['id']}</td>" in suspects
+    assert f"1 of the hands have no page in {pages} and are not linked" in suspects
     players = text[text.index("<section id='players'>"):text.index("<section id='suspects'>")]
     assert players.index(">B<") < players.index(">A<")  # most hands first
     assert "<a href='#suspects'>" in text and "<a href='#players'>" in text
