@@ -30,6 +30,7 @@ import polars as pl  # noqa: E402
 
 from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
+from .fmt import clip  # noqa: E402
 from .inference import holm, mean_interval, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import all_stats, optional_table  # noqa: E402
 from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402
@@ -185,7 +186,7 @@ figure { margin: 1em 0 1.5em; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: 1em; margin: .3em 0 .4em; }
 table { border-collapse: collapse; font-size: .85em; margin: .4em 0 1em; }
 td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: right; } th { background: #f0f0f0; }
-td.t { text-align: left; } details { margin-bottom: 1em; } .note { color: #555; font-size: .92em; }
+td.t { text-align: left; overflow-wrap: anywhere; } details { margin-bottom: 1em; } .note { color: #555; font-size: .92em; }
 .sig { color: #b91c1c; font-weight: 600; }
 """
 
@@ -698,6 +699,13 @@ class Section:
         return f"{g.title_zh} {g.title}" if self.lang == "en" else g.title_zh
 
 
+def text_cell(text: str) -> str:
+    """A table cell of text from the data: cut to a name's length, the whole text on hover."""
+    short = clip(text)
+    hover = "" if short == text else f" title='{html.escape(text)}'"
+    return f"<td class='t'{hover}>{html.escape(short)}</td>"
+
+
 def anchor(*parts: str) -> str:
     return "-".join(p.replace("_", "-") for p in parts)
 
@@ -737,7 +745,7 @@ class Page:
                 elif isinstance(x, (list, dict)):
                     cells.append(f"<td class='t'>{html.escape(', '.join(map(str, x)) if isinstance(x, list) else str(x))}</td>")
                 else:
-                    cells.append(f"<td class='t'>{html.escape(str(x))}</td>")
+                    cells.append(text_cell(str(x)))
             rows.append("<tr>" + "".join(cells) + "</tr>")
         return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 

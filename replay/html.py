@@ -28,6 +28,8 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
+from paipu.analysis.fmt import NAME_CHARS, clip
+
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
 from .replayer import table_or_violation
 from .table import BOMB_EVENTS, compare_result
@@ -107,14 +109,14 @@ def hand_data(record: dict, lang: str = "en") -> dict:
     players = [str(p) for p in record["players"]]
     words = {k: WORDS[k] for k in ("en", "zh")}
 
-    def name(s: int) -> str:
-        return f"{s} {players[s]}" if 0 <= s < len(players) else str(s)
+    def name(s: int) -> str:  # in the frames' words: cut (the page shows the whole name on hover)
+        return f"{s} {clip(players[s])}" if 0 <= s < len(players) else str(s)
 
     room = given if isinstance(given := record.get("room"), dict) else {}
     data: dict[str, Any] = {
         "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh if game else "",
         "variant": record["variant"], "time": str(record.get("time") or ""),
-        "room": " ".join(f"{k} {v}" for k, v in room.items()), "players": players, "lang": lang, "ui": UI,
+        "room": " ".join(f"{k} {v}" for k, v in room.items()), "players": players, "name_chars": NAME_CHARS, "lang": lang, "ui": UI,
         "level": None, "wild": [], "teams": None, "bottom": None, "frames": [], "tricks": [], "result": None,
         "violation": None,
     }

@@ -252,3 +252,39 @@ def test_replayer_escapes_log_text_and_shows_a_violation_where_it_happens(browse
     assert page.locator("#log li.bad").count() == 1
     assert w.dialogs == [] and w.errors == []
     w.close()
+
+
+LONG = "长" * 2999 + "!"
+
+
+def test_a_long_player_name_is_cut_and_the_layout_holds(browser, tmp_path):
+    """A 3,000-character name: the report's players table and the replayer stay in the window
+    (1,000 px), the name cut to 32 characters with the whole name on hover."""
+    record = copy.deepcopy(handmade())
+    record["players"][1] = LONG
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(record_to_json(record) + b"\n")
+    out = tmp_path / "hand.html"
+    assert invoke("replay", str(src), "--html", str(out)).exit_code == 0
+    w = Watched(browser, out.as_uri())
+    page = w.page
+    for key in ("Home", "End"):
+        press(page, key)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1000
+    who = page.locator("[data-seat='1'] .who")
+    assert who.inner_text().startswith("seat 1 · " + "长" * 31 + "…") and who.get_attribute("title") == LONG
+    assert page.locator("#result td[title]").inner_text() == "长" * 31 + "…"
+    assert w.errors == []
+    w.close()
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(src), "--out", ds).exit_code == 0
+    invoke("audit", ds, "--workers", "1")
+    report = tmp_path / "r.html"
+    assert invoke("report", ds, "--out", str(report)).exit_code == 0
+    w = Watched(browser, report.as_uri())
+    page = w.page
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1000
+    cell = page.locator(f"#players td[title='{LONG}']")
+    assert cell.inner_text() == "长" * 31 + "…"
+    assert w.errors == []
+    w.close()

@@ -51,7 +51,17 @@
     names.forEach(function (c) { add(box, cardEl(c)); });
     return box;
   }
-  function seatLabel(s) { return ui("seat") + " " + s + " · " + D.players[s]; }
+  // a name cut for display (as replay/html.py cuts it in the frames' words); the whole name on hover
+  function clip(text) {
+    var chars = Array.from(String(text));
+    return chars.length <= D.name_chars ? String(text) : chars.slice(0, D.name_chars - 1).join("") + "…";
+  }
+  function nameEl(tag, cls, text) {
+    var e = el(tag, cls, clip(text));
+    if (clip(text) !== String(text)) e.title = String(text);
+    return e;
+  }
+  function seatLabel(s) { return ui("seat") + " " + s + " · " + clip(D.players[s]); }
   function role(s, f) {
     if (D.teams) return ui("team") + " " + D.teams[s];
     if (f.landlord === null || f.landlord === undefined) return null;
@@ -100,7 +110,7 @@
     view.setAttribute("aria-label", ui("view"));
     add(view, el("option", null, ui("all_open"))).value = "all";
     D.players.forEach(function (p, s) {
-      add(view, el("option", null, ui("seat_view").replace("{s}", s + " " + p))).value = String(s);
+      add(view, el("option", null, ui("seat_view").replace("{s}", s + " " + clip(p)))).value = String(s);
     });
     view.value = state.view;
     view.addEventListener("change", function () { state.view = view.value; render(); });
@@ -118,6 +128,7 @@
       d.dataset.seat = String(s);
       if (f.seat === s) d.classList.add("acting");
       var who = add(d, el("div", "who", seatLabel(s)));
+      if (clip(p) !== p) who.title = p;
       var r = role(s, f);
       if (r) add(who, el("span", "badge role" + (f.landlord === s ? " landlord" : ""), r));
       add(who, el("span", "badge", ui("left") + " " + f.left[s]));
@@ -179,7 +190,7 @@
     D.result.seats.forEach(function (x) {
       var row = add(t, el("tr"));
       add(row, el("td", null, x.seat));
-      add(row, el("td", "t", D.players[x.seat]));
+      add(row, nameEl("td", "t", D.players[x.seat]));
       add(row, el("td", "t", role(x.seat, f) || ""));
       add(row, el("td", null, x.place === null ? "–" : x.place));
       add(row, el("td", null, signed(x.score)));
