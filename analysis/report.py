@@ -21,6 +21,7 @@ import textwrap
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import quote
 
 import matplotlib
 
@@ -707,7 +708,15 @@ def text_cell(text: str) -> str:
 
 
 def anchor(*parts: str) -> str:
-    return "-".join(p.replace("_", "-") for p in parts)
+    """An id of the page from names in the data (a game's partition name): letters, digits,
+    ``.``, ``_`` and ``-`` only (anything else spelled as bytes), the same in ``id=`` and ``href='#...'``.
+
+    >>> anchor("game", "dou_dizhu"), anchor("x'><b>")
+    ('game-dou-dizhu', 'x_27_3e_3cb_3e')
+    """
+    from paipu.replay.html import html_name
+
+    return html_name("-".join(p.replace("_", "-") for p in parts)).removesuffix(".html")
 
 
 class Page:
@@ -765,7 +774,7 @@ class Page:
                 links.append(html.escape(hand_id))
                 continue
             href = os.path.relpath(target, base)
-            links.append(f"<a href='{html.escape(href.replace(os.sep, '/'))}'>{html.escape(hand_id)}</a>")
+            links.append(f"<a href='{html.escape(quote(href.replace(os.sep, '/')))}'>{html.escape(hand_id)}</a>")
         return ", ".join(links)
 
     def summary_html(self, s: Section) -> str:
