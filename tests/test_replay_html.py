@@ -40,8 +40,10 @@ def test_frames_of_the_handmade_hand():
     assert len(frames) == 14 and d["violation"] is None
     assert d["tricks"] == [4, 7, 10, 13]  # frames that open a trick: straight, bomb, pair, rocket
     assert [f["trick"] for f in frames] == [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4]
-    # the rocket doubles to 4; the spring's ×2 comes with the settlement (multiplier 8)
-    assert [f["mult"] for f in frames[3:]] == [1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 4]
+    # the rocket doubles to 4; the spring's ×2 comes with the end: the last frame shows both steps (multiplier 8)
+    assert [f["mult"] for f in frames[3:]] == [1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 8]
+    assert [(n["kind"], n["zh"]) for n in frames[-1]["notes"]][-2:] == [("mult", "倍数 2 → 4"), ("mult", "倍数 4 → 8 (春天)")]
+    assert frames[-1]["notes"][-1]["en"] == "multiplier 4 → 8 (spring)"
     assert frames[3]["landlord"] == 0 and frames[2]["landlord"] is None
     assert frames[3]["left"] == [20, 17, 17]
     bomb = frames[7]
@@ -53,7 +55,9 @@ def test_frames_of_the_handmade_hand():
     assert frames[-1]["out"] == [0] and frames[-1]["act"]["zh"] == "座位 0 张三 出 火箭"
     seats = d["result"]["seats"]
     assert [(s["place"], s["score"], s["coins"]) for s in seats] == [(1, 16, 790), (None, -8, -500), (None, -8, -300)]
-    assert {f["en"]: f["value"] for f in d["result"]["fields"]} == {"multiplier": 8, "spring": "spring"}
+    assert {f["en"]: f["value"] for f in d["result"]["fields"]} == {"multiplier": 8,
+                                                                   "spring": {"en": "spring", "zh": "春天"}}
+    assert d["room"] == {"en": "初级场 base 1 coef 100 fee 10", "zh": "初级场 底分 1 系数 100 台费 10"}
 
 
 def test_guandan_and_shuangkou_pages_know_level_wild_cards_and_teams():
@@ -190,8 +194,9 @@ def test_guandan_tribute_moves_the_card_and_is_named():
     assert frames[0]["hands"][giver].count(pay["card"]) - frames[1]["hands"][giver].count(pay["card"]) == 1
     assert frames[1]["hands"][taker].count(pay["card"]) - frames[0]["hands"][taker].count(pay["card"]) == 1
     assert frames[2]["hands"][giver].count(back["card"]) - frames[1]["hands"][giver].count(back["card"]) == 1
-    assert frames[1]["act"]["zh"].endswith(f"进贡 {pay['card']} → 座位 {taker}")
-    assert frames[2]["act"]["en"].endswith(f"returns {back['card']} → seat {giver}")
+    assert (pay["card"], back["card"]) == ("As", "2s")  # named with the suit symbol, as the cards are drawn
+    assert frames[1]["act"]["zh"].endswith(f"进贡 A♠ → 座位 {taker}")
+    assert frames[2]["act"]["en"].endswith(f"returns 2♠ → seat {giver}")
     left = [27] * 4
     left[giver], left[taker] = 26, 28
     assert frames[1]["left"] == left and frames[2]["left"] == [27] * 4
