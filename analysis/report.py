@@ -113,7 +113,7 @@ TEXT = {
         # words in charts
         "share": "share of hands", "per_hand": "per hand", "first_leader": "the first leader", "wins": "win rate",
         "seat": "seat",
-        "fair": "fair share", "mean_mult": "mean multiplier", "at_least": "share of hands at this multiplier or more",
+        "fair": "fair share", "even": "50%: landlord and farmers even", "mean_mult": "mean multiplier", "at_least": "share of hands at this multiplier or more",
         "coins": "coins moved", "points": "points moved", "landlord": "landlord", "farmer": "farmer",
         "grabs": "grabs", "show": "show ×", "bombs": "bombs", "spring_kind": "spring", "none": "none",
         "difference": "difference from the reference (percentage points)",
@@ -146,7 +146,7 @@ TEXT = {
         "m_let_go_paid": "包赔", "m_xiqian": "有喜钱的牌局", "m_double_down": "双下",
         "m_kou_double": "双扣", "m_redeal": "重新发牌", "m_escape": "逃跑",
         "share": "牌局比例", "per_hand": "每局", "first_leader": "首出者", "wins": "胜率", "seat": "座位",
-        "fair": "公平比例", "mean_mult": "平均倍数", "at_least": "倍数不低于此值的牌局比例",
+        "fair": "公平比例", "even": "50%：地主与农民持平", "mean_mult": "平均倍数", "at_least": "倍数不低于此值的牌局比例",
         "coins": "输赢游戏币", "points": "输赢分数", "landlord": "地主", "farmer": "农民",
         "grabs": "抢地主次数", "show": "明牌 ×", "bombs": "炸弹数", "spring_kind": "春天", "none": "无",
         "difference": "与参照之差（百分点）",
@@ -169,7 +169,7 @@ COLUMN_WORDS = {
     "bombs_per_hand": ("bombs per hand", "每局炸弹"), "hands_with_bomb": ("hands with a bomb", "有炸弹的局"),
     "mean_multiplier": ("mean multiplier", "平均倍数"), "sd": ("sd", "标准差"), "driver": ("driver", "因素"),
     "breakdown": ("by", "按"), "difference": ("difference", "差"), "p_holm": ("p (Holm)", "p（Holm）"),
-    "metric": ("rate", "比率"), "group": ("variant / setting", "玩法 / 规则"),
+    "metric": ("rate", "比率"), "group": ("variant / setting", "玩法 / 规则"), "game": ("game", "游戏"),
 }
 RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share"})
 HIDDEN_COLUMNS = frozenset({"game"})
@@ -241,6 +241,19 @@ def svg_of(fig, title: str) -> str:
     return text.replace("<svg ", f'<svg role="img" aria-label="{html.escape(title)}" ', 1)
 
 
+class PercentTicks(matplotlib.ticker.Formatter):
+    """Rates on an axis in per cent, every tick with the same decimals: the fewest that show
+    each tick exactly (``0%, 20%, 40%``; ``0.1%, 1.0%, 10.0%`` on a log axis), at most two."""
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        lo, hi = sorted(self.axis.get_view_interval()) if self.axis is not None else (-math.inf, math.inf)
+        ticks = [t for t in self.locs if t > 0 and lo - 1e-12 <= t <= hi + 1e-12] or [x]
+        decimals = 0
+        while decimals < 2 and any(abs(round(100 * t, decimals) - 100 * t) > 1e-9 for t in ticks):
+            decimals += 1
+        return f"{100 * x:.{decimals}f}%"
+
+
 def hbars(rows: list[dict], groups: list[str], cats: list[str], *, percent: bool = True, ref: float | None = None,
           xlabel: str = "", ref_label: str = "", log: bool = False, value_fmt: Callable | None = None,
           points: bool = False):
@@ -278,18 +291,25 @@ def hbars(rows: list[dict], groups: list[str], cats: list[str], *, percent: bool
             ax.barh(ys, xs, bar * 0.9, xerr=[los, his], capsize=2, color=color, label=group,
                     error_kw={"elinewidth": .8, "ecolor": "#333"})
         for y, x, h, text in zip(ys, xs, his, labels):
-            ax.annotate(text, (x + h, y), xytext=(4, 0), textcoords="offset points", va="center", fontsize=7)
+            # right of the error bar's end (and of the axis at 100%: drawn outside it, never over a bar)
+            ax.annotate(text, (x + h, y), xytext=(5, 0), textcoords="offset points", va="center", fontsize=7,
+                        annotation_clip=False)
     ax.set_yticks(range(len(cats)), [wrap(c) for c in cats])
     ax.invert_yaxis()
     if ref is not None:
         ax.axvline(ref, color="k", lw=.7, ls="--", label=ref_label or None)
     if log:
         ax.set_xscale("log")
+        if percent:
+            ax.set_xlim(right=1.0)
     elif not points:
-        ax.set_xlim(0, (top or 1) * 1.35)
-        if percent:  # no tick beyond 100%
-            ax.set_xticks([x for x in ax.get_xticks() if 0 <= x <= 1.0001])
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: fmt(v)))
+        # room for the labels right of the bars; a rate's axis ends at 100% (labels beyond it are drawn outside)
+        right = (top or 1) * 1.35
+        ax.set_xlim(0, min(right, 1.0) if percent else right)
+    if percent and value_fmt is None:
+        ax.xaxis.set_major_formatter(PercentTicks())
+    else:
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: fmt(v)))
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=.3)
@@ -420,7 +440,7 @@ class Section:
         t = self.t
         rows = self.rate_rows(df, lambda r: t["landlord"])
         caption = self.rates_caption(t["m_landlord_wins"], self.metric("landlord_wins"))
-        fig = hbars(rows, self.groups_of(df), [t["landlord"]], ref=0.5, xlabel=t["wins"])
+        fig = hbars(rows, self.groups_of(df), [t["landlord"]], ref=0.5, ref_label=t["even"], xlabel=t["wins"])
         self.add("landlord_wins", t["landlord_wins"], fig, caption, df)
 
     def chart_landlord_by_bid(self) -> None:
@@ -435,7 +455,7 @@ class Section:
 
         rows = self.rate_rows(df, cat)
         cats = list(dict.fromkeys(r["cat"] for r in rows))
-        fig = hbars(rows, self.groups_of(df), cats, ref=0.5, xlabel=t["wins"])
+        fig = hbars(rows, self.groups_of(df), cats, ref=0.5, ref_label=t["even"], xlabel=t["wins"])
         caption = ("Landlord win rate for each number of grabs and each show factor; bars with few hands have wide "
                    "intervals and are not compared." if self.lang == "en" else
                    "按抢地主次数和明牌倍数的地主胜率；局数少的条形区间宽，不作比较。")
@@ -700,6 +720,15 @@ class Section:
         return f"{g.title_zh} {g.title}" if self.lang == "en" else g.title_zh
 
 
+def game_words(game: str, lang: str) -> str:
+    """A game's name for people (its registry name when this installation does not know it)."""
+    try:
+        g = find_game(game)
+    except UnknownGame:
+        return game
+    return g.title if lang == "en" else g.title_zh
+
+
 def text_cell(text: str) -> str:
     """A table cell of text from the data: cut to a name's length, the whole text on hover."""
     short = clip(text)
@@ -726,11 +755,12 @@ class Page:
         #: hand ids asked for a link whose page is not in the replays folder (shown without a link)
         self.missing: list[str] = []
 
-    def table(self, df: pl.DataFrame, links: frozenset[str] = frozenset()) -> str:
+    def table(self, df: pl.DataFrame, links: frozenset[str] = frozenset(), hidden: frozenset[str] = HIDDEN_COLUMNS) -> str:
+        """*df* as a table; *hidden* columns left out (the game, inside its own section)."""
         if df.height == 0:
             return "<p class='note'>–</p>"
         k = 0 if self.lang == "en" else 1
-        cols = [c for c in df.columns if c not in HIDDEN_COLUMNS]
+        cols = [c for c in df.columns if c not in hidden]
         head = "".join(f"<th>{html.escape(COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k])}</th>" for c in cols)
         rows = []
         for row in df.select(cols).iter_rows(named=True):
@@ -741,6 +771,8 @@ class Page:
                     cells.append(f"<td class='t'>{self.hand_links(x)}</td>")
                 elif c == "setting":
                     cells.append(f"<td class='t'>{html.escape(setting_words(x, self.lang))}</td>")
+                elif c == "game" and isinstance(x, str):
+                    cells.append(text_cell(game_words(x, self.lang)))
                 elif c == "variant":
                     cells.append(f"<td class='t'>{html.escape(variant_words(x, self.lang))}</td>")
                 elif c in RATE_COLUMNS and isinstance(x, float):
@@ -863,12 +895,12 @@ def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None
         note = ""
     if players.height:
         out.append(("players", t["players"], f"<section id='players'><h2>{t['players']}</h2>"
-                    f"<p class='note'>{html.escape(note)}</p>{page.table(players)}</section>"))
+                    f"<p class='note'>{html.escape(note)}</p>{page.table(players, hidden=frozenset())}</section>"))
     suspects = optional_table(root, "suspects", game)
     if suspects is not None:
         links = frozenset(c for c in suspects.columns if "hand" in c.lower() and suspects[c].dtype in (
             pl.Utf8, pl.List(pl.Utf8)))
-        shown = page.table(suspects.head(200), links)
+        shown = page.table(suspects.head(200), links, hidden=frozenset())
         missing = list(dict.fromkeys(page.missing))
         gap = ""
         if missing and page.replays:

@@ -269,3 +269,37 @@ def test_a_partition_name_is_escaped_for_every_attribute_and_text(tmp_path):
     assert all(re.fullmatch(r"[A-Za-z0-9._-]+", i) for i in ids), ids
     assert set(re.findall(r"href='#([^']*)'", text)) <= set(ids)  # every link of the contents lands
     assert "<h2>x&#x27;&gt;&lt;b&gt;injected&lt;b&gt;&lt;marquee&gt;</h2>" in text
+
+
+def test_rate_charts_end_at_100_with_even_ticks_labels_clear_of_the_bars_and_a_named_line():
+    from paipu.analysis.report import hbars
+
+    rows = [{"cat": "a", "group": "g", "value": 1.0, "lo": 0.8, "hi": 1.0, "n": 12},
+            {"cat": "b", "group": "g", "value": 0.5, "lo": 0.3, "hi": 0.7, "n": 12}]
+    fig = hbars(rows, ["g"], ["a", "b"], ref=0.5, ref_label="50%: even")
+    ax = fig.axes[0]
+    assert ax.get_xlim() == (0.0, 1.0)
+    fig.canvas.draw()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0%", "20%", "40%", "60%", "80%", "100%"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["50%: even", "g"]
+    renderer = fig.canvas.get_renderer()
+    bars_right = max(line.get_window_extent(renderer).x1 for line in ax.collections + ax.lines)
+    labels = [t for t in ax.texts]
+    assert [t.get_text() for t in labels] == ["100%  n=12", "50.0%  n=12"]
+    assert labels[0].get_window_extent(renderer).x0 > bars_right  # beside the error bar that ends at 100%
+
+
+def test_the_players_table_names_the_game_of_each_row(tmp_path):
+    records = list(simulate("doudizhu", "huopin", 4, 1)) + list(simulate("paodekuai", "huopin", 4, 1))
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in records))
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(src), "--out", ds).exit_code == 0
+    invoke("audit", ds, "--workers", "1")
+    out = tmp_path / "r.html"
+    assert invoke("report", ds, "--out", str(out)).exit_code == 0
+    players = out.read_text(encoding="utf-8").split("<section id='players'>")[1]
+    assert players.split("<tr>")[1].startswith("<th>game</th><th>variant</th><th>player</th>")
+    games = re.findall(r"<tr><td class='t'>([^<]*)</td><td class='t'>huopin</td>", players)
+    assert set(games) == {"Dou Dizhu", "Paodekuai"}
+    assert "50%: landlord and farmers even" in out.read_text(encoding="utf-8")  # the 50% line's legend
