@@ -35,7 +35,7 @@ from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
 from .replayer import table_or_violation
 from .table import BOMB_EVENTS, compare_result
 from .verdicts import Code, Violation
-from .view import CODE_ZH, WORDS, _action_words, _event_words, end_multiplier, known_game, message_words, rank_text, room_words
+from .view import CODE_ZH, WORDS, ZH_JOKER, _action_words, _event_words, end_multiplier, known_game, message_words, rank_text, room_words
 
 #: the page's own words (the frames carry the hand's words in both languages)
 UI = {
@@ -173,7 +173,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
                 to = f" to {key}" if key else ""
                 text = {"en": f"{words['en']['seat']} {name(s)} {words['en']['plays']} {c.kind.replace('_', ' ')}{to}",
                         "zh": f"{words['zh']['seat']} {name(s)} {words['zh']['plays']} {kinds.get(c.kind, c.kind)}"
-                              + (f" {key}" if key else "")}
+                              + (f" {ZH_JOKER.get(key, key)}" if key else "")}
         elif act == "pass":
             trick_plays[s] = "pass"
         for e in table.events[n_events:]:

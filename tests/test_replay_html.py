@@ -196,6 +196,8 @@ def test_guandan_tribute_moves_the_card_and_is_named():
     assert frames[2]["hands"][giver].count(back["card"]) - frames[1]["hands"][giver].count(back["card"]) == 1
     assert (pay["card"], back["card"]) == ("As", "2s")  # named with the suit symbol, as the cards are drawn
     assert frames[1]["act"]["zh"].endswith(f"进贡 A♠ → 座位 {taker}")
+    single_joker = next(f for f in frames if f["cards"] == ["BJ"])  # a joker played alone: named, in Chinese too
+    assert single_joker["act"]["zh"].endswith("出 单张 大王") and single_joker["act"]["en"].endswith("plays single to BJ")
     assert frames[2]["act"]["en"].endswith(f"returns 2♠ → seat {giver}")
     left = [27] * 4
     left[giver], left[taker] = 26, 28
