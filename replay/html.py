@@ -299,6 +299,9 @@ def write_page(record: dict, path: str, lang: str = "en") -> dict | None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        mask = os.umask(0)  # mkstemp makes the file private (0600): a page gets the mode any new file gets
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -217,6 +217,9 @@ def test_the_installed_command_writes_a_page_from_outside_the_checkout(tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == f"wrote {out}"
     assert "function cardEl" in out.read_text(encoding="utf-8")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert os.stat(out).st_mode & 0o777 == 0o666 & ~mask  # readable as any new file is, not private (mkstemp's 0600)
 
 
 def test_hands_judged_at_the_deal_get_their_page_and_the_others_theirs(tmp_path):
