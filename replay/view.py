@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from rich.console import Console
 from rich.text import Text
 
-from paipu.analysis.fmt import signed
+from paipu.analysis.fmt import clip, signed
 
 from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .game import Game
@@ -260,8 +260,8 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
         r = table.seat_role(s)
         return "" if r is None else w.get(r, r)
 
-    def name(s: int) -> str:
-        return f"{s} {players[s]}"
+    def name(s: int) -> str:  # a long name cut, as the page and the report cut it
+        return f"{s} {clip(str(players[s]))}"
 
     def show_hands() -> None:
         for s in range(table.n):

@@ -206,3 +206,11 @@ def test_zh_names_cards_acts_and_violations_in_chinese():
     assert text.splitlines()[-1] == "  !! 违规 cannot_pass（此时不能不出） 第 3 步: 座位 0 首出本轮，不能不出"
     text, v = shown(ddz(BID_0 + "0 pass\n"))  # English keeps the engine's words
     assert text.splitlines()[-1] == "  !! VIOLATION cannot_pass at action 3: seat 0 leads this trick and may not pass"
+
+
+def test_a_long_player_name_is_cut_in_the_terminal_too():
+    record = ddz(SPRING)
+    record["players"][1] = "长" * 3000
+    text, _ = shown(record)
+    assert "  4  1 " + "长" * 31 + "… pass" in text.splitlines()
+    assert max(len(line) for line in text.splitlines()) < 120
