@@ -71,7 +71,7 @@ ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in
     (r"seat (\d+) passed while holding a play that beats the last one \(有出必出\)",
      "座位 {0} 手里有大过上一手的牌却不出（有出必出）"),
     (r"seat (\d+) tried to (?P<what>\w+), but it is seat (\d+)'s turn", "座位 {0} {what}，但轮到座位 {2}"),
-    (r"seat (\d+) tried to (?P<what>\w+) during (\w+)", "座位 {0} 在 {2} 阶段{what}"),
+    (r"seat (\d+) tried to (?P<what>\w+) during (?P<phase>\w+)", "座位 {0} 在{phase}阶段{what}"),
     (r"seat (\d+) bid, but it is seat (\d+)'s turn to bid", "座位 {0} 叫地主，但轮到座位 {1} 叫"),
     (r"seat (\d+) grabbed, but it is seat (\d+)'s turn", "座位 {0} 抢地主，但轮到座位 {1}"),
     (r"(?P<cards>.+) \((?P<desc>.+)\) does not beat (?P<desc2>.+)", "{cards}（{desc}）没有大过上一手（{desc2}）"),
@@ -85,7 +85,21 @@ ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in
     (r"the first play belongs to seat (\d+) \((.+)\), not seat (\d+)", "首出应由座位 {0}（{1}），不是座位 {2}"),
     (r"not a card: (.+)", "不是一张牌：{0}"),
     (r"the record must name the leader", "记录必须写明首出座位"),
+    (r"seat (\d+) bid during (?P<phase>\w+); calling is over", "座位 {0} 在{phase}阶段叫地主，叫地主已经结束"),
+    (r"seat (\d+) grabbed during (?P<phase>\w+); there is no grab turn now", "座位 {0} 在{phase}阶段抢地主，现在不能抢"),
+    (r"seat (\d+) already showed its cards", "座位 {0} 已经明牌"),
+    (r"seat (\d+) used 黄金眼 \(peek\) after bidding; it is only allowed while bidding",
+     "座位 {0} 叫地主结束后用了黄金眼，只能在叫地主时用"),
+    (r"the landlord's show after taking the bottom has factor 2, not (\d+)", "地主拿底牌后明牌是 ×2，不是 ×{0}"),
+    (r"seat (\d+) already paid its tribute", "座位 {0} 已经进贡过"),
+    (r"seat (\d+) already returned a card to seat (\d+)", "座位 {0} 已经还贡给座位 {1}"),
+    (r"seat (\d+) gave to seat (\d+), its own team", "座位 {0} 进贡给了本队的座位 {1}"),
+    (r"seat (\d+) returns a card to seat (\d+), which paid it no tribute", "座位 {0} 还贡给座位 {1}，但座位 {1} 没有向它进贡"),
+    (r"seat (\d+) already received a tribute", "座位 {0} 已经收到进贡"),
+    (r"'(\w+)' is not an act of (.+)", "'{0}' 不是 {1} 的动作"),
 )]
+#: the table's phases, in the words of the messages above
+ZH_PHASES = {"bidding": "叫地主", "grabbing": "抢地主", "play": "出牌", "tribute": "进贡"}
 ZH_ACTS = {"play": "出牌", "pass": "不出", "bid": "叫地主", "grab": "抢地主", "show": "明牌", "tribute": "进贡",
            "return": "还贡", "escape": "逃跑", "peek": "看底牌"}
 
@@ -111,6 +125,8 @@ def message_words(message: str, lang: str, kinds: Mapping[str, str] | None = Non
             words["cards"] = token_words(words["cards"].split(), "zh")
         if "what" in words:
             words["what"] = ZH_ACTS.get(words["what"], words["what"])
+        if "phase" in words:
+            words["phase"] = ZH_PHASES.get(words["phase"], words["phase"])
         for key in ("desc", "desc2"):
             if key in words:
                 words[key] = _combo_words(words[key], kinds or {})

@@ -204,6 +204,10 @@ def test_zh_names_cards_acts_and_violations_in_chinese():
                                      "没有大过上一手（单张，1 张，到 3）")
     text, v = shown(ddz(BID_0 + "0 pass\n"), lang="zh")
     assert text.splitlines()[-1] == "  !! 违规 cannot_pass（此时不能不出） 第 3 步: 座位 0 首出本轮，不能不出"
+    text, v = shown(ddz(BID_0 + "1 bid yes\n"), lang="zh")
+    assert text.splitlines()[-1] == "  !! 违规 out_of_turn（没轮到该座位） 第 3 步: 座位 1 在出牌阶段叫地主，叫地主已经结束"
+    text, v = shown(ddz("1 bid yes\n"), lang="zh")
+    assert text.splitlines()[-1] == "  !! 违规 out_of_turn（没轮到该座位） 第 0 步: 座位 1 叫地主，但轮到座位 0 叫"
     text, v = shown(ddz(BID_0 + "0 pass\n"))  # English keeps the engine's words
     assert text.splitlines()[-1] == "  !! VIOLATION cannot_pass at action 3: seat 0 leads this trick and may not pass"
 
