@@ -1202,7 +1202,7 @@ def report(
     output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write ('-': standard output)")] = "report.html",
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
-    replays: Annotated[str | None, typer.Option("--replays", help="a folder of 'paipu replay --hands' pages the suspects' hands link to")] = None,
+    replays: Annotated[str | None, typer.Option("--replays", help="a folder of 'paipu replay --hands' pages: the suspects' hands that have a page there link to it")] = None,
 ) -> None:
     """A self-contained HTML balance report for designers, with charts."""
     from paipu.analysis.queries import DatasetError

@@ -127,3 +127,17 @@ def column(name: str, values: Sequence, rates: frozenset[str] = RATE_COLUMNS) ->
     d = decimals_for(floats) if floats else 0
     return [number(v, d) if isinstance(v, (int, float)) and not isinstance(v, bool) else ("" if v is None else str(v))
             for v in values]
+
+
+#: the most characters of a name (a player, a hand id) shown in a table cell or a seat's label
+NAME_CHARS = 32
+
+
+def clip(text: str, limit: int = NAME_CHARS) -> str:
+    """*text* cut to *limit* characters for display, ``…`` marking the cut (the full text
+    goes where people can hover to read it).
+
+    >>> clip("张三"), clip("x" * 40, 8)
+    ('张三', 'xxxxxxx…')
+    """
+    return text if len(text) <= limit else text[:limit - 1] + "…"
