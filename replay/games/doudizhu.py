@@ -222,6 +222,21 @@ class Doudizhu(Table):
             return frozenset()
         return frozenset(s for s in range(self.n) if s not in (seat, self.landlord))
 
+    def known_cards(self, viewer: int) -> dict[int, list[int]]:
+        """A shown hand (明牌) whole; the bottom's cards the landlord still holds (the bottom
+        is public after the bidding, and so is every card the landlord has played)."""
+        known: dict[int, list[int]] = {}
+        for s in range(self.n):
+            if s == viewer:
+                continue
+            hand = self.hands[s]
+            if s in self.shows:
+                known[s] = [c for c in range(54) for _ in range(hand[c])]
+            elif s == self.landlord and self.phase == "play":
+                held = [CARD_OF[t] for t in self.spec.bottom or ()]
+                known[s] = [c for c in held if hand[c]]
+        return known
+
     # ------------------------------------------------------------------ bidding
 
     def do_other(self, i: int, action: dict[str, Any]) -> Violation | None:

@@ -65,10 +65,15 @@ def simulate_hand(rng: random.Random, rules: DoudizhuRules, hand_id: str, escape
         if len(actions) == escape_at:
             act({"seat": rng.randrange(rules.players), "act": "escape"})
             break
-        seat = table.turn
-        partners = frozenset() if seat == table.landlord else frozenset(
-            s for s in range(rules.players) if s not in (seat, table.landlord))
-        play_turn(table, rng, act, policies[seat], {"partners": partners})
+        play_turn(table, rng, act, policies[table.turn], play_hints(table, rng))
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "landlord", "multiplier", "spring", "scores", "coins", "redeal") if k in outcome}
     return record
+
+
+def play_hints(table: Doudizhu, rng: random.Random) -> dict:
+    """The advice to the policy of the seat to act (its partners: the other farmer)."""
+    seat = table.turn
+    partners = frozenset() if seat == table.landlord else frozenset(
+        s for s in range(table.n) if s not in (seat, table.landlord))
+    return {"partners": partners}

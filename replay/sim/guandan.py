@@ -74,9 +74,7 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
         if len(actions) == escape_at:
             act({"seat": rng.randrange(4), "act": "escape"})
             break
-        seat = table.turn
-        play_turn(table, rng, act, policies[seat],
-                  {"partners": PARTNERS[seat], "strong": 13, "bomb_chance": 0.15})
+        play_turn(table, rng, act, policies[table.turn], play_hints(table, rng))
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "levels", "upgrade", "scores", "coins") if k in outcome}
     if table.end_reason == "escape" or outcome.get("match_over"):
@@ -108,3 +106,8 @@ def simulate_match_hands(rng_for: Callable[[int], random.Random], rules: Guandan
             state = {}
         seats = seats_for(k) if seats_for is not None and not state else None
         yield simulate_hand(rng_for(k), rules, f"{prefix}-{k:06d}", escape_rate, state, seats)
+
+
+def play_hints(table: GuandanHand, rng: random.Random) -> dict:
+    """The advice to the policy of the seat to act (its partner; keep the top cards longer)."""
+    return {"partners": PARTNERS[table.turn], "strong": 13, "bomb_chance": 0.15}

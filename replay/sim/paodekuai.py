@@ -37,12 +37,16 @@ def simulate_hand(rng: random.Random, rules: PaodekuaiRules, hand_id: str, escap
         if len(act) == escape_at:
             act({"seat": rng.randrange(rules.players), "act": "escape"})
             continue
-        seat = table.turn
-        nxt = table.next_active(seat)
-        hints = {"must_play": rules.must_play,
-                 # 报单: the highest single; under 放走包赔 nine times in ten (some let-goes for the data)
-                 "high_single": table.left[nxt] == 1 and (not rules.let_go or rng.random() < 0.9)}
-        play_turn(table, rng, act, policies[seat], hints)
+        play_turn(table, rng, act, policies[table.turn], play_hints(table, rng))
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "scores", "coins") if k in outcome}
     return record
+
+
+def play_hints(table: Paodekuai, rng: random.Random) -> dict:
+    """The advice to the policy of the seat to act: 有出必出 and 报单."""
+    rules = table.rules
+    nxt = table.next_active(table.turn)
+    # 报单: the highest single; under 放走包赔 nine times in ten (some let-goes for the data)
+    return {"must_play": rules.must_play,
+            "high_single": table.left[nxt] == 1 and (not rules.let_go or rng.random() < 0.9)}

@@ -37,8 +37,12 @@ def simulate_hand(rng: random.Random, rules: ShuangkouRules, hand_id: str, escap
         if len(act) == escape_at:
             act({"seat": rng.randrange(4), "act": "escape"})
             continue
-        seat = table.turn
-        play_turn(table, rng, act, policies[seat], {"partners": PARTNERS[seat], "bomb_chance": 0.15})
+        play_turn(table, rng, act, policies[table.turn], play_hints(table, rng))
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "kou", "scores", "coins") if k in outcome}
     return record
+
+
+def play_hints(table: Shuangkou, rng: random.Random) -> dict:
+    """The advice to the policy of the seat to act (its partner)."""
+    return {"partners": PARTNERS[table.turn], "bomb_chance": 0.15}

@@ -1,0 +1,531 @@
+"""The value of each option at a decision of a recorded hand (``paipu.evaluate``).
+
+At a play or pass of the play phase, every legal option of the seat to act is valued for
+that seat's side (the seat with its partners: Dou Dizhu's other farmer, Guandan's and
+Shuangkou's partner): the probability that the side wins the hand and the seat's
+expected points, each with its standard error. Only what the seat could know is used:
+
+- its own cards, every card played, the cards left per seat, and what the game makes
+  public (``Table.known_cards``: Dou Dizhu's bottom in the landlord's hand, a hand shown
+  by 明牌);
+- what passes reveal (``Table.pass_reveals``: under 有出必出 a pass means the seat could
+  not beat the play on the table, so a hidden hand that could have is not dealt).
+
+The hidden cards are dealt to the other seats at random, many times over (the same
+deals, and the same random numbers for the bots, for every option: differences between
+options carry less noise than the values). Each deal is played out by a bot from the
+state after the option; when few cards are left it is solved exactly instead
+(:class:`Solver`: perfect information, the side against the rest, a transposition table).
+
+>>> hand = next(__import__("paipu").read_records("sample_logs/doudizhu_handmade.paipu"))
+>>> ev = evaluate(hand, 9, samples=4, budget_ms=None)  # the landlord, holding 3h 3d SJ BJ
+>>> [(o.label(), o.chosen, o.win.mean, o.score.mean) for o in ev.options]  # doctest: +NORMALIZE_WHITESPACE
+[('3h', False, 1.0, 8.0), ('SJ', False, 1.0, 8.0), ('BJ', False, 1.0, 8.0), ('3h 3d', True, 1.0, 8.0),
+ ('SJ BJ', False, 1.0, 16.0)]
+>>> ev.best().label()  # the rocket doubles the stake, and the pair goes out after it
+'SJ BJ'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CARD_NAMES, CARD_OF, RANK_BIT
+from .replayer import make_table
+from .table import Table
+
+#: at most this many cards left in all hands together: the deal is solved exactly
+EXACT_CARDS = 8
+#: the solver gives up (and the deal is played out by the bots) beyond this many positions
+NODE_LIMIT = 20_000
+#: deals tried per sample before the pass constraints are relaxed for it
+MAX_TRIES = 200
+#: actions a playout may take before it is called off (a bug: every hand ends)
+MAX_STEPS = 2_000
+
+
+@dataclass(frozen=True)
+class Value:
+    """A mean over the samples and its standard error (NaN with fewer than two samples)."""
+
+    mean: float
+    se: float
+
+    @classmethod
+    def of(cls, xs: Sequence[float]) -> Value:
+        n = len(xs)
+        if not n:
+            return cls(math.nan, math.nan)
+        mean = sum(xs) / n
+        if n < 2:
+            return cls(mean, math.nan)
+        var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+        return cls(mean, math.sqrt(var / n))
+
+
+@dataclass
+class Option:
+    """One legal option: its cards (None: the pass), its value, and the per-sample results
+    (the same samples for every option of the decision)."""
+
+    cards: list[str] | None
+    kind: str | None
+    chosen: bool
+    #: per sample: 1.0 when the side won, else 0.0
+    wins: list[float] = field(default_factory=list)
+    #: per sample: the deciding seat's points (``outcome["scores"]``)
+    points: list[float] = field(default_factory=list)
+    #: per sample: its coins, when the hand settles coins
+    coins: list[float] = field(default_factory=list)
+
+    @property
+    def win(self) -> Value:
+        return Value.of(self.wins)
+
+    @property
+    def score(self) -> Value:
+        return Value.of(self.points)
+
+    @property
+    def coin(self) -> Value | None:
+        return Value.of(self.coins) if self.coins else None
+
+    def label(self) -> str:
+        return "pass" if self.cards is None else " ".join(self.cards)
+
+
+@dataclass
+class Evaluation:
+    """The options of one decision, valued (see :func:`evaluate`)."""
+
+    hand_id: Any
+    index: int
+    seat: int
+    #: the deciding seat with its partners
+    side: tuple[int, ...]
+    options: list[Option]
+    #: deals sampled (every option was valued on each)
+    samples: int
+    #: of them, deals solved exactly (win exact; points from a line that keeps that result)
+    solved: int
+    #: of them, deals where no deal within MAX_TRIES honoured the passes: the constraint was relaxed
+    relaxed: int
+    elapsed_ms: float
+    seed: int
+    bot: str
+
+    @property
+    def chosen(self) -> Option | None:
+        return next((o for o in self.options if o.chosen), None)
+
+    def best(self, by: str = "points") -> Option:
+        """The option with the highest expected points (``by="win"``: win probability)."""
+        return max(self.options, key=lambda o: (o.score.mean, o.win.mean) if by == "points" else (o.win.mean, o.score.mean))
+
+    def difference(self, a: Option, b: Option, by: str = "points") -> Value:
+        """a − b over the same samples (paired: its standard error is that of the differences)."""
+        xa, xb = (a.points, b.points) if by == "points" else (a.wins, b.wins)
+        return Value.of([x - y for x, y in zip(xa, xb)])
+
+    def to_json(self) -> dict[str, Any]:
+        def val(v: Value | None) -> dict[str, float] | None:
+            return None if v is None else {"mean": v.mean, "se": v.se}
+
+        return {"hand_id": self.hand_id, "index": self.index, "seat": self.seat, "side": list(self.side),
+                "samples": self.samples, "solved": self.solved, "relaxed": self.relaxed,
+                "elapsed_ms": self.elapsed_ms, "seed": self.seed, "bot": self.bot,
+                "options": [{"cards": o.cards, "kind": o.kind, "chosen": o.chosen, "win": val(o.win),
+                             "points": val(o.score), "coins": val(o.coin)} for o in self.options]}
+
+
+# ---------------------------------------------------------------------------- the state
+
+
+def clone(table: Table) -> Table:
+    """An independent copy of a table in play (the lists of its state copied, hands too;
+    rules, setup and the combination table shared)."""
+    kind = type(table)
+    new = kind.__new__(kind)
+    for name in _FIELDS:
+        try:
+            value = getattr(table, name)
+        except AttributeError:
+            continue
+        setattr(new, name, _copied(value))
+    for name, value in table.__dict__.items():
+        setattr(new, name, _copied(value))
+    return new
+
+
+def _copied(value: Any) -> Any:
+    kind = type(value)
+    if kind is list:
+        return [x.copy() if type(x) in (bytearray, list, dict) else x for x in value]
+    if kind in (bytearray, dict, set):
+        return value.copy()
+    return value
+
+
+#: the attributes of the play state (the kernel's PlayState keeps them outside __dict__)
+_FIELDS = ("phase", "turn", "last", "last_seat", "passes", "first_play_done", "over", "tricks", "plays", "n",
+           "combos", "hands", "packed", "left", "active", "out", "plays_by", "cards_played", "events", "detail")
+
+
+def set_hand(table: Table, seat: int, cards: Sequence[int]) -> None:
+    """Give *seat* exactly *cards* (its count of cards left must not change)."""
+    hand = bytearray(54)
+    for c in cards:
+        hand[c] += 1
+    assert len(cards) == table.left[seat], (seat, len(cards), table.left[seat])
+    table.hands[seat] = hand
+    table.packed[seat] = sum(map(RANK_BIT.__getitem__, cards))
+
+
+def cards_of(hand: bytearray) -> list[int]:
+    return [c for c in range(54) for _ in range(hand[c])]
+
+
+def action_of(seat: int, cards: Sequence[int] | None) -> dict[str, Any]:
+    if cards is None:
+        return {"seat": seat, "act": "pass"}
+    return {"seat": seat, "act": "play", "cards": [CARD_NAMES[c] for c in cards]}
+
+
+def pass_legal(table: Table) -> bool:
+    """Whether the seat to act may pass now (someone else's play on the table, and the
+    game's pass rule allows it)."""
+    if table.last is None:
+        return False
+    return not table.has_pass_rules or table.check_pass(0, table.turn) is None
+
+
+def options_of(table: Table) -> list[tuple[list[int] | None, str | None]]:
+    """The seat to act's options: (cards, kind) of each legal play, then (None, None) for
+    the pass when it is legal. Plays with the same cards are one option."""
+    seen: set[tuple[int, ...]] = set()
+    out: list[tuple[list[int] | None, str | None]] = []
+    for ids, readings in table.legal_moves(table.turn):
+        key = tuple(sorted(ids))
+        if key not in seen:
+            seen.add(key)
+            out.append((ids, readings[0].kind))
+    if pass_legal(table):
+        out.append((None, None))
+    return out
+
+
+# ---------------------------------------------------------------------------- what the seat knows
+
+
+@dataclass
+class Knowledge:
+    """What the deciding seat knows at the decision, and how to deal what it does not."""
+
+    viewer: int
+    #: seat -> the cards of its hand the viewer knows (public)
+    known: dict[int, list[int]]
+    #: the cards nobody has shown (deck − the viewer's hand − cards played − known)
+    unseen: list[int]
+    #: seat -> how many unseen cards it holds
+    need: dict[int, int]
+    #: (seat, the play it passed on, packed cards it has played since): the seat then
+    #: held (its hand now + those cards) and could not beat the play
+    passes: list[tuple[int, tuple[Any, ...], int]]
+
+    def deal(self, rng: random.Random, table: Table) -> tuple[dict[int, list[int]], bool]:
+        """Hidden hands for the other seats: (seat -> cards, whether the pass constraints
+        were relaxed because no deal within :data:`MAX_TRIES` honoured them)."""
+        pool = list(self.unseen)
+        hands: dict[int, list[int]] = {}
+        for _ in range(MAX_TRIES):
+            rng.shuffle(pool)
+            hands, k = {}, 0
+            for seat, n in self.need.items():
+                hands[seat] = sorted(self.known.get(seat, []) + pool[k:k + n])
+                k += n
+            if self.honours(hands, table):
+                return hands, False
+        return hands, True
+
+    def honours(self, hands: dict[int, list[int]], table: Table) -> bool:
+        """No seat could have beaten a play it passed on, with these hands."""
+        combos = table.combos
+        packed = {s: sum(map(RANK_BIT.__getitem__, h)) for s, h in hands.items()}
+        return not any(combos.has_beating(packed[s] + since, last) for s, last, since in self.passes)
+
+
+def knowledge(table: Table, record: dict[str, Any], index: int,
+              passes: list[tuple[int, int, tuple[Any, ...]]]) -> Knowledge:
+    """What table.turn knows at *index* (*passes*: (action, seat, play passed on) of the
+    revealing passes before it)."""
+    viewer = table.turn
+    count = [0] * 54
+    for c in table.rules.deck:
+        count[c] += 1
+    for c in range(54):
+        count[c] -= table.hands[viewer][c]
+    actions = record["actions"]
+    played: list[list[tuple[int, int]]] = [[] for _ in range(table.n)]  # (action, card id) of each seat's plays
+    for i in range(index):
+        a = actions[i]
+        if a["act"] == "play":
+            for t in a["cards"]:
+                count[CARD_OF[t]] -= 1
+                played[a["seat"]].append((i, CARD_OF[t]))
+    known = table.known_cards(viewer)
+    for cards in known.values():
+        for c in cards:
+            count[c] -= 1
+    if min(count) < 0:
+        raise ValueError("the cards played and known are not the deck's")
+    unseen = [c for c in range(54) for _ in range(count[c])]
+    need = {s: table.left[s] - len(known.get(s, ())) for s in range(table.n) if s != viewer and table.left[s]}
+    if sum(need.values()) != len(unseen):
+        raise ValueError(f"{len(unseen)} unseen cards for {sum(need.values())} places in the other hands")
+    constraints = []
+    for i, seat, last in passes:
+        if seat == viewer or not table.left[seat] or seat in known and len(known[seat]) == table.left[seat]:
+            continue
+        since = sum(RANK_BIT[c] for j, c in played[seat] if j > i)
+        constraints.append((seat, last, since))
+    return Knowledge(viewer, known, unseen, need, constraints)
+
+
+# ---------------------------------------------------------------------------- playing out
+
+
+HintsOf = Callable[[Table, random.Random], dict[str, Any]]
+
+
+def hints_of(table: Table) -> HintsOf:
+    """The game's advice to its bots (the simulation driver's ``play_hints``)."""
+    from .sim import driver
+
+    found: HintsOf | None = getattr(driver(table.rules.game), "play_hints", None)
+    return found if found is not None else (lambda table, rng: {})
+
+
+def play_out(table: Table, rng: random.Random, policy: Any, hints: HintsOf, actions: list[dict[str, Any]],
+             chooser: Callable[[Table, list[int] | None], list[int] | None] | None = None) -> None:
+    """The bots play *table* to its end (*actions*: the hand so far, appended to);
+    *chooser* may replace each choice (the solver keeps a solved result)."""
+    from .sim.core import LegalMoves
+
+    i = len(actions)
+    for _ in range(MAX_STEPS):
+        if table.over:
+            return
+        seat = table.turn
+        advice = hints(table, rng)
+        advice["actions"] = actions
+        cards = policy.play(table, rng, LegalMoves(table, seat), advice)
+        if chooser is not None:
+            cards = chooser(table, cards)
+        action = action_of(seat, cards)
+        actions.append(action)
+        v = table.step(i, action)
+        if v is not None:
+            raise RuntimeError(f"a playout broke a rule: {v}")
+        i += 1
+    raise RuntimeError(f"a playout did not end in {MAX_STEPS} actions")
+
+
+def side_wins(table: Table, side: frozenset[int]) -> bool:
+    """The side holds the first place (the winner of Dou Dizhu, Paodekuai; the winning team)."""
+    return bool(table.out) and table.out[0] in side
+
+
+# ---------------------------------------------------------------------------- the exact solver
+
+
+class Solver:
+    """Perfect-information win/lose for *side* (every hand open; the side against all
+    the others together) over the engine's legal moves, with a transposition table keyed
+    on the hands, the play on the table, whose it is, the turn and the passes.
+
+    The hand is decided when the first seat goes out (whose side it is on wins)."""
+
+    def __init__(self, side: frozenset[int], limit: int = NODE_LIMIT):
+        self.side = side
+        self.limit = limit
+        self.nodes = 0
+        self.memo: dict[tuple[Any, ...], bool] = {}
+
+    @staticmethod
+    def key(t: Table) -> tuple[Any, ...]:
+        hands = tuple(t.packed) if t.plain_lookup else tuple(bytes(h) for h in t.hands)
+        return hands, t.turn, t.last, t.last_seat, t.passes, tuple(t.active)
+
+    def children(self, t: Table) -> list[tuple[list[int] | None, Table]]:
+        """(cards or None, table after) of each option, going-out plays first, then the
+        longest plays."""
+        seat = t.turn
+        opts = options_of(t)
+        opts.sort(key=lambda o: -1 if o[0] is None else -len(o[0]))
+        out = []
+        for cards, _ in opts:
+            child = clone(t)
+            v = child.step(0, action_of(seat, cards))
+            assert v is None, v
+            out.append((cards, child))
+        return out
+
+    def wins(self, t: Table) -> bool | None:
+        """True when the side wins from *t* whatever the others do; None past the node limit."""
+        if t.out:
+            return t.out[0] in self.side
+        k = self.key(t)
+        found = self.memo.get(k)
+        if found is not None:
+            return found
+        self.nodes += 1
+        if self.nodes > self.limit:
+            return None
+        mine = t.turn in self.side
+        result = not mine
+        for _, child in self.children(t):
+            r = self.wins(child)
+            if r is None:
+                return None
+            if r == mine:
+                result = mine
+                break
+        self.memo[k] = result
+        return result
+
+    def keeping(self, t: Table, cards: list[int] | None) -> list[int] | None:
+        """*cards* (the bot's choice at *t*), or the first option that keeps the solved
+        result of *t* for the seat to act when the bot's does not."""
+        value = self.wins(t)
+        if value is None:
+            return cards
+        mine = t.turn in self.side
+        if value != mine:
+            return cards  # lost for the seat's side whatever it plays
+        first = None
+        for option, child in self.children(t):
+            r = self.wins(child)
+            if r == value:
+                if option == cards or (option is not None and cards is not None and sorted(option) == sorted(cards)):
+                    return cards
+                if first is None:
+                    first = option
+        return first if first is not None else cards
+
+
+def brute_force(t: Table, side: frozenset[int]) -> bool:
+    """The solver's answer by plain minimax (no transposition table, no early stop): for tests."""
+    if t.out:
+        return t.out[0] in side
+    results = [brute_force(child, side) for _, child in Solver(side).children(t)]
+    return any(results) if t.turn in side else all(results)
+
+
+# ---------------------------------------------------------------------------- the evaluator
+
+
+def decision_state(record: dict[str, Any], index: int) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
+    """The table just before action *index* (a play or pass of the play phase), and the
+    revealing passes before it: (action, seat, the play passed on)."""
+    actions = record["actions"]
+    if not 0 <= index < len(actions):
+        raise ValueError(f"action {index}: the hand has {len(actions)} actions")
+    table = make_table(record)
+    v = table.setup()
+    passes: list[tuple[int, int, tuple[Any, ...]]] = []
+    for i in range(index):
+        if v is not None:
+            break
+        a = actions[i]
+        if a["act"] == "pass" and table.phase == "play" and table.last is not None and table.pass_reveals():
+            passes.append((i, a["seat"], table.last))
+        v = table.step(i, a)
+    if v is not None:
+        raise ValueError(f"{v.code} at action {v.action}: {v.message}")
+    a = actions[index]
+    if table.over or table.phase != "play" or a.get("act") not in ("play", "pass") or a.get("seat") != table.turn:
+        raise ValueError(f"action {index} is no play or pass of the seat to act ({a.get('act')!r} in the {table.phase} phase)")
+    return table, passes
+
+
+def chosen_option(table: Table, action: dict[str, Any]) -> list[int] | None:
+    """The card ids the recorded action played (None: a pass)."""
+    return None if action["act"] == "pass" else [CARD_OF[t] for t in action["cards"]]
+
+
+def same_play(table: Table, a: list[int] | None, b: list[int] | None) -> bool:
+    """Whether two plays are one option: the same ranks where suits do not matter (a
+    plain lookup), else the same cards."""
+    if a is None or b is None:
+        return a is b
+    if table.plain_lookup:
+        return sum(map(RANK_BIT.__getitem__, a)) == sum(map(RANK_BIT.__getitem__, b))
+    return sorted(a) == sorted(b)
+
+
+def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms: float | None = 50.0,
+             seed: int = 0, bot: str | Any = "fast", exact_cards: int = EXACT_CARDS) -> Evaluation:
+    """The options of the decision at action *index* of *record*, valued for the side of
+    the seat to act (see the module's text and docs/review.md).
+
+    *samples*: deals of the hidden cards at most; *budget_ms*: stop sampling when this much
+    time has gone (after two samples at least; None: exactly *samples*, which makes the
+    result a function of the seed); *bot*: a name of ``paipu simulate --bot`` or a policy;
+    *exact_cards*: solve a deal exactly when at most this many cards are left in all hands.
+
+    :raises ValueError: when the action is no play or pass, or the hand breaks a rule before it.
+    """
+    from .sim.bots import BOTS
+
+    start = time.perf_counter()
+    policy = BOTS[bot] if isinstance(bot, str) else bot
+    table, passes = decision_state(record, index)
+    seat = table.turn
+    side = frozenset({seat}) | table.partners(seat)
+    know = knowledge(table, record, index, passes)
+    hints = hints_of(table)
+    plays, options = [], []
+    chosen = chosen_option(table, record["actions"][index])
+    for cards, kind in options_of(table):
+        mine = same_play(table, cards, chosen)
+        if mine:
+            cards = chosen  # the cards the seat played (of the suits it chose)
+        plays.append(cards)
+        options.append(Option(None if cards is None else [CARD_NAMES[c] for c in cards], kind, mine))
+    prefix = record["actions"][:index]
+    done = solved = relaxed = 0
+    for k in range(samples):
+        if budget_ms is not None and done >= 2 and (time.perf_counter() - start) * 1000 >= budget_ms:
+            break
+        hands, loose = know.deal(random.Random(f"{seed}:{k}"), table)
+        relaxed += loose
+        world = clone(table)
+        for s, cards in hands.items():
+            set_hand(world, s, cards)
+        after = []
+        for cards in plays:
+            t = clone(world)
+            v = t.step(index, action_of(seat, cards))
+            assert v is None, v
+            after.append(t)
+        solver = Solver(side) if sum(world.left) <= exact_cards else None
+        if solver is not None and any(solver.wins(t) is None for t in after):
+            solver = None  # too big after all: the bots play every option of this deal
+        for option, cards, t in zip(options, plays, after):
+            rng = random.Random(f"{seed}:{k}:play")  # the same random numbers for every option
+            play_out(t, rng, policy, hints, prefix + [action_of(seat, cards)], None if solver is None else solver.keeping)
+            option.wins.append(float(side_wins(t, side)))
+            outcome = t.outcome()
+            option.points.append(float(outcome["scores"][seat]))
+            if "coins" in outcome:
+                option.coins.append(float(outcome["coins"][seat]))
+        exact = solver is not None
+        solved += exact
+        done += 1
+    return Evaluation(record.get("id"), index, seat, tuple(sorted(side)), options, done, solved, relaxed,
+                      (time.perf_counter() - start) * 1000, seed, bot if isinstance(bot, str) else type(bot).__name__)
