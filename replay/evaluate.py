@@ -37,12 +37,13 @@ from typing import Any
 
 from .cards import CARD_NAMES, CARD_OF, RANK_BIT
 from .replayer import make_table
+from .combos import any_beats, strongest
 from .table import Table
 
 #: at most this many cards left in all hands together: the deal is solved exactly
-EXACT_CARDS = 8
+EXACT_CARDS = 10
 #: the solver gives up (and the deal is played out by the bots) beyond this many positions
-NODE_LIMIT = 20_000
+NODE_LIMIT = 4_000
 #: deals tried per sample before the pass constraints are relaxed for it
 MAX_TRIES = 200
 #: actions a playout may take before it is called off (a bug: every hand ends)
@@ -343,12 +344,21 @@ def side_wins(table: Table, side: frozenset[int]) -> bool:
 # ---------------------------------------------------------------------------- the exact solver
 
 
+class TooBig(Exception):
+    """A search past the solver's limit of positions."""
+
+
 class Solver:
     """Perfect-information win/lose for *side* (every hand open; the side against all
     the others together) over the engine's legal moves, with a transposition table keyed
     on the hands, the play on the table, whose it is, the turn and the passes.
 
-    The hand is decided when the first seat goes out (whose side it is on wins)."""
+    The hand is decided when the first seat goes out (whose side it is on wins). Games
+    whose hand ends then and whose plays are read from rank counts alone (Dou Dizhu,
+    Paodekuai) are searched on packed rank counts (:meth:`fast`: the trick loop of
+    ``Table.do_play`` / ``do_pass`` on integers, the pass rule of ``Table.pass_reveals``);
+    the others on copies of the table stepped by the engine. *limit*: positions searched
+    at most per question (None answers past it)."""
 
     def __init__(self, side: frozenset[int], limit: int = NODE_LIMIT):
         self.side = side
@@ -356,10 +366,17 @@ class Solver:
         self.nodes = 0
         self.memo: dict[tuple[Any, ...], bool] = {}
 
+    # ------------------------------------------------------------------ on tables
+
     @staticmethod
     def key(t: Table) -> tuple[Any, ...]:
         hands = tuple(t.packed) if t.plain_lookup else tuple(bytes(h) for h in t.hands)
         return hands, t.turn, t.last, t.last_seat, t.passes, tuple(t.active)
+
+    @staticmethod
+    def packed_search(t: Table) -> bool:
+        """Whether *t* can be searched on packed counts (see the class)."""
+        return t.plain_lookup and t.ends_on_first_out and t.first_play_done and not t.own_step and all(t.active)
 
     def children(self, t: Table) -> list[tuple[list[int] | None, Table]]:
         """(cards or None, table after) of each option, going-out plays first, then the
@@ -377,26 +394,68 @@ class Solver:
 
     def wins(self, t: Table) -> bool | None:
         """True when the side wins from *t* whatever the others do; None past the node limit."""
+        self.nodes = 0
+        try:
+            if not t.out and self.packed_search(t):
+                return self.fast(t, tuple(t.packed), t.turn, t.last, t.last_seat)
+            return self.search(t)
+        except TooBig:
+            return None
+
+    def recall(self, k: tuple[Any, ...]) -> bool | None:
+        """The kept value of position *k*; None for a new one (one more searched, or
+        :class:`TooBig` past the limit)."""
+        found = self.memo.get(k)
+        if found is None:
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise TooBig
+        return found
+
+    def search(self, t: Table) -> bool:
         if t.out:
             return t.out[0] in self.side
         k = self.key(t)
-        found = self.memo.get(k)
+        found = self.recall(k)
         if found is not None:
             return found
-        self.nodes += 1
-        if self.nodes > self.limit:
-            return None
-        mine = t.turn in self.side
-        result = not mine
-        for _, child in self.children(t):
-            r = self.wins(child)
-            if r is None:
-                return None
-            if r == mine:
-                result = mine
-                break
-        self.memo[k] = result
+        children = (self.search(child) for _, child in self.children(t))
+        # (any, all: the search stops at the first decisive child)
+        result = self.memo[k] = any(children) if t.turn in self.side else all(children)
         return result
+
+    # ------------------------------------------------------------------ on packed counts
+
+    def fast(self, t: Table, hands: tuple[int, ...], turn: int, last: Any, last_seat: int) -> bool:
+        k = (hands, turn, last, last_seat)
+        found = self.recall(k)
+        if found is not None:
+            return found
+        combos = t.combos
+        hand = hands[turn]
+        mine = turn in self.side
+        plays = small_plays(combos, hand, last)
+        if plays is None:
+            plays = combos.all_plays(hand) if last is None else list(combos.iter_beating(hand, last))
+        for p in plays:
+            if p == hand:
+                self.memo[k] = mine  # goes out: the seat's side wins
+                return mine
+        nxt = turn + 1 if turn + 1 < t.n else 0
+        plays.sort(key=lambda p: -p.bit_count())  # (roughly) the larger plays first
+        branches: list[tuple[tuple[int, ...], Any, int]] = []
+        for p in plays:
+            readings = combos.readings[p]
+            changed = list(hands)
+            changed[turn] = hand - p
+            branches.append((tuple(changed), readings if len(readings) == 1 else strongest(readings), turn))
+        if last is not None and not (plays and t.pass_reveals()):
+            branches.append((hands, None if nxt == last_seat else last, last_seat))  # the pass
+        children = (self.fast(t, after, nxt, on_table, by) for after, on_table, by in branches)
+        result = self.memo[k] = any(children) if mine else all(children)
+        return result
+
+    # ------------------------------------------------------------------ a line that keeps the result
 
     def keeping(self, t: Table, cards: list[int] | None) -> list[int] | None:
         """*cards* (the bot's choice at *t*), or the first option that keeps the solved
@@ -411,11 +470,42 @@ class Solver:
         for option, child in self.children(t):
             r = self.wins(child)
             if r == value:
-                if option == cards or (option is not None and cards is not None and sorted(option) == sorted(cards)):
+                if same_play(t, option, cards):
                     return cards
                 if first is None:
                     first = option
         return first if first is not None else cards
+
+
+#: a hand with at most this many parts (the product of its rank counts + 1) has its plays
+#: found by looking each part up, not by a scan of the combination table
+SMALL_PARTS = 512
+
+
+def small_plays(combos: Any, hand: int, last: Any) -> list[int] | None:
+    """The packed plays in *hand* that lead (*last* None) or beat *last*, from its parts
+    looked up one by one; None when the hand has more than :data:`SMALL_PARTS` parts."""
+    ranks, size = [], 1
+    x, r = hand, 0
+    while x:
+        n = x & 31
+        if n:
+            ranks.append((r, n))
+            size *= n + 1
+        x >>= 5
+        r += 1
+    if size > SMALL_PARTS:
+        return None
+    parts = [0]
+    for r, n in ranks:
+        parts = [p + (k << (5 * r)) for p in parts for k in range(n + 1)]
+    readings = combos.readings
+    out = []
+    for p in parts:
+        found = readings.get(p)
+        if found and (last is None or any_beats(found, last)):
+            out.append(p)
+    return out
 
 
 def brute_force(t: Table, side: frozenset[int]) -> bool:
