@@ -272,13 +272,23 @@ def knowledge(table: Table, record: dict[str, Any], index: int,
         count[c] -= table.hands[viewer][c]
     actions = record["actions"]
     played: list[list[tuple[int, int]]] = [[] for _ in range(table.n)]  # (action, card id) of each seat's plays
+    handed: dict[int, list[int]] = {}  # cards the viewer handed to a seat (tribute, return)
     for i in range(index):
         a = actions[i]
         if a["act"] == "play":
             for t in a["cards"]:
                 count[CARD_OF[t]] -= 1
                 played[a["seat"]].append((i, CARD_OF[t]))
-    known = table.known_cards(viewer)
+        elif a.get("to") is not None and isinstance(a.get("card"), str):  # a card handed over
+            card = CARD_OF[a["card"]]
+            if a["seat"] == viewer:
+                handed.setdefault(a["to"], []).append(card)
+            elif card in handed.get(a["seat"], ()):
+                handed[a["seat"]].remove(card)  # handed on: no longer known where
+    known = table.known_cards(viewer, played)
+    for seat, cards in handed.items():
+        gone = {c for _, c in played[seat]}  # (one of two copies played: which one is not known)
+        known[seat] = known.get(seat, []) + [c for c in cards if c not in gone]
     for cards in known.values():
         for c in cards:
             count[c] -= 1
@@ -358,11 +368,13 @@ class Solver:
     Paodekuai) are searched on packed rank counts (:meth:`fast`: the trick loop of
     ``Table.do_play`` / ``do_pass`` on integers, the pass rule of ``Table.pass_reveals``);
     the others on copies of the table stepped by the engine. *limit*: positions searched
-    at most per question (None answers past it)."""
+    at most per question, *deadline*: a ``time.perf_counter()`` (None answers past them)."""
 
-    def __init__(self, side: frozenset[int], limit: int = NODE_LIMIT):
+    def __init__(self, side: frozenset[int], limit: int = NODE_LIMIT, deadline: float | None = None):
         self.side = side
         self.limit = limit
+        #: time.perf_counter() past which a search gives up as well
+        self.deadline = deadline
         self.nodes = 0
         self.memo: dict[tuple[Any, ...], bool] = {}
 
@@ -408,7 +420,8 @@ class Solver:
         found = self.memo.get(k)
         if found is None:
             self.nodes += 1
-            if self.nodes > self.limit:
+            if self.nodes > self.limit or (
+                    self.deadline is not None and not self.nodes & 255 and time.perf_counter() > self.deadline):
                 raise TooBig
         return found
 
@@ -519,13 +532,15 @@ def brute_force(t: Table, side: frozenset[int]) -> bool:
 # ---------------------------------------------------------------------------- the evaluator
 
 
-def decision_state(record: dict[str, Any], index: int) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
+def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] | None = None,
+                   ) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
     """The table just before action *index* (a play or pass of the play phase), and the
-    revealing passes before it: (action, seat, the play passed on)."""
+    revealing passes before it: (action, seat, the play passed on). *previous*: the
+    previous hand's outcome in its match (Guandan), as for the replay."""
     actions = record["actions"]
     if not 0 <= index < len(actions):
         raise ValueError(f"action {index}: the hand has {len(actions)} actions")
-    table = make_table(record)
+    table = make_table(record, previous=previous)
     v = table.setup()
     passes: list[tuple[int, int, tuple[Any, ...]]] = []
     for i in range(index):
@@ -559,22 +574,25 @@ def same_play(table: Table, a: list[int] | None, b: list[int] | None) -> bool:
 
 
 def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms: float | None = 50.0,
-             seed: int = 0, bot: str | Any = "fast", exact_cards: int = EXACT_CARDS) -> Evaluation:
+             seed: int = 0, bot: str | Any = "fast", exact_cards: int = EXACT_CARDS,
+             previous: dict[str, Any] | None = None) -> Evaluation:
     """The options of the decision at action *index* of *record*, valued for the side of
     the seat to act (see the module's text and docs/review.md).
 
     *samples*: deals of the hidden cards at most; *budget_ms*: stop sampling when this much
     time has gone (after two samples at least; None: exactly *samples*, which makes the
     result a function of the seed); *bot*: a name of ``paipu simulate --bot`` or a policy;
-    *exact_cards*: solve a deal exactly when at most this many cards are left in all hands.
+    *exact_cards*: solve a deal exactly when at most this many cards are left in all hands;
+    *previous*: the previous hand's outcome in its match (Guandan), as for the replay.
 
     :raises ValueError: when the action is no play or pass, or the hand breaks a rule before it.
     """
     from .sim.bots import BOTS
 
     start = time.perf_counter()
+    deadline = None if budget_ms is None else start + budget_ms / 1000
     policy = BOTS[bot] if isinstance(bot, str) else bot
-    table, passes = decision_state(record, index)
+    table, passes = decision_state(record, index, previous)
     seat = table.turn
     side = frozenset({seat}) | table.partners(seat)
     know = knowledge(table, record, index, passes)
@@ -603,7 +621,8 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
             v = t.step(index, action_of(seat, cards))
             assert v is None, v
             after.append(t)
-        solver = Solver(side) if sum(world.left) <= exact_cards else None
+        # (once a seat is out the winning side is known: the bots play on for the points)
+        solver = Solver(side, deadline=deadline) if not table.out and sum(world.left) <= exact_cards else None
         if solver is not None and any(solver.wins(t) is None for t in after):
             solver = None  # too big after all: the bots play every option of this deal
         for option, cards, t in zip(options, plays, after):

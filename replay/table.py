@@ -725,10 +725,11 @@ class Table(Base):
 
     # ----------------------------------------------------------------- what a seat knows
 
-    def known_cards(self, viewer: int) -> dict[int, list[int]]:
+    def known_cards(self, viewer: int, played: list[list[tuple[int, int]]]) -> dict[int, list[int]]:
         """Card ids in the other seats' hands now that *viewer* knows from the public
         information (a shown hand, the bottom in the landlord's hand): seat -> cards, the
-        game's hook (default: none). The evaluator deals the unseen cards around them."""
+        game's hook (default: none). *played*: each seat's plays so far as (action, card
+        id). The evaluator deals the unseen cards around them."""
         return {}
 
     def pass_reveals(self) -> bool:

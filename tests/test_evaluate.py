@@ -290,3 +290,50 @@ def test_the_solver_follows_must_play(must_play, wins):
     t.last = t.combos.readings[1 << (5 * RANK[CARD_OF["9h"]])]
     assert Solver(frozenset({1})).wins(t) is wins
     assert brute_force(t, frozenset({1})) is wins
+
+
+# ---------------------------------------------------------------------------- the four-seat games
+
+
+def first_decision(record: dict, seat: int, after: int = 0) -> int:
+    return next(i for i, a in enumerate(record["actions"])
+                if i > after and a["seat"] == seat and a["act"] in ("play", "pass"))
+
+
+def test_a_guandan_tribute_and_its_return_are_known_to_the_two_seats():
+    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[2]
+    assert record["actions"][:2] == [
+        {"seat": 3, "act": "tribute", "card": "As", "to": 2, "t": 3559},
+        {"seat": 2, "act": "return", "card": "2s", "to": 3, "t": 4989}]
+    seen = {}
+    for seat in range(4):
+        index = first_decision(record, seat, after=3)
+        table, passes = decision_state(record, index)
+        know = knowledge(table, record, index, passes)
+        seen[seat] = {s: [CARD_NAMES[c] for c in cards] for s, cards in know.known.items()}
+        if seat == 3:
+            for k in range(5):
+                hands, _ = know.deal(random.Random(k), table)
+                assert CARD_OF["As"] in hands[2] and sum(map(len, hands.values())) == len(know.unseen) + 1
+    assert seen == {0: {}, 1: {}, 2: {3: ["2s"]}, 3: {2: ["As"]}}
+
+
+def test_the_shuangkou_drawn_card_is_known_in_the_leaders_hand():
+    record = list(paipu.read_records("sample_logs/shuangkou_simulated.jsonl"))[0]
+    assert (record["lead_card"], record["actions"][0]["seat"]) == ("5c", 2)
+    seen = {}
+    for seat in range(4):
+        index = first_decision(record, seat)
+        table, passes = decision_state(record, index)
+        seen[seat] = {s: [CARD_NAMES[c] for c in cards]
+                      for s, cards in knowledge(table, record, index, passes).known.items()}
+    assert seen == {0: {2: ["5c"]}, 1: {2: ["5c"]}, 2: {}, 3: {2: ["5c"]}}
+
+
+@pytest.mark.parametrize("path", ["sample_logs/guandan_standard_simulated.jsonl", "sample_logs/shuangkou_simulated.jsonl"])
+def test_a_team_game_is_valued_for_the_team(path):
+    record = list(paipu.read_records(path))[2]
+    index = first_decision(record, 1, after=3)
+    ev = evaluate(record, index, samples=3, budget_ms=None)
+    assert ev.seat == 1 and ev.side == (1, 3) and ev.samples == 3 and sum(o.chosen for o in ev.options) == 1
+    assert all(len(o.wins) == len(o.points) == 3 for o in ev.options)
