@@ -337,3 +337,14 @@ def test_a_team_game_is_valued_for_the_team(path):
     ev = evaluate(record, index, samples=3, budget_ms=None)
     assert ev.seat == 1 and ev.side == (1, 3) and ev.samples == 3 and sum(o.chosen for o in ev.options) == 1
     assert all(len(o.wins) == len(o.points) == 3 for o in ev.options)
+
+
+def test_docs_review_examples(monkeypatch):
+    """Every example of docs/review.md runs as written (from the repository's root)."""
+    import doctest
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    monkeypatch.chdir(root)
+    result = doctest.testfile(os.path.join(root, "docs", "review.md"), module_relative=False)
+    assert result.attempted >= 4 and result.failed == 0
