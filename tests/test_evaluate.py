@@ -348,3 +348,56 @@ def test_docs_review_examples(monkeypatch):
     monkeypatch.chdir(root)
     result = doctest.testfile(os.path.join(root, "docs", "review.md"), module_relative=False)
     assert result.attempted >= 4 and result.failed == 0
+
+
+def test_a_clone_is_played_out_without_touching_the_table():
+    """The evaluator plays copies out: the table they were made from replays the rest of
+    the hand to the recorded result."""
+    from paipu.replay.evaluate import hints_of, play_out
+    from paipu.replay.sim.bots import BOTS
+
+    for game in ("ddz", "pdk"):
+        record = next(paipu.simulate(game, hands=1, seed=0))
+        index = first_decision(record, 1, after=3)
+        table, _ = decision_state(record, index)
+        before = (table.turn, table.last, [bytes(h) for h in table.hands], list(table.packed), list(table.left),
+                  len(table.events))
+        copy = clone(table)
+        play_out(copy, random.Random(0), BOTS["fast"], hints_of(copy), record["actions"][:index])
+        assert copy.over and not table.over
+        assert (table.turn, table.last, [bytes(h) for h in table.hands], list(table.packed), list(table.left),
+                len(table.events)) == before
+        for i in range(index, len(record["actions"])):
+            assert table.step(i, record["actions"][i]) is None
+        assert table.outcome()["scores"] == record["result"]["scores"]
+
+
+def test_an_evaluation_as_plain_data():
+    record = text_record(PASS_HEAD, PASS_ACTIONS + "0 play Ah\n")
+    data = evaluate(record, 3, samples=2, budget_ms=None).to_json()
+    assert (data["hand_id"], data["index"], data["seat"], data["side"], data["samples"]) == ("e-1", 3, 0, [0], 2)
+    assert [(o["cards"], o["kind"], o["chosen"]) for o in data["options"]] == [(["Ah"], "single", True),
+                                                                             (["2s"], "single", False)]
+    assert set(data["options"][0]["win"]) == {"mean", "se"}
+
+
+def swapped(record: dict, a: tuple[int, str], b: tuple[int, str]) -> dict:
+    """*record* with card a[1] of seat a[0] and card b[1] of seat b[0] dealt the other way."""
+    deal = [list(h) for h in record["deal"]]
+    deal[a[0]][deal[a[0]].index(a[1])] = b[1]
+    deal[b[0]][deal[b[0]].index(b[1])] = a[1]
+    return dict(record, deal=deal, result=None)
+
+
+@pytest.mark.parametrize("record, index, a, b", [
+    (text_record(PASS_HEAD, PASS_ACTIONS + "0 play Ah\n"), 3, (1, "4h"), (2, "Qc")),
+    (ddz(OUT_NOW), 4, (0, "4s"), (2, "Kc")),
+])
+def test_the_hidden_hands_do_not_change_the_values(record, index, a, b):
+    """Only what the seat knows counts: the other seats' hands dealt otherwise (the record
+    as legal) give the same values."""
+    other = swapped(record, a, b)
+    decision_state(other, index)  # as legal up to the decision
+    one = evaluate(record, index, samples=5, budget_ms=None)
+    two = evaluate(other, index, samples=5, budget_ms=None)
+    assert [(o.cards, o.wins, o.points) for o in one.options] == [(o.cards, o.wins, o.points) for o in two.options]
