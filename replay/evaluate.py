@@ -479,15 +479,12 @@ class Solver:
         mine = t.turn in self.side
         if value != mine:
             return cards  # lost for the seat's side whatever it plays
-        first = None
-        for option, child in self.children(t):
-            r = self.wins(child)
-            if r == value:
-                if same_play(t, option, cards):
-                    return cards
-                if first is None:
-                    first = option
-        return first if first is not None else cards
+        child = clone(t)
+        v = child.step(0, action_of(t.turn, cards))
+        assert v is None, v
+        if self.wins(child) == value:
+            return cards
+        return next((option for option, child in self.children(t) if self.wins(child) == value), cards)
 
 
 #: a hand with at most this many parts (the product of its rank counts + 1) has its plays
