@@ -550,6 +550,12 @@ def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] 
     if v is not None:
         raise ValueError(f"{v.code} at action {v.action}: {v.message}")
     a = actions[index]
+    if table.phase == "tribute" and a.get("act") == "play" and hasattr(table, "start_play"):
+        # Guandan takes its first lead in the tribute phase, which that play ends (as the
+        # simulation driver does before it): end it here, for the lead to be the decision
+        v = table.start_play(index, a.get("seat"))
+        if v is not None:
+            raise ValueError(f"{v.code} at action {v.action}: {v.message}")
     if table.over or table.phase != "play" or a.get("act") not in ("play", "pass") or a.get("seat") != table.turn:
         raise ValueError(f"action {index} is no play or pass of the seat to act ({a.get('act')!r} in the {table.phase} phase)")
     return table, passes

@@ -401,3 +401,14 @@ def test_the_hidden_hands_do_not_change_the_values(record, index, a, b):
     one = evaluate(record, index, samples=5, budget_ms=None)
     two = evaluate(other, index, samples=5, budget_ms=None)
     assert [(o.cards, o.wins, o.points) for o in one.options] == [(o.cards, o.wins, o.points) for o in two.options]
+
+
+def test_guandans_first_lead_is_a_decision():
+    """Guandan's first play of a hand ends the tribute phase: the lead is evaluated as any."""
+    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[2]
+    index = 2  # after the tribute and the return
+    table, _ = decision_state(record, index)
+    assert (table.phase, table.turn, table.last) == ("play", 3, None)  # the giver leads
+    ev = evaluate(record, index, samples=2, budget_ms=None)
+    assert ev.seat == 3 and ev.side == (1, 3) and ev.chosen.cards == record["actions"][index]["cards"]
+    assert len(ev.options) > 20 and all(o.cards is not None for o in ev.options)  # a lead: no pass
