@@ -608,6 +608,14 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
             cards = chosen  # the cards the seat played (of the suits it chose)
         plays.append(cards)
         options.append(Option(None if cards is None else [CARD_NAMES[c] for c in cards], kind, mine))
+    if chosen is not None and not any(o.chosen for o in options):
+        # a legal play the move generator gives otherwise (wild cards standing for other ranks)
+        v, _, _, readings = clone(table).verify_play(index, seat, record["actions"][index]["cards"],
+                                                     record["actions"][index].get("as"))
+        if v is not None:
+            raise ValueError(f"{v.code} at action {index}: {v.message}")
+        plays.append(chosen)
+        options.append(Option([CARD_NAMES[c] for c in chosen], readings[0].kind, True))
     prefix = record["actions"][:index]
     done = solved = relaxed = 0
     for k in range(samples):

@@ -206,11 +206,11 @@ def tiny_positions(head_record: dict, at: int, n: int, seed: int, most: int = 3)
 def test_the_solver_agrees_with_brute_force(make, at):
     decided = Counter()
     record = make()
-    for t in [*tiny_positions(record, at, 60, seed=at, most=2), *tiny_positions(record, at, 10, seed=at, most=3)]:
+    for t in [*tiny_positions(record, at, 40, seed=at, most=2), *tiny_positions(record, at, 6, seed=at, most=3)]:
         for side in (frozenset({t.turn}), frozenset(s for s in range(t.n) if s != t.turn)):
-            solver = Solver(side)
-            got = solver.wins(t)
+            got = Solver(side).wins(t)  # on packed counts
             assert got == brute_force(t, side), [[CARD_NAMES[c] for c in range(54) if h[c]] for h in t.hands]
+            assert Solver(side).search(t) == got  # on copies of the table
             decided[got] += 1
     assert decided[True] > 5 and decided[False] > 5  # both results are tested
 
@@ -274,6 +274,19 @@ def test_few_cards_left_are_solved_exactly(game, seed):
             assert option.wins[k] == float(Solver(side).wins(child))
     bots = evaluate(record, index, samples=4, budget_ms=None, exact_cards=0)
     assert bots.solved == 0
+
+
+def test_the_table_search_agrees_with_brute_force_in_guandan():
+    """Guandan (wild hearts, four seats, teams) is searched on copies of the table."""
+    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[2]
+    decided = Counter()
+    for t in tiny_positions(record, 5, 25, seed=2, most=2):
+        assert not Solver.packed_search(t)
+        side = frozenset({t.turn, (t.turn + 2) % 4})
+        got = Solver(side).wins(t)
+        assert got == brute_force(t, side)
+        decided[got] += 1
+    assert decided[True] > 3 and decided[False] > 3
 
 
 @pytest.mark.parametrize("must_play, wins", [(True, True), (False, False)])
@@ -412,3 +425,15 @@ def test_guandans_first_lead_is_a_decision():
     ev = evaluate(record, index, samples=2, budget_ms=None)
     assert ev.seat == 3 and ev.side == (1, 3) and ev.chosen.cards == record["actions"][index]["cards"]
     assert len(ev.options) > 20 and all(o.cards is not None for o in ev.options)  # a lead: no pass
+
+
+def test_a_recorded_play_the_generator_gives_otherwise_is_an_option(monkeypatch):
+    """(Wild cards: the engine accepts a play in a form its move list does not hold.)"""
+    from paipu.replay import evaluate as module
+
+    record = text_record(PASS_HEAD, PASS_ACTIONS + "0 play Ah\n")
+    real = module.options_of
+    monkeypatch.setattr(module, "options_of", lambda t: [o for o in real(t) if o[0] != ids("Ah")])
+    ev = evaluate(record, 3, samples=2, budget_ms=None)
+    assert [(o.label(), o.kind, o.chosen) for o in ev.options] == [("2s", "single", False), ("Ah", "single", True)]
+    assert len(ev.chosen.wins) == 2
