@@ -7,7 +7,8 @@ expected points, each with its standard error. Only what the seat could know is 
 
 - its own cards, every card played, the cards left per seat, and what the game makes
   public (``Table.known_cards``: Dou Dizhu's bottom in the landlord's hand, a hand shown
-  by 明牌);
+  by 明牌, Shuangkou's drawn card in the first leader's hand);
+- a card it handed to another seat (a Guandan tribute or return), in that seat's hand;
 - what passes reveal (``Table.pass_reveals``: under 有出必出 a pass means the seat could
   not beat the play on the table, so a hidden hand that could have is not dealt).
 
@@ -36,8 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARD_NAMES, CARD_OF, RANK_BIT
-from .replayer import make_table
 from .combos import any_beats, strongest
+from .replayer import make_table
 from .table import Table
 
 #: at most this many cards left in all hands together: the deal is solved exactly
@@ -314,10 +315,14 @@ HintsOf = Callable[[Table, random.Random], dict[str, Any]]
 
 
 def hints_of(table: Table) -> HintsOf:
-    """The game's advice to its bots (the simulation driver's ``play_hints``)."""
+    """The game's advice to its bots (the simulation driver's ``play_hints``; none for a
+    game without a driver)."""
     from .sim import driver
 
-    found: HintsOf | None = getattr(driver(table.rules.game), "play_hints", None)
+    try:
+        found: HintsOf | None = getattr(driver(table.rules.game), "play_hints", None)
+    except ValueError:  # no simulation driver (a game registered at run time)
+        found = None
     return found if found is not None else (lambda table, rng: {})
 
 
