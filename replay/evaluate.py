@@ -45,8 +45,10 @@ from .table import Table
 EXACT_CARDS = 10
 #: the solver gives up (and the deal is played out by the bots) beyond this many positions
 NODE_LIMIT = 4_000
-#: deals tried per sample before the pass constraints are relaxed for it
+#: deals drawn per sample before one is repaired to honour the passes
 MAX_TRIES = 200
+#: swaps tried by the repair before the pass constraints are relaxed for the sample
+REPAIR_STEPS = 2_000
 #: actions a playout may take before it is called off (a bug: every hand ends)
 MAX_STEPS = 2_000
 
@@ -115,11 +117,14 @@ class Evaluation:
     samples: int
     #: of them, deals solved exactly (win exact; points from a line that keeps that result)
     solved: int
-    #: of them, deals where no deal within MAX_TRIES honoured the passes: the constraint was relaxed
+    #: of them, deals where no deal within MAX_TRIES honoured the passes and the repair
+    #: did not either: the constraint was relaxed
     relaxed: int
     elapsed_ms: float
     seed: int
     bot: str
+    #: of them, deals that honour the passes after a repair (not drawn uniformly)
+    repaired: int = 0
 
     @property
     def chosen(self) -> Option | None:
@@ -139,7 +144,7 @@ class Evaluation:
             return None if v is None else {"mean": v.mean, "se": v.se}
 
         return {"hand_id": self.hand_id, "index": self.index, "seat": self.seat, "side": list(self.side),
-                "samples": self.samples, "solved": self.solved, "relaxed": self.relaxed,
+                "samples": self.samples, "solved": self.solved, "relaxed": self.relaxed, "repaired": self.repaired,
                 "elapsed_ms": self.elapsed_ms, "seed": self.seed, "bot": self.bot,
                 "options": [{"cards": o.cards, "kind": o.kind, "chosen": o.chosen, "win": val(o.win),
                              "points": val(o.score), "coins": val(o.coin)} for o in self.options]}
@@ -239,26 +244,60 @@ class Knowledge:
     #: held (its hand now + those cards) and could not beat the play
     passes: list[tuple[int, tuple[Any, ...], int]]
 
+    #: deals that rejection did not find and a repair did (see :meth:`deal`)
+    repaired: int = 0
+
     def deal(self, rng: random.Random, table: Table) -> tuple[dict[int, list[int]], bool]:
         """Hidden hands for the other seats: (seat -> cards, whether the pass constraints
-        were relaxed because no deal within :data:`MAX_TRIES` honoured them)."""
+        were relaxed). Deals are drawn until one honours every pass, :data:`MAX_TRIES`
+        times at most; then the last one is repaired (:meth:`repair`); a deal that still
+        breaks a pass is kept, relaxed."""
         pool = list(self.unseen)
-        hands: dict[int, list[int]] = {}
+        parts: dict[int, list[int]] = {}
         for _ in range(MAX_TRIES):
             rng.shuffle(pool)
-            hands, k = {}, 0
+            parts, k = {}, 0
             for seat, n in self.need.items():
-                hands[seat] = sorted(self.known.get(seat, []) + pool[k:k + n])
+                parts[seat] = pool[k:k + n]
                 k += n
-            if self.honours(hands, table):
-                return hands, False
-        return hands, True
+            if not self.broken(parts, table):
+                return self.hands(parts), False
+        fixed = self.repair(parts, rng, table)
+        self.repaired += fixed
+        return self.hands(parts), not fixed
 
-    def honours(self, hands: dict[int, list[int]], table: Table) -> bool:
-        """No seat could have beaten a play it passed on, with these hands."""
+    def hands(self, parts: dict[int, list[int]]) -> dict[int, list[int]]:
+        """Each seat's hand: its known cards and its part of the unseen ones."""
+        return {s: sorted(self.known.get(s, []) + part) for s, part in parts.items()}
+
+    def broken(self, parts: dict[int, list[int]], table: Table) -> list[int]:
+        """The seat of each pass the deal breaks (it could have beaten the play it passed on)."""
         combos = table.combos
-        packed = {s: sum(map(RANK_BIT.__getitem__, h)) for s, h in hands.items()}
-        return not any(combos.has_beating(packed[s] + since, last) for s, last, since in self.passes)
+        packed = {s: sum(map(RANK_BIT.__getitem__, self.known.get(s, []) + part)) for s, part in parts.items()}
+        return [s for s, last, since in self.passes if combos.has_beating(packed[s] + since, last)]
+
+    def repair(self, parts: dict[int, list[int]], rng: random.Random, table: Table) -> bool:
+        """Swap unseen cards between the hidden hands (a card of a seat that breaks a pass
+        for one of another seat), keeping each swap that breaks no more passes, until none
+        is broken (True) or :data:`REPAIR_STEPS` swaps were tried. The deal stays one the
+        seat could face, though no longer drawn uniformly."""
+        now = self.broken(parts, table)
+        seats = [s for s, part in parts.items() if part]
+        for _ in range(REPAIR_STEPS):
+            if not now:
+                return True
+            a = rng.choice(now)
+            b = rng.choice(seats)
+            if a == b or not parts[a]:
+                continue
+            i, j = rng.randrange(len(parts[a])), rng.randrange(len(parts[b]))
+            parts[a][i], parts[b][j] = parts[b][j], parts[a][i]
+            after = self.broken(parts, table)
+            if len(after) <= len(now):
+                now = after
+            else:
+                parts[a][i], parts[b][j] = parts[b][j], parts[a][i]
+        return not now
 
 
 def knowledge(table: Table, record: dict[str, Any], index: int,
@@ -653,4 +692,5 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
         solved += exact
         done += 1
     return Evaluation(record.get("id"), index, seat, tuple(sorted(side)), options, done, solved, relaxed,
-                      (time.perf_counter() - start) * 1000, seed, bot if isinstance(bot, str) else type(bot).__name__)
+                      (time.perf_counter() - start) * 1000, seed, bot if isinstance(bot, str) else type(bot).__name__,
+                      know.repaired)

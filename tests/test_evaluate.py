@@ -82,6 +82,20 @@ def test_without_the_pass_constraint_the_ace_would_go_anywhere():
     assert holders[2] > 5
 
 
+def test_a_deal_rejection_misses_is_repaired_to_honour_the_passes(monkeypatch):
+    from paipu.replay import evaluate as module
+
+    monkeypatch.setattr(module, "MAX_TRIES", 1)  # one draw: about half break seat 2's pass
+    record, table, know = pass_position()
+    for k in range(20):
+        hands, relaxed = know.deal(random.Random(k), table)
+        assert not relaxed and CARD_OF["Ac"] in hands[1] and len(hands[1]) == 15 and len(hands[2]) == 16
+        assert max(Counter(RANK[c] for c in hands[2]).values()) < 4
+    assert know.repaired > 3
+    ev = evaluate(record, 3, samples=12, budget_ms=None)
+    assert ev.relaxed == 0 and ev.repaired > 0 and ev.to_json()["repaired"] == ev.repaired
+
+
 def test_an_impossible_pass_constraint_is_relaxed_and_said_so():
     record, table, know = pass_position()
     ace = CARD_OF["Ac"]
