@@ -626,9 +626,9 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     """The options of the decision at action *index* of *record*, valued for the side of
     the seat to act (see the module's text and docs/review.md).
 
-    *samples*: deals of the hidden cards at most; *budget_ms*: stop sampling when this much
-    time has gone (after two samples at least; None: exactly *samples*, which makes the
-    result a function of the seed); *bot*: a name of ``paipu simulate --bot`` or a policy;
+    *samples*: deals of the hidden cards at most; *budget_ms*: stop sampling before a deal
+    that would end past this much time, judged by the mean deal so far (two deals at
+    least; None: exactly *samples*, which makes the result a function of the seed); *bot*: a name of ``paipu simulate --bot`` or a policy;
     *exact_cards*: solve a deal exactly when at most this many cards are left in all hands;
     *previous*: the previous hand's outcome in its match (Guandan), as for the replay.
 
@@ -662,9 +662,12 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
         options.append(Option([CARD_NAMES[c] for c in chosen], readings[0].kind, True))
     prefix = record["actions"][:index]
     done = solved = relaxed = 0
+    began = time.perf_counter()  # (the deals' own time, without the set-up)
     for k in range(samples):
-        if budget_ms is not None and done >= 2 and (time.perf_counter() - start) * 1000 >= budget_ms:
-            break
+        if deadline is not None and done >= 2:
+            now = time.perf_counter()
+            if now + (now - began) / done > deadline:
+                break  # the next deal, as long as the mean one so far, would end past the budget
         hands, loose = know.deal(random.Random(f"{seed}:{k}"), table)
         relaxed += loose
         world = clone(table)
