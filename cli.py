@@ -200,9 +200,14 @@ def ingest(
         except (DatasetLocked, DatasetWriteError) as e:
             fail(str(e))
     codes = ", ".join(f"{k} {v:,}" for k, v in sorted(stats.by_code.items()))
+    for source, line in stats.held:
+        err.print(f"{source}:{line}: held back: the file's last line has no line end and is not a whole record "
+                  "(still being written?); ingest again once it is complete, or end the line to have it rejected",
+                  markup=False, soft_wrap=True)
     out.print(
         f"ingested {human.count(stats.written, 'hand')} from {human.count(len(files), 'file')} into {out_dir}; "
-        f"{stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else ""),
+        f"{stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else "")
+        + (f", {len(stats.held):,} held back" if stats.held else ""),
         markup=False,
     )
 

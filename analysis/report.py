@@ -100,6 +100,9 @@ TEXT = {
         "seat_advantage": "Seat advantage: who goes out first", "first_lead": "Does leading first win?",
         "paodekuai_events": "Let-go (放走), paid let-go (包赔) and 喜钱", "double_down": "双下 double-down rate",
         "upgrade": "Levels the winning team goes up", "kou": "扣: winning margin",
+        "tribute": "Tribute (进贡): single, double after 双下, resisted",
+        "m_tribute_single": "single tribute", "m_tribute_double": "double tribute (after 双下)",
+        "m_tribute_resisted": "resisted (抗贡)", "m_tribute_none": "no tribute",
         "compare": "Differences between variants and settings",
         # metric names
         "m_landlord_wins": "landlord wins", "m_spring": "spring", "m_anti_spring": "anti-spring",
@@ -135,6 +138,9 @@ TEXT = {
         "seat_advantage": "座位优势：谁先出完", "first_lead": "首出者更容易赢吗？",
         "paodekuai_events": "放走、包赔与喜钱", "double_down": "双下比例",
         "upgrade": "获胜队升级数", "kou": "扣：胜负差距",
+        "tribute": "进贡：单贡、双下后的双贡、抗贡",
+        "m_tribute_single": "单贡", "m_tribute_double": "双贡（双下后）", "m_tribute_resisted": "抗贡",
+        "m_tribute_none": "不进贡",
         "compare": "玩法与规则设置之间的差异",
         "m_landlord_wins": "地主胜", "m_spring": "春天", "m_anti_spring": "反春",
         "m_bomb_hands": "有炸弹的牌局", "m_first_lead": "首出者胜", "m_let_go": "放走",
@@ -602,6 +608,10 @@ class Section:
     def chart_upgrade(self) -> None:
         self._measure_chart("upgrade", "guandan", "measure", "upgrade", self.t["upgrade"],
                             cat=lambda r: f"+{r['level']}")
+
+    def chart_tribute(self) -> None:
+        self._measure_chart("tribute", "guandan", "measure", "tribute", self.t["tribute"],
+                            cat=lambda r: self.t[f"m_tribute_{r['level']}"])
 
     def chart_kou(self) -> None:
         self._measure_chart("kou", "shuangkou", "measure", "kou", self.t["kou"],
