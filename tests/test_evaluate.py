@@ -327,22 +327,40 @@ def first_decision(record: dict, seat: int, after: int = 0) -> int:
                 if i > after and a["seat"] == seat and a["act"] in ("play", "pass"))
 
 
+def played_before(record: dict, seat: int, card: str, viewer: int) -> bool:
+    """Whether *seat* played *card* before *viewer*'s first decision after action 3."""
+    stop = first_decision(record, viewer, after=3)
+    return any(a["seat"] == seat and card in a.get("cards", ()) for a in record["actions"][2:stop])
+
+
+def single_tribute_hand() -> tuple[dict, int, int, str, str]:
+    """A simulated Guandan hand that opens with one tribute and its return, neither card
+    played before the two seats' first decisions after them: (record, giver, receiver,
+    tribute, returned card)."""
+    for record in paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"):
+        acts = record["actions"]
+        if [a["act"] for a in acts[:3]] != ["tribute", "return", "play"]:
+            continue
+        giver, receiver, tribute, back = acts[0]["seat"], acts[0]["to"], acts[0]["card"], acts[1]["card"]
+        if not played_before(record, receiver, tribute, giver) and not played_before(record, giver, back, receiver):
+            return record, giver, receiver, tribute, back
+    raise AssertionError("no such hand")
+
+
 def test_a_guandan_tribute_and_its_return_are_known_to_the_two_seats():
-    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[2]
-    assert record["actions"][:2] == [
-        {"seat": 3, "act": "tribute", "card": "As", "to": 2, "t": 3559},
-        {"seat": 2, "act": "return", "card": "2s", "to": 3, "t": 4989}]
+    record, giver, receiver, tribute, back = single_tribute_hand()
     seen = {}
     for seat in range(4):
         index = first_decision(record, seat, after=3)
         table, passes = decision_state(record, index)
         know = knowledge(table, record, index, passes)
         seen[seat] = {s: [CARD_NAMES[c] for c in cards] for s, cards in know.known.items()}
-        if seat == 3:
+        if seat == giver:
             for k in range(5):
                 hands, _ = know.deal(random.Random(k), table)
-                assert CARD_OF["As"] in hands[2] and sum(map(len, hands.values())) == len(know.unseen) + 1
-    assert seen == {0: {}, 1: {}, 2: {3: ["2s"]}, 3: {2: ["As"]}}
+                assert CARD_OF[tribute] in hands[receiver] and sum(map(len, hands.values())) == len(know.unseen) + 1
+    others = [s for s in range(4) if s not in (giver, receiver)]
+    assert seen == {giver: {receiver: [tribute]}, receiver: {giver: [back]}, others[0]: {}, others[1]: {}}
 
 
 def test_the_shuangkou_drawn_card_is_known_in_the_leaders_hand():
@@ -432,12 +450,13 @@ def test_the_hidden_hands_do_not_change_the_values(record, index, a, b):
 
 def test_guandans_first_lead_is_a_decision():
     """Guandan's first play of a hand ends the tribute phase: the lead is evaluated as any."""
-    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[2]
+    record, giver, receiver, _, _ = single_tribute_hand()
     index = 2  # after the tribute and the return
     table, _ = decision_state(record, index)
-    assert (table.phase, table.turn, table.last) == ("play", 3, None)  # the giver leads
+    assert (table.phase, table.turn, table.last) == ("play", giver, None)  # the giver leads
     ev = evaluate(record, index, samples=2, budget_ms=None)
-    assert ev.seat == 3 and ev.side == (1, 3) and ev.chosen.cards == record["actions"][index]["cards"]
+    assert ev.seat == giver and ev.side == (giver % 2, giver % 2 + 2)
+    assert ev.chosen.cards == record["actions"][index]["cards"]
     assert len(ev.options) > 20 and all(o.cards is not None for o in ev.options)  # a lead: no pass
 
 
