@@ -644,21 +644,23 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     side = frozenset({seat}) | table.partners(seat)
     know = knowledge(table, record, index, passes)
     hints = hints_of(table)
-    plays, options = [], []
-    chosen = chosen_option(table, record["actions"][index])
+    firsts, options = [], []  # each option as the action that makes it
+    recorded = record["actions"][index]
+    chosen = chosen_option(table, recorded)
+    # the recorded action itself for its option: the suits the seat chose, what its wild cards stood for
+    as_played = {k: v for k, v in recorded.items() if k in ("seat", "act", "cards", "as", "declared")}
     for cards, kind in options_of(table):
         mine = same_play(table, cards, chosen)
         if mine:
             cards = chosen  # the cards the seat played (of the suits it chose)
-        plays.append(cards)
+        firsts.append(as_played if mine else action_of(seat, cards))
         options.append(Option(None if cards is None else [CARD_NAMES[c] for c in cards], kind, mine))
     if chosen is not None and not any(o.chosen for o in options):
         # a legal play the move generator gives otherwise (wild cards standing for other ranks)
-        v, _, _, readings = clone(table).verify_play(index, seat, record["actions"][index]["cards"],
-                                                     record["actions"][index].get("as"))
+        v, _, _, readings = clone(table).verify_play(index, seat, recorded["cards"], recorded.get("as"))
         if v is not None:
             raise ValueError(f"{v.code} at action {index}: {v.message}")
-        plays.append(chosen)
+        firsts.append(as_played)
         options.append(Option([CARD_NAMES[c] for c in chosen], readings[0].kind, True))
     prefix = record["actions"][:index]
     done = solved = relaxed = 0
@@ -674,18 +676,18 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
         for s, cards in hands.items():
             set_hand(world, s, cards)
         after = []
-        for cards in plays:
+        for first in firsts:
             t = clone(world)
-            v = t.step(index, action_of(seat, cards))
+            v = t.step(index, first)
             assert v is None, v
             after.append(t)
         # (once a seat is out the winning side is known: the bots play on for the points)
         solver = Solver(side, deadline=deadline) if not table.out and sum(world.left) <= exact_cards else None
         if solver is not None and any(solver.wins(t) is None for t in after):
             solver = None  # too big after all: the bots play every option of this deal
-        for option, cards, t in zip(options, plays, after):
+        for option, first, t in zip(options, firsts, after):
             rng = random.Random(f"{seed}:{k}:play")  # the same random numbers for every option
-            play_out(t, rng, policy, hints, prefix + [action_of(seat, cards)], None if solver is None else solver.keeping)
+            play_out(t, rng, policy, hints, prefix + [first], None if solver is None else solver.keeping)
             option.wins.append(float(side_wins(t, side)))
             outcome = t.outcome()
             option.points.append(float(outcome["scores"][seat]))

@@ -470,3 +470,45 @@ def test_a_recorded_play_the_generator_gives_otherwise_is_an_option(monkeypatch)
     ev = evaluate(record, 3, samples=2, budget_ms=None)
     assert [(o.label(), o.kind, o.chosen) for o in ev.options] == [("2s", "single", False), ("Ah", "single", True)]
     assert len(ev.chosen.wins) == 2
+
+
+AIRPLANE_HEAD = """\
+hand e-2
+game paodekuai huopin
+seat 0 张三: 3d 3s 3h 4d 4s 4h 5d 5s 5h 6c 7d 8d 9d Td Jd Qd
+seat 1 李四: 3c 4c 5c 6d 6s 6h 7s 7h 7c 8s 8h 8c 9s 9h 9c Ts
+seat 2 王五: Th Tc Js Jh Jc Qs Qh Qc Kd Ks Kh Kc Ah Ad Ac 2s
+"""
+
+
+#: seat 0's cards after that airplane
+REST = sum(1 << (5 * RANK[c]) for c in ids("7d 8d 9d Td Jd Qd"))
+
+
+class TableWatcher:
+    """The fast bot, noting the key of the play on the table whenever seat 0 has just played
+    its airplane of threes, fours and fives."""
+
+    def __init__(self):
+        from paipu.replay.sim.bots import BOTS
+
+        self.bot, self.seen = BOTS["fast"], set()
+
+    def play(self, table, rng, moves, hints):
+        if table.last is not None and table.last_seat == 0 and table.packed[0] == REST:
+            self.seen.add(table.last[0].key)
+        return self.bot.play(table, rng, moves, hints)
+
+
+@pytest.mark.parametrize("declared, key", [(None, 2), (["airplane", "4"], 1)])
+def test_the_recorded_play_is_played_as_the_seat_declared_it(declared, key):
+    """333444555+6 reads as 333444 + 5556 (key 4) or 444555 + 3336 (key 5, the strongest):
+    the option played stands as the seat declared it."""
+    play = {"seat": 0, "act": "play", "cards": "3d 3s 3h 4d 4s 4h 5d 5s 5h 6c".split()}
+    if declared:
+        play["declared"] = declared
+    record = dict(text_record(AIRPLANE_HEAD, ""), actions=[play])
+    watcher = TableWatcher()
+    ev = evaluate(record, 0, samples=2, budget_ms=None, bot=watcher)
+    assert ev.chosen.cards == play["cards"]
+    assert watcher.seen == {key}
