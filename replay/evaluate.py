@@ -29,6 +29,7 @@ state after the option; when few cards are left it is solved exactly instead
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -51,6 +52,10 @@ MAX_TRIES = 200
 REPAIR_STEPS = 2_000
 #: actions a playout may take before it is called off (a bug: every hand ends)
 MAX_STEPS = 2_000
+#: the acts of a bidding decision (Dou Dizhu), each with the field that says yes or no
+BIDS = {"bid": "call", "grab": "grab"}
+#: the key of the cards not yet in any hand (Dou Dizhu's bottom while bidding) in a deal
+BOTTOM = -1
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,8 @@ class Option:
         return Value.of(self.coins) if self.coins else None
 
     def label(self) -> str:
-        return "pass" if self.cards is None else " ".join(self.cards)
+        """The cards, "pass", or a bid as its kind ("bid yes", "grab no")."""
+        return " ".join(self.cards) if self.cards is not None else self.kind or "pass"
 
 
 @dataclass
@@ -302,9 +308,10 @@ class Knowledge:
 
 def knowledge(table: Table, record: dict[str, Any], index: int,
               passes: list[tuple[int, int, tuple[Any, ...]]]) -> Knowledge:
-    """What table.turn knows at *index* (*passes*: (action, seat, play passed on) of the
-    revealing passes before it)."""
-    viewer = table.turn
+    """What the seat of action *index* knows then (*passes*: (action, seat, play passed
+    on) of the revealing passes before it). Cards in no hand yet (Dou Dizhu's bottom while
+    bidding) are dealt too, under the key :data:`BOTTOM`."""
+    viewer = record["actions"][index]["seat"]
     count = [0] * 54
     for c in table.rules.deck:
         count[c] += 1
@@ -336,6 +343,8 @@ def knowledge(table: Table, record: dict[str, Any], index: int,
         raise ValueError("the cards played and known are not the deck's")
     unseen = [c for c in range(54) for _ in range(count[c])]
     need = {s: table.left[s] - len(known.get(s, ())) for s in range(table.n) if s != viewer and table.left[s]}
+    if table.phase == "bidding" and len(unseen) - sum(need.values()) == table.rules.bottom:
+        need[BOTTOM] = table.rules.bottom  # the bottom, not given yet
     if sum(need.values()) != len(unseen):
         raise ValueError(f"{len(unseen)} unseen cards for {sum(need.values())} places in the other hands")
     constraints = []
@@ -600,8 +609,14 @@ def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] 
         v = table.start_play(index, a.get("seat"))
         if v is not None:
             raise ValueError(f"{v.code} at action {v.action}: {v.message}")
+    if a.get("act") in BIDS and table.phase == "bidding" and not table.over:
+        v = clone(table).step(index, a)  # (a bid's turn is the engine's to check: before the first, none is set)
+        if v is not None:
+            raise ValueError(f"{v.code} at action {index}: {v.message}")
+        return table, passes
     if table.over or table.phase != "play" or a.get("act") not in ("play", "pass") or a.get("seat") != table.turn:
-        raise ValueError(f"action {index} is no play or pass of the seat to act ({a.get('act')!r} in the {table.phase} phase)")
+        raise ValueError(f"action {index} is no play, pass or bid of the seat to act "
+                         f"({a.get('act')!r} in the {table.phase} phase)")
     return table, passes
 
 
@@ -618,6 +633,61 @@ def same_play(table: Table, a: list[int] | None, b: list[int] | None) -> bool:
     if table.plain_lookup:
         return sum(map(RANK_BIT.__getitem__, a)) == sum(map(RANK_BIT.__getitem__, b))
     return sorted(a) == sorted(b)
+
+
+def decision_options(table: Table, index: int, recorded: dict[str, Any]) -> tuple[list[dict[str, Any]], list[Option]]:
+    """The options of the decision at *index* (its *recorded* action), each as the action
+    that makes it and as an :class:`Option`: every legal play and the pass, or a bid's yes
+    and no."""
+    seat = recorded["seat"]
+    if recorded["act"] in BIDS:
+        act, field_ = recorded["act"], BIDS[recorded["act"]]
+        return ([{"seat": seat, "act": act, field_: yes} for yes in (True, False)],
+                [Option(None, f"{act} {'yes' if yes else 'no'}", recorded.get(field_) == yes) for yes in (True, False)])
+    firsts, options = [], []
+    chosen = chosen_option(table, recorded)
+    # the recorded action itself for its option: the suits the seat chose, what its wild cards stood for
+    as_played = {k: v for k, v in recorded.items() if k in ("seat", "act", "cards", "as", "declared")}
+    for cards, kind in options_of(table):
+        mine = same_play(table, cards, chosen)
+        if mine:
+            cards = chosen  # the cards the seat played (of the suits it chose)
+        firsts.append(as_played if mine else action_of(seat, cards))
+        options.append(Option(None if cards is None else [CARD_NAMES[c] for c in cards], kind, mine))
+    if chosen is not None and not any(o.chosen for o in options):
+        # a legal play the move generator gives otherwise (wild cards standing for other ranks)
+        v, _, _, readings = clone(table).verify_play(index, seat, recorded["cards"], recorded.get("as"))
+        if v is not None:
+            raise ValueError(f"{v.code} at action {index}: {v.message}")
+        firsts.append(as_played)
+        options.append(Option([CARD_NAMES[c] for c in chosen], readings[0].kind, True))
+    return firsts, options
+
+
+def side_of(table: Table, seat: int) -> frozenset[int]:
+    """The seat with its partners (in Dou Dizhu known once the bidding names the landlord)."""
+    return frozenset({seat}) | table.partners(seat)
+
+
+def bidding_of(table: Table) -> Callable[..., None]:
+    """The game's bidding played out by bots (the simulation driver's ``bid_out``)."""
+    from .sim import driver
+
+    found: Callable[..., None] | None = getattr(driver(table.rules.game), "bid_out", None)
+    if found is None:
+        raise ValueError(f"{table.rules.game} has no bidding to evaluate")
+    return found
+
+
+def stepper(table: Table, line: list[dict[str, Any]]) -> Callable[..., None]:
+    """``act(action, options)`` as the simulation drivers call it: the action appended to
+    *line* and taken by *table*."""
+    def act(action: dict[str, Any], options: int = 1) -> None:
+        line.append(action)
+        v = table.step(len(line) - 1, action)
+        if v is not None:
+            raise RuntimeError(f"a playout broke a rule: {v}")
+    return act
 
 
 def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms: float | None = 50.0,
@@ -640,28 +710,13 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     deadline = None if budget_ms is None else start + budget_ms / 1000
     policy = BOTS[bot] if isinstance(bot, str) else bot
     table, passes = decision_state(record, index, previous)
-    seat = table.turn
-    side = frozenset({seat}) | table.partners(seat)
+    recorded = record["actions"][index]
+    seat = recorded["seat"]
     know = knowledge(table, record, index, passes)
     hints = hints_of(table)
-    firsts, options = [], []  # each option as the action that makes it
-    recorded = record["actions"][index]
-    chosen = chosen_option(table, recorded)
-    # the recorded action itself for its option: the suits the seat chose, what its wild cards stood for
-    as_played = {k: v for k, v in recorded.items() if k in ("seat", "act", "cards", "as", "declared")}
-    for cards, kind in options_of(table):
-        mine = same_play(table, cards, chosen)
-        if mine:
-            cards = chosen  # the cards the seat played (of the suits it chose)
-        firsts.append(as_played if mine else action_of(seat, cards))
-        options.append(Option(None if cards is None else [CARD_NAMES[c] for c in cards], kind, mine))
-    if chosen is not None and not any(o.chosen for o in options):
-        # a legal play the move generator gives otherwise (wild cards standing for other ranks)
-        v, _, _, readings = clone(table).verify_play(index, seat, recorded["cards"], recorded.get("as"))
-        if v is not None:
-            raise ValueError(f"{v.code} at action {index}: {v.message}")
-        firsts.append(as_played)
-        options.append(Option([CARD_NAMES[c] for c in chosen], readings[0].kind, True))
+    firsts, options = decision_options(table, index, recorded)
+    bidding = recorded["act"] in BIDS
+    bid_out = bidding_of(table) if bidding else None
     prefix = record["actions"][:index]
     done = solved = relaxed = 0
     began = time.perf_counter()  # (the deals' own time, without the set-up)
@@ -674,7 +729,10 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
         relaxed += loose
         world = clone(table)
         for s, cards in hands.items():
-            set_hand(world, s, cards)
+            if s == BOTTOM:
+                world.spec = dataclasses.replace(world.spec, bottom=[CARD_NAMES[c] for c in cards])
+            else:
+                set_hand(world, s, cards)
         after = []
         for first in firsts:
             t = clone(world)
@@ -682,13 +740,18 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
             assert v is None, v
             after.append(t)
         # (once a seat is out the winning side is known: the bots play on for the points)
-        solver = Solver(side, deadline=deadline) if not table.out and sum(world.left) <= exact_cards else None
+        exact = not bidding and not table.out and sum(world.left) <= exact_cards
+        solver = Solver(side_of(table, seat), deadline=deadline) if exact else None
         if solver is not None and any(solver.wins(t) is None for t in after):
             solver = None  # too big after all: the bots play every option of this deal
         for option, first, t in zip(options, firsts, after):
             rng = random.Random(f"{seed}:{k}:play")  # the same random numbers for every option
-            play_out(t, rng, policy, hints, prefix + [first], None if solver is None else solver.keeping)
-            option.wins.append(float(side_wins(t, side)))
+            line = prefix + [first]
+            if bid_out is not None:
+                # (after a bid the first bidder is known: the record's leader is not asked for)
+                bid_out(t, rng, stepper(t, line), [policy] * t.n, t.spec.leader if t.spec.leader is not None else seat)
+            play_out(t, rng, policy, hints, line, None if solver is None else solver.keeping)
+            option.wins.append(float(side_wins(t, side_of(t, seat))))
             outcome = t.outcome()
             option.points.append(float(outcome["scores"][seat]))
             if "coins" in outcome:
@@ -696,6 +759,7 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
         exact = solver is not None
         solved += exact
         done += 1
-    return Evaluation(record.get("id"), index, seat, tuple(sorted(side)), options, done, solved, relaxed,
+    side = () if bidding else tuple(sorted(side_of(table, seat)))  # (a bid's side is known after the bidding)
+    return Evaluation(record.get("id"), index, seat, side, options, done, solved, relaxed,
                       (time.perf_counter() - start) * 1000, seed, bot if isinstance(bot, str) else type(bot).__name__,
                       know.repaired)

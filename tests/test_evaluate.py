@@ -178,9 +178,30 @@ def test_the_budget_stops_sampling_after_two_deals():
     assert ev.samples == 2
 
 
-def test_a_bid_is_no_decision_to_evaluate():
+def test_a_dou_dizhu_bid_is_valued_over_deals_of_the_bottom_too():
+    """Seat 0 holds a straight 3..A, three 2s and a joker: calling wins far more often."""
+    from paipu.replay.evaluate import BOTTOM
+
     record = ddz(OUT_NOW)
-    with pytest.raises(ValueError, match="action 0 is no play or pass of the seat to act"):
+    table, passes = decision_state(record, 0)
+    know = knowledge(table, record, 0, passes)
+    assert know.need == {1: 17, 2: 17, BOTTOM: 3} and know.known == {}
+    mine = {c for c in range(54) if table.hands[0][c]}
+    for k in range(5):
+        hands, _ = know.deal(random.Random(k), table)
+        assert len(hands[BOTTOM]) == 3 and not (set(hands[BOTTOM]) | set(hands[1]) | set(hands[2])) & mine
+    ev = evaluate(record, 0, samples=16, budget_ms=None)
+    assert ev.seat == 0 and ev.side == ()  # (the side is known after the bidding)
+    call, decline = ev.options
+    assert (call.label(), call.chosen, decline.label(), decline.chosen) == ("bid yes", True, "bid no", False)
+    assert call.win.mean > decline.win.mean + 0.2
+    grab = evaluate(record, 1, samples=2, budget_ms=None)
+    assert [(o.label(), o.chosen) for o in grab.options] == [("grab yes", False), ("grab no", True)]
+
+
+def test_a_tribute_is_no_decision_to_evaluate():
+    record, *_ = single_tribute_hand()
+    with pytest.raises(ValueError, match="action 0 is no play, pass or bid of the seat to act"):
         evaluate(record, 0)
     assert paipu.evaluate is evaluate
 
