@@ -1,9 +1,10 @@
 """The value of each option at a decision of a recorded hand (``paipu.evaluate``).
 
-At a play or pass of the play phase, every legal option of the seat to act is valued for
-that seat's side (the seat with its partners: Dou Dizhu's other farmer, Guandan's and
-Shuangkou's partner): the probability that the side wins the hand and the seat's
-expected points, each with its standard error. Only what the seat could know is used:
+At a play or pass of the play phase (or a Dou Dizhu bid), every legal option of the seat
+to act is valued for that seat's side (the seat with its partners: Dou Dizhu's other
+farmer, Guandan's and Shuangkou's partner): the probability that the side wins the hand
+and the seat's expected points, each with its standard error. Only what the seat could
+know is used:
 
 - its own cards, every card played, the cards left per seat, and what the game makes
   public (``Table.known_cards``: Dou Dizhu's bottom in the landlord's hand, a hand shown
@@ -584,8 +585,8 @@ def brute_force(t: Table, side: frozenset[int]) -> bool:
 
 def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] | None = None,
                    ) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
-    """The table just before action *index* (a play or pass of the play phase), and the
-    revealing passes before it: (action, seat, the play passed on). *previous*: the
+    """The table just before action *index* (a play or pass of the play phase, or a bid),
+    and the revealing passes before it: (action, seat, the play passed on). *previous*: the
     previous hand's outcome in its match (Guandan), as for the replay."""
     actions = record["actions"]
     if not 0 <= index < len(actions):
@@ -702,7 +703,7 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     *exact_cards*: solve a deal exactly when at most this many cards are left in all hands;
     *previous*: the previous hand's outcome in its match (Guandan), as for the replay.
 
-    :raises ValueError: when the action is no play or pass, or the hand breaks a rule before it.
+    :raises ValueError: when the action is no play, pass or bid, or the hand breaks a rule before it.
     """
     from .sim.bots import BOTS
 
