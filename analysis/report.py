@@ -30,6 +30,7 @@ import polars as pl  # noqa: E402
 
 from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
+from .fmt import rate_columns  # noqa: E402
 from .inference import holm, mean_interval, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import all_stats, optional_table  # noqa: E402
 from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402
@@ -172,7 +173,6 @@ COLUMN_WORDS = {
     "breakdown": ("by", "按"), "difference": ("difference", "差"), "p_holm": ("p (Holm)", "p（Holm）"),
     "metric": ("rate", "比率"), "group": ("variant / setting", "玩法 / 规则"),
 }
-RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share"})
 HIDDEN_COLUMNS = frozenset({"game"})
 
 CSS = """
@@ -719,6 +719,7 @@ class Page:
             return "<p class='note'>–</p>"
         k = 0 if self.lang == "en" else 1
         cols = [c for c in df.columns if c not in HIDDEN_COLUMNS]
+        rates = rate_columns(df.columns)  # lo/hi of a mean (bombs a hand) stay in its unit
         head = "".join(f"<th>{html.escape(COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k])}</th>" for c in cols)
         rows = []
         for row in df.select(cols).iter_rows(named=True):
@@ -731,7 +732,7 @@ class Page:
                     cells.append(f"<td class='t'>{html.escape(setting_words(x, self.lang))}</td>")
                 elif c == "variant":
                     cells.append(f"<td class='t'>{html.escape(variant_words(x, self.lang))}</td>")
-                elif c in RATE_COLUMNS and isinstance(x, float):
+                elif c in rates and isinstance(x, float):
                     cells.append(f"<td>{pct(x)}</td>")
                 elif c == "difference" and isinstance(x, float):
                     cells.append(f"<td>{html.escape(pp(x, self.lang))}</td>")
@@ -781,7 +782,20 @@ class Page:
 
 
 def write_report(root: str, out: str, game: str | None = None, lang: str = "en", replays: str | None = None) -> int:
-    """Write the HTML report of the audited dataset *root* to *out*; returns the number of game sections."""
+    """Write the HTML report of the audited dataset *root* to the file *out* (whole or not
+    at all); returns the number of game sections."""
+    doc, n = report_html(root, out, game, lang, replays)
+    tmp = out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(doc)
+    os.replace(tmp, out)
+    return n
+
+
+def report_html(root: str, out: str, game: str | None = None, lang: str = "en",
+                replays: str | None = None) -> tuple[str, int]:
+    """The report's page and its number of game sections; *out* is the file it goes to (the
+    links to --replays pages are relative to its folder; ``-``, standard output: the current one)."""
     stats = all_stats(root, game)
     t = TEXT[lang]
     page = Page(lang, replays, out)
@@ -824,11 +838,7 @@ def write_report(root: str, out: str, game: str | None = None, lang: str = "en",
            f"<p class='note'>{t['dataset']}: {html.escape(root)}. {t['method']}</p>"
            f"<nav class='toc' id='contents'><strong>{t['contents']}</strong><ul>{''.join(toc)}</ul></nav>"
            f"<section id='summary'><h2>{t['summary']}</h2>{''.join(summary)}</section>{content}</body></html>")
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(doc)
-    os.replace(tmp, out)
-    return len(sections)
+    return doc, len(sections)
 
 
 def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None, page: Page) -> list[tuple[str, str, str]]:

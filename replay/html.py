@@ -265,6 +265,13 @@ def html_name(hand_id: str) -> str:
     return safe + ".html"
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it, then set back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_page(record: dict, path: str, lang: str = "en") -> dict | None:
     """Write the page of *record* to *path* (whole or not at all); returns its violation or None."""
     data = hand_data(record, lang)
@@ -272,6 +279,8 @@ def write_page(record: dict, path: str, lang: str = "en") -> dict | None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".paipu-", suffix=".html")
     try:
+        if hasattr(os, "fchmod"):  # mkstemp's 0600 is for secrets: a page is read as any new file is
+            os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)

@@ -35,6 +35,8 @@ from .io.dataset import (
     add_hand, content_hash, file_identity, id_key, reject_digest, reject_keys, unfit_field,
 )
 from .io.jsonl import items_of_lines, parse_line, record_to_json
+from .io.mapping import is_mapping
+from .io.readers import FOREIGN, foreign_items
 from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format
 from .io.text import CHUNK_BYTES, items_of_text_blocks, text_batches
 from .verdicts import Code
@@ -95,7 +97,9 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
     """Split the input files into batches of at most *batch_size* hands."""
     for path in paths:
         kind = sniff_format(path) if fmt == "auto" else fmt
-        if kind not in ("jsonl", "guandan-competition"):
+        # one batch a file (a JSON document, OpenSpiel's text, a mapped operator's log)
+        whole = kind == "guandan-competition" or kind in FOREIGN or is_mapping(kind)
+        if kind not in ("jsonl", "guandan-competition") and not whole:
             yield from _text_batches(path, batch_size)
             continue
         lines: list[tuple[int, bytes]] = []
@@ -107,7 +111,7 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
             for n, data in iter_lines(path, encoding, unended):
                 if n == 1:
                     base = file_encoding(data)
-                if kind == "guandan-competition":
+                if whole:
                     starts = False  # a file is one batch: its deals carry levels from one to the next
                     if not data.strip():
                         continue
@@ -127,8 +131,9 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
                         encoding=encoding[0] if encoding else None, base=base)
             continue
         if lines:
+            # (another tool's file is no JSON lines: its last line is never held back)
             yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None, base=base,
-                        unended=unended[0] if unended else 0)
+                        unended=unended[0] if unended and kind in ("jsonl", "guandan-competition") else 0)
 
 
 def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
@@ -160,6 +165,8 @@ def _work(batch: Batch) -> BatchResult:
         from .io.guandan_competition import items_of_competition_lines
 
         items = items_of_competition_lines(lines, batch.source, batch.strict)
+    elif batch.fmt in FOREIGN or is_mapping(batch.fmt):
+        items = foreign_items(batch.fmt)(batch.lines, batch.source, batch.strict)
     else:
         items = items_of_text_blocks(batch.lines, batch.source, batch.strict, batch.base)
     columns: dict[str, list[tuple[int, Item, int]]] = {}

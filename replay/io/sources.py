@@ -350,12 +350,18 @@ def _blocks(f: io.BufferedIOBase, count: list[int]) -> Iterator[tuple[int, bytes
 
 
 def sniff_format(path: str) -> str:
-    """``jsonl``, ``text`` or ``guandan-competition``: by the first meaningful line (a JSON
+    """``jsonl``, ``text``, ``guandan-competition`` or another tool's format
+    (:func:`~replay.io.foreign.sniff_foreign`): by the first meaningful line (a JSON
     object with notify messages and no ``paipu`` field is a competition log), else by the
     file ending."""
     suffix = base_suffix(path)
     if suffix == ".paipu":
         return "text"
+    from .foreign import sniff_foreign
+
+    foreign = sniff_foreign(path)
+    if foreign is not None:
+        return foreign
     try:
         for _, data in iter_lines(path):
             stripped = data.lstrip(b"\xef\xbb\xbf \t")
