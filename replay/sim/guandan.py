@@ -10,7 +10,7 @@ from ..games.guandan import (
     BIG_JOKER, PARTNERS, TEAM, GuandanHand, GuandanRules, level_name, parse_level, tribute_seats, value,
 )
 from .bots import HEURISTIC
-from .core import Recorder, Seat, play_turn, seat_names
+from .core import Recorder, Seat, play_to_end, seat_names
 
 ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初级场", "base": 1, "coef": 500, "fee": 50})
 
@@ -71,13 +71,7 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
         table.turn = record.get("leader", 0)
     table.start_play(len(actions), table.turn)
     escape_at = rng.randrange(10, 80) if rng.random() < escape_rate else -1
-    while not table.over:
-        if len(actions) == escape_at:
-            act({"seat": rng.randrange(4), "act": "escape"})
-            break
-        seat = table.turn
-        play_turn(table, rng, act, policies[seat],
-                  {"partners": PARTNERS[seat], "strong": 13, "bomb_chance": 0.15})
+    play_to_end(table, rng, act, policies, play_hints, escape_at)
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "levels", "upgrade", "scores", "coins") if k in outcome}
     if table.end_reason == "escape" or outcome.get("match_over"):
@@ -109,3 +103,8 @@ def simulate_match_hands(rng_for: Callable[[int], random.Random], rules: Guandan
             state = {}
         seats = seats_for(k) if seats_for is not None and not state else None
         yield simulate_hand(rng_for(k), rules, f"{prefix}-{k:06d}", escape_rate, state, seats)
+
+
+def play_hints(table: GuandanHand, rng: random.Random) -> dict:
+    """The advice to the policy of the seat to act (its partner; keep the top cards longer)."""
+    return {"partners": PARTNERS[table.turn], "strong": 13, "bomb_chance": 0.15}
