@@ -814,10 +814,9 @@ def write_report(root: str, out: str, game: str | None = None, lang: str = "en",
            f"<p class='note'>{t['dataset']}: {html.escape(root)}. {t['method']}</p>"
            f"<nav class='toc' id='contents'><strong>{t['contents']}</strong><ul>{''.join(toc)}</ul></nav>"
            f"<section id='summary'><h2>{t['summary']}</h2>{''.join(summary)}</section>{content}</body></html>")
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(doc)
-    os.replace(tmp, out)
+    from paipu.replay.io.output import write_bytes
+
+    write_bytes(out, doc.encode("utf-8"), gz=False)  # the old report or the new one, nothing beside it
     return len(sections)
 
 
