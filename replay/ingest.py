@@ -313,7 +313,11 @@ def _ingest(paths, out, fmt, batch_size, workers, on_reject, on_batch) -> Ingest
                 if on_batch:
                     on_batch(batch.size)
         else:
-            with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+            from .distributed import die_with_parent
+
+            # the workers return tables (this process writes) and die with it (no orphans)
+            with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=die_with_parent,
+                                     initargs=(os.getpid(),)) as pool:
                 window: list[tuple[Future, int]] = []
                 for batch in batches:
                     window.append((pool.submit(work, batch), batch.size))

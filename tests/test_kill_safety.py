@@ -1,0 +1,187 @@
+"""Kills with real processes: the dataset audit's workers die with it and never make
+anything visible themselves; one worker killed (as the out-of-memory killer does) ends the
+audit with one line and a rerun completes it.  Every writer of a single file leaves the
+old file or the new one and nothing beside it (a full disk, a kill); a reader beside a
+running ingest sees whole batches only."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import pytest
+
+from paipu.replay.audit import audit_dataset
+from paipu.replay.ingest import ingest_files
+from paipu.replay.io.jsonl import record_to_json
+from paipu.replay.sim import simulate
+from tests.crashkit import keys
+
+#: the child: ``paipu audit`` whose every part file write first sleeps (in the spawned
+#: workers too: they import this file as their __mp_main__), so that a kill lands mid-part
+SLOW_AUDIT = """
+import sys, time
+from paipu.replay.io import commit
+real = commit.write_parquet
+def slow(data, path):
+    time.sleep(0.25)
+    return real(data, path)
+commit.write_parquet = slow
+if __name__ == "__main__":
+    from paipu.cli import app
+    app(["audit", sys.argv[1], "--workers", "2"])
+"""
+AUDIT_TABLES = ("verdicts", "plays", "outcomes", "seats")
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("kill")
+    src = folder / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in simulate("doudizhu", None, 48, 5)))
+    ds = str(folder / "ingested")
+    ingest_files([str(src)], ds, batch_size=8, workers=1)  # 6 parts
+    reference = str(folder / "reference")
+    shutil.copytree(ds, reference)
+    audit_dataset(reference, workers=1)
+    return ds, keys(reference, AUDIT_TABLES)
+
+
+def children(pid: int) -> list[int]:
+    """The pool workers (spawned Pythons) whose parent is *pid*."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        if ppid == pid and b"spawn_main" in cmd:
+            out.append(int(entry))
+    return out
+
+
+def gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"  # dead, not reaped yet
+    except OSError:
+        return True
+
+
+def staged_files(ds: str) -> list[str]:
+    staging = os.path.join(ds, "_staging")
+    return [os.path.join(dp, f) for dp, _, fs in os.walk(staging) for f in fs if f.endswith(".parquet")]
+
+
+def visible(ds: str) -> list[str]:
+    return sorted(os.path.join(dp, f) for t in AUDIT_TABLES for dp, _, fs in os.walk(os.path.join(ds, t)) for f in fs)
+
+
+def start_slow_audit(tmp_path, ds: str) -> subprocess.Popen:
+    script = tmp_path / "slow_audit.py"
+    script.write_text(SLOW_AUDIT)
+    # no pipes: a worker left running would hold them open, and reading them would hang
+    with open(tmp_path / "stderr.txt", "wb") as err:
+        return subprocess.Popen([sys.executable, str(script), ds], stdout=subprocess.DEVNULL, stderr=err,
+                                cwd=str(tmp_path))
+
+
+def end(child: subprocess.Popen, workers: list[int]) -> None:
+    """No process of a trial outlives it (a failing trial's workers included)."""
+    child.kill()
+    child.wait()
+    for pid in workers:
+        if not gone(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def wait_for(condition, timeout: float = 20.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.02)
+
+
+def each_hand_once(ds: str, reference: dict[str, Counter]) -> None:
+    got = keys(ds, AUDIT_TABLES)
+    for table in AUDIT_TABLES:
+        assert got[table] == reference[table], table
+    staging = os.path.join(ds, "_staging")
+    assert not os.path.exists(staging) or os.listdir(staging) == []
+
+
+def test_a_killed_audit_takes_its_workers_with_it_and_they_commit_nothing(ingested, tmp_path):
+    src, reference = ingested
+    ds = str(tmp_path / "ds")
+    shutil.copytree(src, ds)
+    child = start_slow_audit(tmp_path, ds)
+    workers: list[int] = []
+    try:
+        wait_for(lambda: len(children(child.pid)) == 2 and staged_files(ds))
+        workers = children(child.pid)
+        before = visible(ds)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        time.sleep(1.5)  # a worker left running would finish its part and commit it now
+        assert [p for p in workers if not gone(p)] == []
+        assert visible(ds) == before
+    finally:
+        end(child, workers)
+    assert audit_dataset(ds, workers=2) == 6 - len(before) // len(AUDIT_TABLES)
+    each_hand_once(ds, reference)
+
+
+def worker_writing(ds: str, workers: list[int]) -> tuple[int, str] | None:
+    """A worker with a staged part file open, and that part's name."""
+    staging = os.path.join(os.path.abspath(ds), "_staging")
+    for pid in workers:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith(staging) and target.endswith(".parquet"):
+                    return pid, os.path.basename(target)
+        except OSError:
+            continue
+    return None
+
+
+def test_one_worker_killed_ends_the_audit_with_one_line_and_a_rerun_completes(ingested, tmp_path):
+    src, reference = ingested
+    ds = str(tmp_path / "ds")
+    shutil.copytree(src, ds)
+    child = start_slow_audit(tmp_path, ds)
+    found: list = []
+    workers: list[int] = []
+
+    def writing() -> bool:
+        workers[:] = children(child.pid)
+        found[:] = [worker_writing(ds, workers)]
+        return found[0] is not None
+
+    try:
+        wait_for(writing)
+        pid, part = found[0]
+        os.kill(pid, signal.SIGKILL)  # as the out-of-memory killer does
+        child.wait(timeout=30)
+    finally:
+        end(child, workers)
+    stderr = (tmp_path / "stderr.txt").read_text()
+    assert child.returncode == 2
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    assert f"an audit worker process was killed (out of memory?) while auditing doudizhu part {part}" in lines[0]
+    assert "run paipu audit again to finish" in lines[0]
+    staging = os.path.join(ds, "_staging")
+    assert not os.path.exists(staging) or os.listdir(staging) == []  # the dead worker's staged part is gone
+    audit_dataset(ds, workers=2)
+    each_hand_once(ds, reference)
