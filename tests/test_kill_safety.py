@@ -185,3 +185,63 @@ def test_one_worker_killed_ends_the_audit_with_one_line_and_a_rerun_completes(in
     assert not os.path.exists(staging) or os.listdir(staging) == []  # the dead worker's staged part is gone
     audit_dataset(ds, workers=2)
     each_hand_once(ds, reference)
+
+
+def test_a_full_disk_at_the_lock_is_one_line_for_ingest_and_audit(ingested, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+
+    src, _ = ingested
+    ds = str(tmp_path / "ds")
+    shutil.copytree(src, ds)
+    before = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(ds) for f in fs)
+
+    def no_space(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "pwrite", no_space)  # the holder's line in DS/.lock
+    for args in (["ingest", str(tmp_path / "none.jsonl"), "--out", ds], ["audit", ds, "--workers", "1"]):
+        (tmp_path / "none.jsonl").write_text("")
+        r = CliRunner().invoke(app, args, catch_exceptions=False)
+        assert r.exit_code == 2, r.output
+        assert r.stderr == f"error: {ds}: cannot write the dataset (the disk is full); nothing was written\n"
+    assert sorted(os.path.join(dp, f) for dp, _, fs in os.walk(ds) for f in fs) == before
+
+
+def test_a_full_disk_while_repairing_is_one_line_and_the_next_run_repairs(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+    from paipu.replay.io import commit
+
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in simulate("doudizhu", None, 4, 5)))
+    ds = str(tmp_path / "ds")
+    batch = commit.StagedBatch(ds)
+    import pyarrow as pa
+
+    from paipu.replay.io.dataset import REJECTS
+
+    row = {"source": "elsewhere.jsonl", "line": 1, "code": "bad_record", "message": "m", "raw": "x", "hand_id": None}
+    batch.write("rejects/part-x.parquet", pa.Table.from_pylist([row], schema=REJECTS))
+    real_roll = commit.roll_forward
+    monkeypatch.setattr(commit, "roll_forward", lambda root, folder: None)
+    batch.commit()  # committed, then the writer "died" before moving anything
+    monkeypatch.setattr(commit, "roll_forward", real_roll)
+    real = os.replace
+
+    def full(a, b):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    r = CliRunner().invoke(app, ["ingest", str(src), "--out", ds, "-q"], catch_exceptions=False)
+    assert r.exit_code == 2
+    assert r.stderr == (f"error: {ds}: cannot write the dataset (the disk is full); an interrupted batch could not "
+                        "be repaired yet; the next paipu run on it repairs it\n")
+    monkeypatch.setattr(os, "replace", real)
+    assert not os.path.exists(os.path.join(ds, "rejects", "part-x.parquet"))
+    r = CliRunner().invoke(app, ["ingest", str(src), "--out", ds, "-q"], catch_exceptions=False)
+    assert r.exit_code == 0
+    assert os.path.exists(os.path.join(ds, "rejects", "part-x.parquet"))
+    assert os.listdir(os.path.join(ds, "_staging")) == []

@@ -96,14 +96,22 @@ class Lock:
         now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
         info = json.dumps({"pid": os.getpid(), "command": " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:]),
                            "since": now}, ensure_ascii=False).encode()
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, info, 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, info, 0)
+        except OSError as e:  # a full disk: nothing could be written anyway
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+            raise DatasetWriteError(_failure(self.root, e, "nothing was written")) from None
         self.fd = fd
         return self
 
     def release(self) -> None:
         if self.fd is not None:
-            os.ftruncate(self.fd, 0)
+            try:
+                os.ftruncate(self.fd, 0)
+            except OSError:
+                pass  # the holder's line stays: the next writer overwrites it
             fcntl.flock(self.fd, fcntl.LOCK_UN)
             os.close(self.fd)
             self.fd = None
@@ -134,6 +142,10 @@ class writing:
         self.lock.acquire()
         try:
             recover(self.root)
+        except OSError as e:  # a full disk while rolling a batch forward: it stays staged
+            self.lock.release()
+            raise DatasetWriteError(_failure(self.root, e, "an interrupted batch could not be repaired yet; "
+                                                            "the next paipu run on it repairs it")) from None
         except BaseException:
             self.lock.release()
             raise
@@ -224,9 +236,9 @@ def _reason(e: OSError) -> str:
     return e.strerror or str(e) or type(e).__name__
 
 
-def _failure(root: str, e: OSError) -> str:
+def _failure(root: str, e: OSError, state: str = "it is as it was before this batch") -> str:
     what = "the disk is full" if e.errno == errno.ENOSPC else _reason(e)
-    return f"{root}: cannot write the dataset ({what}); it is as it was before this batch"
+    return f"{root}: cannot write the dataset ({what}); {state}"
 
 
 def roll_forward(root: str, folder: str) -> None:
