@@ -273,10 +273,10 @@ def verdict_counts(root: str) -> dict[str | None, int]:
     import duckdb
 
     from .io import store
-    from .io.commit import part_files, settle
+    from .io.commit import settle, snapshot
 
     settle(root)
-    files = part_files(root, "verdicts")
+    files = snapshot(root, ["verdicts"])["verdicts"]
     if not files:
         return {}
     con = duckdb.connect()
@@ -291,13 +291,15 @@ def verdict_counts(root: str) -> dict[str | None, int]:
 def dataset_verdicts(root: str):
     """Every verdict row of a dataset (after :func:`audit_dataset`), as dicts, each with
     the ``source`` file and ``line`` its hand was ingested from."""
-    from .io.commit import read_table, settle
+    from .io import store
+    from .io.commit import settle, snapshot
 
     settle(root)
-    verdicts = read_table(root, "verdicts")
-    hands = read_table(root, "hands", ["id", "source", "line"])
-    if verdicts is None or hands is None:
+    listed = snapshot(root, ["verdicts", "hands"])  # both from the same batches
+    if not listed["verdicts"] or not listed["hands"]:
         return []
+    verdicts = store.dataset(listed["verdicts"], store.join(root, "verdicts")).to_table()
+    hands = store.dataset(listed["hands"], store.join(root, "hands")).to_table(columns=["id", "source", "line"])
     rows = verdicts.to_pylist()
     where = dict(zip(hands.column("id").to_pylist(), zip(hands.column("source").to_pylist(),
                                                           hands.column("line").to_pylist())))

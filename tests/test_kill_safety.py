@@ -14,6 +14,7 @@ import sys
 import time
 from collections import Counter
 
+import duckdb
 import pytest
 
 from paipu.replay.audit import audit_dataset
@@ -245,3 +246,50 @@ def test_a_full_disk_while_repairing_is_one_line_and_the_next_run_repairs(tmp_pa
     assert r.exit_code == 0
     assert os.path.exists(os.path.join(ds, "rejects", "part-x.parquet"))
     assert os.listdir(os.path.join(ds, "_staging")) == []
+
+
+#: the child: an ingest whose every move of a file into place first sleeps, so that a
+#: reader often lists the tables while a batch is half moved
+SLOW_INGEST = """
+import sys, time
+from paipu.replay.io import commit
+real = commit.store.replace
+def slow(src, dst):
+    time.sleep(0.03)
+    return real(src, dst)
+commit.store.replace = slow
+from paipu.replay.ingest import ingest_files
+ingest_files([sys.argv[1]], sys.argv[2], batch_size=4, workers=1)
+"""
+
+
+def test_a_reader_beside_a_running_ingest_sees_whole_batches_only(tmp_path):
+    from paipu.analysis.queries import DatasetError, run_sql
+    from paipu.replay.io.dataset import iter_hand_files
+
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in simulate("doudizhu", None, 120, 6)))
+    ds = str(tmp_path / "ds")
+    script = tmp_path / "slow_ingest.py"
+    script.write_text(SLOW_INGEST)
+    child = subprocess.Popen([sys.executable, str(script), str(src), ds], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    query = ("select (select count(*) from hands), "
+             "(select count(*) from actions where hand_id not in (select id from hands)), "
+             "(select count(*) from hands where id not in (select hand_id from actions))")
+    seen, torn, unpaired = set(), [], 0
+    try:
+        while child.poll() is None:
+            try:
+                hands, orphans, bare = run_sql(ds, query).row(0)
+            except (DatasetError, duckdb.Error):
+                continue  # no batch in place yet: no views
+            seen.add(hands)
+            if orphans or bare:
+                torn.append((hands, orphans, bare))
+            unpaired += sum(actions is None for _, _, actions in iter_hand_files(ds))
+    finally:
+        child.kill()
+        child.wait()
+    assert len(seen) >= 5  # the reader ran all along the ingest
+    assert torn == [] and unpaired == 0
