@@ -926,7 +926,10 @@ def sql(
         fail(f"query failed: {' '.join(str(e).split())}")
     try:
         if parquet:
-            df.write_parquet(parquet)
+            from paipu.replay.io.output import atomic_file
+
+            with atomic_file(parquet, gz=False) as f:  # the old file or the new one
+                df.write_parquet(f)
             err.print(f"wrote {human.count(df.height, 'row')} to {parquet}", markup=False)
         elif csv:
             sys.stdout.write(flat_columns(df).write_csv())

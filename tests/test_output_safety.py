@@ -198,3 +198,20 @@ def test_a_page_that_cannot_be_written_still_gives_the_index(tmp_path, records_f
     assert f"{out / html_name(ids[1])}: cannot write: not a regular file" in r.stderr
     index = (out / "index.html").read_text(encoding="utf-8")
     assert html_name(ids[0]) in index and html_name(ids[2]) in index and html_name(ids[1]) not in index
+
+
+def test_sql_parquet_on_a_full_disk_keeps_the_old_file(tmp_path, records_file, monkeypatch):
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(records_file), "--out", ds, "-q").exit_code == 0
+    target = tmp_path / "out.parquet"
+    target.write_bytes(b"old")
+    assert invoke("sql", ds, "select id from hands", "--parquet", str(target)).exit_code == 0
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(target).num_rows == 3
+    good = target.read_bytes()
+    monkeypatch.setattr(os, "fsync", no_space)
+    r = invoke("sql", ds, "select id from hands", "--parquet", str(target))
+    assert r.exit_code == 2 and r.stderr.strip() == f"error: {target}: No space left on device"
+    assert target.read_bytes() == good
+    assert sorted(os.listdir(tmp_path)) == ["ds", "h.jsonl", "out.parquet"]
