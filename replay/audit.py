@@ -228,7 +228,7 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
     """
     from .distributed import WorkerDied, run_parts
     from .io import store
-    from .io.commit import DatasetWriteError, recover, writing
+    from .io.commit import DatasetWriteError, writing
 
     done = 0
 
@@ -246,19 +246,27 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
         try:
             run_parts(_stage_parts, jobs, ray_address, workers, count)
         except WorkerDied as e:
-            recover(root)  # every worker is gone: what the dead one staged goes
+            _tidy(root)  # every worker is gone: what the dead one staged goes
             parts = [store.basename(h) for k in e.failed or e.unfinished for h, _ in jobs[k][2]]
             which = (f"while auditing {jobs[e.failed[0]][1]} part {', '.join(parts)}" if e.failed
                      else f"(the part is one of {len(parts)} not audited)")
             raise DatasetWriteError(f"{root}: an audit worker process was killed (out of memory?) {which}; "
                                     f"the {done:,} parts audited are kept: run paipu audit again to finish") from None
         except BaseException:
-            try:
-                recover(root)  # what the workers staged for a run that stops here goes now
-            except OSError:
-                pass  # (a full disk, say): the next writer removes it
+            _tidy(root)  # what the workers staged for a run that stops here goes now
             raise
+        _tidy(root)  # a Ray task run again after its worker died left the first try's staging
     return done
+
+
+def _tidy(root: str) -> None:
+    """Remove what workers staged and nobody will commit (call with the lock, no job running)."""
+    from .io.commit import recover
+
+    try:
+        recover(root)
+    except OSError:
+        pass  # (a full disk, say): the next writer removes it
 
 
 def _stage_parts(root: str, game: str, parts: list[tuple[str, str | None]], force: bool = False,

@@ -80,7 +80,7 @@ def remove_stale_parts(path: str) -> list[str]:
 def atomic_file(path: str, gz: bool | None = None) -> Iterator[BinaryIO]:
     """A binary file object whose bytes replace *path* when the block ends without an
     error (gzip-compressed when *gz*, by default when *path* ends with ``.gz``).  Any
-    OSError names *path* (not the temporary part)."""
+    OSError about the temporary part names *path* instead."""
     check_target(path)
     remove_stale_parts(path)
     temp = part_name(path)
@@ -98,8 +98,8 @@ def atomic_file(path: str, gz: bool | None = None) -> Iterator[BinaryIO]:
             raw.close()
             check_target(path)  # it may have been made a device meanwhile
             os.replace(temp, path)
-        except OSError as e:
-            if isinstance(e, NotRegularFile) or e.filename == path:
+        except OSError as e:  # about the part (named, or no name: a write): say the file
+            if isinstance(e, NotRegularFile) or e.filename not in (None, temp):
                 raise
             raise type(e)(e.errno, e.strerror, path) from None
     except BaseException:
