@@ -329,8 +329,18 @@ def _ingest(paths, out, fmt, batch_size, workers, on_reject, on_batch) -> Ingest
 
 
 def _take(window: list, ingester: Ingester, on_batch: Callable[[int], None] | None) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
     future, size = window.pop(0)
-    ingester.add(future.result())
+    try:
+        result = future.result()
+    except BrokenProcessPool:
+        from .io.commit import DatasetWriteError
+
+        raise DatasetWriteError(f"{ingester.writer.root}: an ingest worker process was killed (out of memory?); "
+                                f"the {ingester.stats.written:,} hands written are kept: run the same paipu ingest "
+                                "again to finish (hands already in are skipped)") from None
+    ingester.add(result)
     if on_batch:
         on_batch(size)
 

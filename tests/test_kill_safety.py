@@ -88,13 +88,20 @@ def visible(ds: str) -> list[str]:
     return sorted(os.path.join(dp, f) for t in AUDIT_TABLES for dp, _, fs in os.walk(os.path.join(ds, t)) for f in fs)
 
 
-def start_slow_audit(tmp_path, ds: str) -> subprocess.Popen:
-    script = tmp_path / "slow_audit.py"
-    script.write_text(SLOW_AUDIT)
+def start(tmp_path, code: str, *args: str) -> subprocess.Popen:
+    """*code* run as a script in a child (its stderr to ``stderr.txt``)."""
+    script = tmp_path / "child.py"
+    script.write_text(code)
     # no pipes: a worker left running would hold them open, and reading them would hang
     with open(tmp_path / "stderr.txt", "wb") as err:
-        return subprocess.Popen([sys.executable, str(script), ds], stdout=subprocess.DEVNULL, stderr=err,
+        return subprocess.Popen([sys.executable, str(script), *args], stdout=subprocess.DEVNULL, stderr=err,
                                 cwd=str(tmp_path))
+
+
+def hands_file(tmp_path, hands: int, seed: int) -> str:
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in simulate("doudizhu", None, hands, seed)))
+    return str(src)
 
 
 def end(child: subprocess.Popen, workers: list[int]) -> None:
@@ -125,7 +132,7 @@ def test_a_killed_audit_takes_its_workers_with_it_and_they_commit_nothing(ingest
     src, reference = ingested
     ds = str(tmp_path / "ds")
     shutil.copytree(src, ds)
-    child = start_slow_audit(tmp_path, ds)
+    child = start(tmp_path, SLOW_AUDIT, ds)
     workers: list[int] = []
     try:
         wait_for(lambda: len(children(child.pid)) == 2 and staged_files(ds))
@@ -160,7 +167,7 @@ def test_one_worker_killed_ends_the_audit_with_one_line_and_a_rerun_completes(in
     src, reference = ingested
     ds = str(tmp_path / "ds")
     shutil.copytree(src, ds)
-    child = start_slow_audit(tmp_path, ds)
+    child = start(tmp_path, SLOW_AUDIT, ds)
     found: list = []
     workers: list[int] = []
 
@@ -216,8 +223,7 @@ def test_a_full_disk_while_repairing_is_one_line_and_the_next_run_repairs(tmp_pa
     from paipu.cli import app
     from paipu.replay.io import commit
 
-    src = tmp_path / "h.jsonl"
-    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in simulate("doudizhu", None, 4, 5)))
+    src = hands_file(tmp_path, 4, 5)
     ds = str(tmp_path / "ds")
     batch = commit.StagedBatch(ds)
     import pyarrow as pa
@@ -236,13 +242,13 @@ def test_a_full_disk_while_repairing_is_one_line_and_the_next_run_repairs(tmp_pa
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", full)
-    r = CliRunner().invoke(app, ["ingest", str(src), "--out", ds, "-q"], catch_exceptions=False)
+    r = CliRunner().invoke(app, ["ingest", src, "--out", ds, "-q"], catch_exceptions=False)
     assert r.exit_code == 2
     assert r.stderr == (f"error: {ds}: cannot write the dataset (the disk is full); an interrupted batch could not "
                         "be repaired yet; the next paipu run on it repairs it\n")
     monkeypatch.setattr(os, "replace", real)
     assert not os.path.exists(os.path.join(ds, "rejects", "part-x.parquet"))
-    r = CliRunner().invoke(app, ["ingest", str(src), "--out", ds, "-q"], catch_exceptions=False)
+    r = CliRunner().invoke(app, ["ingest", src, "--out", ds, "-q"], catch_exceptions=False)
     assert r.exit_code == 0
     assert os.path.exists(os.path.join(ds, "rejects", "part-x.parquet"))
     assert os.listdir(os.path.join(ds, "_staging")) == []
@@ -267,13 +273,8 @@ def test_a_reader_beside_a_running_ingest_sees_whole_batches_only(tmp_path):
     from paipu.analysis.queries import DatasetError, run_sql
     from paipu.replay.io.dataset import iter_hand_files
 
-    src = tmp_path / "h.jsonl"
-    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in simulate("doudizhu", None, 120, 6)))
     ds = str(tmp_path / "ds")
-    script = tmp_path / "slow_ingest.py"
-    script.write_text(SLOW_INGEST)
-    child = subprocess.Popen([sys.executable, str(script), str(src), ds], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    child = start(tmp_path, SLOW_INGEST, hands_file(tmp_path, 120, 6), ds)
     query = ("select (select count(*) from hands), "
              "(select count(*) from actions where hand_id not in (select id from hands)), "
              "(select count(*) from hands where id not in (select hand_id from actions))")
@@ -293,3 +294,40 @@ def test_a_reader_beside_a_running_ingest_sees_whole_batches_only(tmp_path):
         child.wait()
     assert len(seen) >= 5  # the reader ran all along the ingest
     assert torn == [] and unpaired == 0
+
+
+#: the child: ``paipu ingest --workers 2`` whose batches each take a while in the workers
+SLOW_INGEST_POOL = """
+import sys, time
+from paipu.replay import ingest
+real = ingest.work
+def slow(batch):
+    time.sleep(0.2)
+    return real(batch)
+ingest.work = slow
+if __name__ == "__main__":
+    from paipu.cli import app
+    app(["ingest", sys.argv[1], "--out", sys.argv[2], "--batch", "4", "--workers", "2", "-q"])
+"""
+
+
+def test_one_ingest_worker_killed_ends_ingest_with_one_line_and_a_rerun_completes(tmp_path):
+    src, ds = hands_file(tmp_path, 40, 8), str(tmp_path / "ds")
+    child = start(tmp_path, SLOW_INGEST_POOL, src, ds)
+    workers: list[int] = []
+    try:
+        wait_for(lambda: len(children(child.pid)) == 2 and os.path.isdir(os.path.join(ds, "hands")))
+        workers = children(child.pid)
+        os.kill(workers[0], signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        end(child, workers)
+    stderr = (tmp_path / "stderr.txt").read_text()
+    assert child.returncode == 2 and len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr, stderr
+    assert stderr.startswith(f"error: {ds}: an ingest worker process was killed (out of memory?); the ")
+    assert stderr.rstrip().endswith("hands written are kept: run the same paipu ingest again to finish "
+                                    "(hands already in are skipped)")
+    stats = ingest_files([src], ds, batch_size=4, workers=1)
+    assert stats.written + stats.duplicates == 40
+    assert keys(ds, ["hands"])["hands"] == Counter({(r["id"],): 1 for r in simulate("doudizhu", None, 40, 8)})
+    assert os.listdir(os.path.join(ds, "_staging")) == []
