@@ -331,3 +331,28 @@ def test_one_ingest_worker_killed_ends_ingest_with_one_line_and_a_rerun_complete
     assert stats.written + stats.duplicates == 40
     assert keys(ds, ["hands"])["hands"] == Counter({(r["id"],): 1 for r in simulate("doudizhu", None, 40, 8)})
     assert os.listdir(os.path.join(ds, "_staging")) == []
+
+
+def test_a_batch_a_crashed_writer_left_half_moved_is_not_seen_until_repaired(tmp_path):
+    from paipu.analysis.queries import run_sql
+    from paipu.replay.io import commit
+    from paipu.replay.io.dataset import iter_hand_files
+
+    src, ds = hands_file(tmp_path, 8, 9), str(tmp_path / "ds")
+    ingest_files([src], ds, batch_size=4, workers=1)  # two batches of four hands
+    hands = sorted(os.listdir(os.path.join(ds, "hands", "game=doudizhu")))
+    second = [os.path.join(t, "game=doudizhu", hands[1]) for t in ("hands", "actions")]
+    staged = os.path.join(ds, "_staging", "b")
+    for rel in second:  # the writer committed it and moved its hands file, not its actions file
+        os.makedirs(os.path.dirname(os.path.join(staged, rel)), exist_ok=True)
+    os.replace(os.path.join(ds, second[1]), os.path.join(staged, second[1]))
+    with open(os.path.join(staged, commit.COMMIT), "w") as f:
+        f.write("\n".join(second))
+    query = "select (select count(*) from hands), (select count(distinct hand_id) from actions)"
+    lock = commit.Lock(ds).acquire()  # a writer runs (it repairs first): readers cannot repair
+    try:
+        assert run_sql(ds, query).row(0) == (4, 4)
+        assert [os.path.basename(h) for _, h, _ in iter_hand_files(ds)] == [hands[0]]
+    finally:
+        lock.release()
+    assert run_sql(ds, query).row(0) == (8, 8)  # no writer now: the reader completed the batch
