@@ -26,6 +26,10 @@ class DatasetError(ValueError):
     """A folder that is not an audited dataset."""
 
 
+class QueryError(ValueError):
+    """An ad-hoc query that cannot run (no statement in it)."""
+
+
 SQL_DIR = Path(__file__).with_name("sql")
 
 
@@ -193,6 +197,8 @@ def run_sql(root: str, query: str, safe: bool = False) -> pl.DataFrame:
     con = connect(root, need_audit=False, safe=safe)
     try:
         cursor = con.execute(query)
+        if cursor is None:  # DuckDB's answer to no statement at all: "", ";", a comment
+            raise QueryError("the query has no SQL statement (give one, e.g. \"select count(*) from hands\")")
         if cursor.description is None:
             return pl.DataFrame()
         names = [d[0] for d in cursor.description]

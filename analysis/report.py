@@ -30,6 +30,7 @@ import polars as pl  # noqa: E402
 
 from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
+from .fmt import rate_columns  # noqa: E402
 from .inference import holm, mean_interval, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import all_stats, optional_table  # noqa: E402
 from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402
@@ -100,6 +101,9 @@ TEXT = {
         "seat_advantage": "Seat advantage: who goes out first", "first_lead": "Does leading first win?",
         "paodekuai_events": "Let-go (放走), paid let-go (包赔) and 喜钱", "double_down": "双下 double-down rate",
         "upgrade": "Levels the winning team goes up", "kou": "扣: winning margin",
+        "tribute": "Tribute (进贡): single, double after 双下, resisted",
+        "m_tribute_single": "single tribute", "m_tribute_double": "double tribute (after 双下)",
+        "m_tribute_resisted": "resisted (抗贡)", "m_tribute_none": "no tribute",
         "compare": "Differences between variants and settings",
         # metric names
         "m_landlord_wins": "landlord wins", "m_spring": "spring", "m_anti_spring": "anti-spring",
@@ -135,6 +139,9 @@ TEXT = {
         "seat_advantage": "座位优势：谁先出完", "first_lead": "首出者更容易赢吗？",
         "paodekuai_events": "放走、包赔与喜钱", "double_down": "双下比例",
         "upgrade": "获胜队升级数", "kou": "扣：胜负差距",
+        "tribute": "进贡：单贡、双下后的双贡、抗贡",
+        "m_tribute_single": "单贡", "m_tribute_double": "双贡（双下后）", "m_tribute_resisted": "抗贡",
+        "m_tribute_none": "不进贡",
         "compare": "玩法与规则设置之间的差异",
         "m_landlord_wins": "地主胜", "m_spring": "春天", "m_anti_spring": "反春",
         "m_bomb_hands": "有炸弹的牌局", "m_first_lead": "首出者胜", "m_let_go": "放走",
@@ -166,7 +173,6 @@ COLUMN_WORDS = {
     "breakdown": ("by", "按"), "difference": ("difference", "差"), "p_holm": ("p (Holm)", "p（Holm）"),
     "metric": ("rate", "比率"), "group": ("variant / setting", "玩法 / 规则"),
 }
-RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share"})
 HIDDEN_COLUMNS = frozenset({"game"})
 
 CSS = """
@@ -603,6 +609,10 @@ class Section:
         self._measure_chart("upgrade", "guandan", "measure", "upgrade", self.t["upgrade"],
                             cat=lambda r: f"+{r['level']}")
 
+    def chart_tribute(self) -> None:
+        self._measure_chart("tribute", "guandan", "measure", "tribute", self.t["tribute"],
+                            cat=lambda r: self.t[f"m_tribute_{r['level']}"])
+
     def chart_kou(self) -> None:
         self._measure_chart("kou", "shuangkou", "measure", "kou", self.t["kou"],
                             cat=lambda r: self.t.get(r["level"], r["level"]))
@@ -709,6 +719,7 @@ class Page:
             return "<p class='note'>–</p>"
         k = 0 if self.lang == "en" else 1
         cols = [c for c in df.columns if c not in HIDDEN_COLUMNS]
+        rates = rate_columns(df.columns)  # lo/hi of a mean (bombs a hand) stay in its unit
         head = "".join(f"<th>{html.escape(COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k])}</th>" for c in cols)
         rows = []
         for row in df.select(cols).iter_rows(named=True):
@@ -721,7 +732,7 @@ class Page:
                     cells.append(f"<td class='t'>{html.escape(setting_words(x, self.lang))}</td>")
                 elif c == "variant":
                     cells.append(f"<td class='t'>{html.escape(variant_words(x, self.lang))}</td>")
-                elif c in RATE_COLUMNS and isinstance(x, float):
+                elif c in rates and isinstance(x, float):
                     cells.append(f"<td>{pct(x)}</td>")
                 elif c == "difference" and isinstance(x, float):
                     cells.append(f"<td>{html.escape(pp(x, self.lang))}</td>")
@@ -771,7 +782,19 @@ class Page:
 
 
 def write_report(root: str, out: str, game: str | None = None, lang: str = "en", replays: str | None = None) -> int:
-    """Write the HTML report of the audited dataset *root* to *out*; returns the number of game sections."""
+    """Write the HTML report of the audited dataset *root* to the file *out* (whole or not
+    at all); returns the number of game sections."""
+    from paipu.replay.io.output import write_bytes
+
+    doc, n = report_html(root, out, game, lang, replays)
+    write_bytes(out, doc.encode("utf-8"), gz=False)  # the old report or the new one, nothing beside it
+    return n
+
+
+def report_html(root: str, out: str, game: str | None = None, lang: str = "en",
+                replays: str | None = None) -> tuple[str, int]:
+    """The report's page and its number of game sections; *out* is the file it goes to (the
+    links to --replays pages are relative to its folder; ``-``, standard output: the current one)."""
     stats = all_stats(root, game)
     t = TEXT[lang]
     page = Page(lang, replays, out)
@@ -814,10 +837,7 @@ def write_report(root: str, out: str, game: str | None = None, lang: str = "en",
            f"<p class='note'>{t['dataset']}: {html.escape(root)}. {t['method']}</p>"
            f"<nav class='toc' id='contents'><strong>{t['contents']}</strong><ul>{''.join(toc)}</ul></nav>"
            f"<section id='summary'><h2>{t['summary']}</h2>{''.join(summary)}</section>{content}</body></html>")
-    from paipu.replay.io.output import write_bytes
-
-    write_bytes(out, doc.encode("utf-8"), gz=False)  # the old report or the new one, nothing beside it
-    return len(sections)
+    return doc, len(sections)
 
 
 def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None, page: Page) -> list[tuple[str, str, str]]:

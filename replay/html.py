@@ -235,7 +235,7 @@ def _result(out: dict, table, record: dict) -> dict:
 
 
 def asset(name: str) -> str:
-    return files("replay").joinpath("assets", name).read_text(encoding="utf-8")
+    return files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
 
 
 def page(data: dict) -> str:
