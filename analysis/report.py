@@ -849,11 +849,10 @@ class Page:
 def write_report(root: str, out: str, game: str | None = None, lang: str = "en", replays: str | None = None) -> int:
     """Write the HTML report of the audited dataset *root* to the file *out* (whole or not
     at all); returns the number of game sections."""
+    from paipu.replay.io.output import write_bytes
+
     doc, n = report_html(root, out, game, lang, replays)
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(doc)
-    os.replace(tmp, out)
+    write_bytes(out, doc.encode("utf-8"), gz=False)  # the old report or the new one, nothing beside it
     return n
 
 
