@@ -64,7 +64,7 @@ CODE_ZH = {
 #: ``cardsN`` likewise but in Chinese only (English keeps the engine's tokens); ``what`` is an act,
 #: ``phase`` a phase, ``desc`` a combination as the engine describes it, ``kind`` a combination's kind,
 #: ``rank`` a rank, ``game`` a game's title, ``rule`` an opening rule, ``when`` a moment of the bidding,
-#: ``seats`` seat numbers joined by "and" / "or", ``givers`` the givers of a tribute ("seats 1 and 3
+#: ``seats`` seat numbers joined by "and" / "or", ``levels`` the teams' levels (a list), ``givers`` the givers of a tribute ("seats 1 and 3
 #: hold"), ``key`` a field of the result, ``expected`` what a field should hold and ``got`` what it
 #: held (the record checks, replay/record.py, and the params); a message matching none stays as the
 #: engine wrote it. Record field names, params names, game and variant names, act names and JSON
@@ -150,9 +150,10 @@ ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in
     (r"(\d+) tributes but (\d+) returns", "进贡 {0} 次，但还贡 {1} 次"),
     (r"after 双下 the larger tribute goes to the first place, seat (\d+)", "双下时较大的进贡给头游，即座位 {0}"),
     (r"the match (.+) was already over: team (\d+) won it at level A \(过A\)", "比赛 {0} 已经结束：队 {1} 已过A"),
-    (r"the first hand of a match is played at level 2 with both teams at 2, not level (?P<rank>\S+) with levels (.+)",
-     "比赛的第一局打 2，两队都在 2，不是打 {rank}、两队在 {1}"),
-    (r"levels (.+) do not follow from the previous hand, which ended at (.+)", "两队的级牌 {0} 与上一局的结果 {1} 不符"),
+    (r"the first hand of a match is played at level 2 with both teams at 2, not level (?P<rank>\S+) with levels (?P<levels>.+)",
+     "比赛的第一局打 2，两队都在 2，不是打 {rank}、两队在 {levels}"),
+    (r"levels (?P<levels>.+) do not follow from the previous hand, which ended at (?P<levels2>.+)",
+     "两队的级牌 {levels} 与上一局的结果 {levels2} 不符"),
     (r"this hand is played at level (?P<rank>\S+), but the team that won the previous hand is at (?P<rank2>\S+)",
      "这局打 {rank}，但上一局赢的队在 {rank2}"),
     (r"'(?P<what>\w+)' is not an act of (?P<game>.+)", "{what}（'{0}'）不是 {game} 的动作"),
@@ -235,6 +236,12 @@ def _rule_words(text: str) -> str:
     return ZH_RULES.get(text) or re.sub(r"^the holder of (\S+) leads$", lambda m: f"{token_words(m[1], 'zh')} 在谁手里谁先出", text)
 
 
+def _levels_words(text: str) -> str:
+    """The two teams' levels as the engine writes them (``['T', '2']``) as people read them (``10、2``)."""
+    names = re.fullmatch(r"\[(.*)\]", text)
+    return text if names is None else "、".join(rank_text(x.strip(" '\"")) for x in names[1].split(","))
+
+
 def _game_words(text: str) -> str:
     """A game's English title (``Dou Dizhu``) or name (``paodekuai``, ``guandan/standard``) in Chinese:
     its Chinese title (the variant as the record spells it)."""
@@ -288,7 +295,7 @@ def message_words(message: str, lang: str, kinds: Mapping[str, str] | None = Non
 _WORDS_OF: dict[str, Callable[[str], str]] = {
     "what": lambda v: ZH_ACTS.get(v, v), "phase": lambda v: ZH_PHASES.get(v, v), "when": lambda v: ZH_WHEN.get(v, v),
     "rule": _rule_words, "game": _game_words, "seats": _seats_words, "expected": _expected_words,
-    "key": lambda v: ZH_RESULT.get(v, v),
+    "key": lambda v: ZH_RESULT.get(v, v), "levels": _levels_words, "levels2": _levels_words,
     "givers": lambda v: "座位 " + _seats_words(re.sub(r"^seats? | holds?$", "", v)) + " 有",
 }
 

@@ -107,6 +107,10 @@ def test_english_keeps_the_engine_words(messages):
     ("params.let_go: expected true or false, got 5", "params.let_go：应为 true 或 false，实际为 5"),
     ("params: expected an object of rule names and values, got [1]", "params：应为规则名和值组成的对象，实际为 [1]"),
     ("the match m1 was already over: team 1 won it at level A (过A)", "比赛 m1 已经结束：队 1 已过A"),
+    ("levels ['T', '2'] do not follow from the previous hand, which ended at ['5', '2']",
+     "两队的级牌 10、2 与上一局的结果 5、2 不符"),
+    ("the first hand of a match is played at level 2 with both teams at 2, not level 3 with levels ['2', '3']",
+     "比赛的第一局打 2，两队都在 2，不是打 3、两队在 2、3"),
     ("this hand is played at level T, but the team that won the previous hand is at 5", "这局打 10，但上一局赢的队在 5"),
 ])
 def test_messages_in_chinese_exactly(message, zh):
