@@ -17,7 +17,7 @@ from paipu.analysis.fmt import clip, signed
 
 from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .game import Game
-from .games import UnknownGame, find_game
+from .games import UnknownGame, find_game, games
 from .replayer import table_or_violation
 from .table import compare_result
 from .verdicts import Code, Violation
@@ -49,7 +49,7 @@ WORDS = {
            "base": "底分", "coef": "系数", "fee": "台费",
            "keys": "按键：空格或回车 下一步 · b 后退 · q 退出", "step": "第 {k} 步，共 {n} 步"},
 }
-#: what each verdict code means, for people reading Chinese (the engine's detail stays English)
+#: what each verdict code means, for people reading Chinese (the message itself: :data:`ZH_MESSAGES`)
 CODE_ZH = {
     "bad_record": "记录格式不对", "bad_card": "不是一张牌", "unknown_game": "未知的玩法", "bad_deal": "发牌不对",
     "out_of_turn": "没轮到该座位", "not_in_hand": "出了手里没有的牌", "invalid_combo": "不是合法牌型",
@@ -60,13 +60,24 @@ CODE_ZH = {
 }
 
 #: the engine's violation messages (English) for people reading Chinese: (pattern, template); a
-#: group named ``cards`` (card tokens) is written as the cards are drawn, ``what`` is an act, ``desc`` a
-#: combination as the engine describes it; a message matching none stays as the engine wrote it
+#: group named ``cards`` (card tokens) is written as the cards are drawn (in English too), one named
+#: ``cardsN`` likewise but in Chinese only (English keeps the engine's tokens); ``what`` is an act,
+#: ``phase`` a phase, ``desc`` a combination as the engine describes it, ``kind`` a combination's kind,
+#: ``rank`` a rank, ``game`` a game's title, ``rule`` an opening rule, ``when`` a moment of the bidding,
+#: ``seats`` seat numbers joined by "and" / "or", ``levels`` the teams' levels (a list), ``givers`` the givers of a tribute ("seats 1 and 3
+#: hold"), ``key`` a field of the result, ``expected`` what a field should hold and ``got`` what it
+#: held (the record checks, replay/record.py, and the params); a message matching none stays as the
+#: engine wrote it. Record field names, params names, game and variant names, act names and JSON
+#: words stay as the record spells them.
+_FIELD = r'(?:field "(?P<field>[^"]*)": )?'
 ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in (
     (r"seat (\d+) does not hold (?P<cards>\S+)", "座位 {0} 手里没有 {cards}"),
-    (r"seat (\d+) was dealt (\d+) cards, expected (\d+)", "座位 {0} 发到 {1} 张牌，应为 {2} 张"),
-    (r"(\d+) bottom cards, expected (\d+)", "底牌 {0} 张，应为 {1} 张"),
-    (r"(\d+) seats dealt; (\S+) has (\d+)", "发牌给了 {0} 个座位，{1} 有 {2} 个座位"),
+    (r"seat (\d+) was dealt (-?\d+) cards, expected (-?\d+)", "座位 {0} 发到 {1} 张牌，应为 {2} 张"),
+    (r"(\d+) bottom cards, expected (-?\d+)", "底牌 {0} 张，应为 {1} 张"),
+    (r"(\d+) seats dealt; (?P<game>\S+) has (-?\d+)", "发牌给了 {0} 个座位，{game} 有 {2} 个座位"),
+    (r"not a card in the deal: (.+)", "发的牌里有不是牌的：{0}"),
+    (r"the deal is not the (\d+)-card deck: (?:too many (?P<cards1>[^;]+))?(?:; )?(?:missing (?P<cards2>.+))?",
+     "发的牌不是一副 {0} 张的牌：{surplus}{sep}{lack}"),
     (r"seat (\d+) leads this trick and may not pass", "座位 {0} 首出本轮，不能不出"),
     (r"seat (\d+) passed while holding a play that beats the last one \(有出必出\)",
      "座位 {0} 手里有大过上一手的牌却不出（有出必出）"),
@@ -75,33 +86,170 @@ ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in
     (r"seat (\d+) bid, but it is seat (\d+)'s turn to bid", "座位 {0} 叫地主，但轮到座位 {1} 叫"),
     (r"seat (\d+) grabbed, but it is seat (\d+)'s turn", "座位 {0} 抢地主，但轮到座位 {1}"),
     (r"(?P<cards>.+) \((?P<desc>.+)\) does not beat (?P<desc2>.+)", "{cards}（{desc}）没有大过上一手（{desc2}）"),
-    (r"(?P<cards>.+) is no combination of (\S+)", "{cards} 不是 {1} 的合法牌型"),
+    (r"(?P<cards>.+) is no combination of (?P<game>\S+)", "{cards} 不是 {game} 的合法牌型"),
+    (r"(?P<cards1>.+) cannot be the declared (?P<kind>\w+) (?P<rank>\S+) in (?P<game>\S+)",
+     "{cards1} 不能当作声明的{kind}（{rank}）（{game}）"),
+    (r"not a card in 'as': (.+)", "'as'（当作的牌）里有不是牌的：{0}"),
     (r"the hand was over \((\w+)\) before this (?P<what>\w+)", "牌局已经结束，之后又有{what}"),
     (r"the record stops before the hand is over", "记录在牌局结束前中断"),
-    (r"the actions stop before the hand is over \((\d+) actions, (\w+) phase\)", "记录在牌局结束前中断（{0} 步，{1} 阶段）"),
-    (r"result\.(\w+): the record says (.+), the replay gives (.+)", "结果 {0}：记录为 {1}，复盘得出 {2}"),
-    (r"params\.(\w+): not a parameter of (\S+) \(known: (.+)\)", "params.{0}：不是 {1} 的参数（可用：{2}）"),
+    (r"the actions stop before the hand is over \((\d+) actions, (?P<phase>\w+) phase\)",
+     "记录在牌局结束前中断（{0} 步，{phase}阶段）"),
+    (r"result\.(?P<key>\w+): the record says (?P<got>.+), the replay gives (?P<got2>.+)",
+     "结果的{key}：记录为 {got}，复盘得出 {got2}"),
+    (r"params\.(\w+): not a parameter of (?P<game>\S+) \(known: (.+)\)", "params.{0}：不是 {game} 的参数（可用：{2}）"),
+    (r"params\.(\w+): (.+) is not one of (.+)", "params.{0}：{1} 不在可选项中（可选：{2}）"),
+    (r"params\.(\w+): cannot be changed", "params.{0}：不能更改"),
+    (r"params\.deck: (?P<game>\S+) has a fixed deck", "params.deck：{game} 的牌是固定的一副"),
+    (r"params(?:\.(\w+))?: expected (?P<expected>.+), got (?P<got>.+)", "params{dot}：应为{expected}，实际为 {got}"),
+    (r"players must be (\d+)\.\.(\d+), got (-?\d+)", "玩家人数必须是 {0}..{1}，实际为 {2}"),
+    (r"deck smaller than the number of seats", "牌比座位还少"),
+    (r"not a level: (.+) \(expected 2\.\.10, J, Q, K or A\)", "不是级牌：{0}（应为 2..10、J、Q、K 或 A）"),
     (r"the first play must contain (?P<cards>\S+)", "首出必须包含 {cards}"),
-    (r"the first play belongs to seat (\d+) \((.+)\), not seat (\d+)", "首出应由座位 {0}（{1}），不是座位 {2}"),
+    (r"the first play belongs to seat (\d+) \((?P<rule>.+)\), not seat (\d+)", "首出应由座位 {0}（{rule}），不是座位 {2}"),
     (r"not a card: (.+)", "不是一张牌：{0}"),
-    (r"the record must name the leader", "记录必须写明首出座位"),
+    (r"both copies of (?P<cards1>\S+) were dealt to seats \[(?P<seats>[\d, ]*)\]: the record must name the leader",
+     "两张 {cards1} 分别发给了座位 {seats}：记录必须写明首出座位"),
+    (r"the leader, seat (\d+), was not dealt the drawn card (?P<cards1>\S+)", "首出的座位 {0} 没有发到翻出的牌 {cards1}"),
     (r"seat (\d+) bid during (?P<phase>\w+); calling is over", "座位 {0} 在{phase}阶段叫地主，叫地主已经结束"),
     (r"seat (\d+) grabbed during (?P<phase>\w+); there is no grab turn now", "座位 {0} 在{phase}阶段抢地主，现在不能抢"),
     (r"seat (\d+) already showed its cards", "座位 {0} 已经明牌"),
     (r"seat (\d+) used 黄金眼 \(peek\) after bidding; it is only allowed while bidding",
      "座位 {0} 叫地主结束后用了黄金眼，只能在叫地主时用"),
-    (r"the landlord's show after taking the bottom has factor 2, not (\d+)", "地主拿底牌后明牌是 ×2，不是 ×{0}"),
+    (r"seat (\d+) used 黄金眼 \(peek\) a (\d+)rd time; at most (\d+) per hand", "座位 {0} 第 {1} 次用黄金眼，每局最多 {2} 次"),
+    (r"a show before bidding has factor 5, 4 or 3 \(明牌开始 / 发牌明牌\), not (-?\d+)",
+     "叫地主前明牌是 ×5、×4 或 ×3（明牌开始 / 发牌明牌），不是 ×{0}"),
+    (r"after the deal only the landlord \(seat (\d+)\) may show, not seat (\d+)",
+     "叫完地主后只有地主（座位 {0}）可以明牌，座位 {1} 不能"),
+    (r"the landlord's show after taking the bottom has factor 2, not (-?\d+)", "地主拿底牌后明牌是 ×2，不是 ×{0}"),
+    (r"seat (\d+) showed (?P<when>during bidding|after the first play); shows are made before bidding "
+     r"\(×5, ×4, ×3\) or by the landlord before the first play \(×2\)",
+     "座位 {0} {when}明牌；明牌只能在叫地主前（×5、×4、×3），或由地主在首出前（×2）"),
     (r"seat (\d+) already paid its tribute", "座位 {0} 已经进贡过"),
     (r"seat (\d+) already returned a card to seat (\d+)", "座位 {0} 已经还贡给座位 {1}"),
     (r"seat (\d+) gave to seat (\d+), its own team", "座位 {0} 进贡给了本队的座位 {1}"),
     (r"seat (\d+) returns a card to seat (\d+), which paid it no tribute", "座位 {0} 还贡给座位 {1}，但座位 {1} 没有向它进贡"),
     (r"seat (\d+) already received a tribute", "座位 {0} 已经收到进贡"),
-    (r"'(\w+)' is not an act of (.+)", "'{0}' 不是 {1} 的动作"),
+    (r"(?P<game>\S+) has no tribute", "{game} 没有进贡"),
+    (r"(?P<what>\w+) after the play began", "出牌开始后又有{what}"),
+    (r"seat (\d+) does not pay tribute this hand \(the previous hand makes (?P<seats>[\d and]+) pay\)",
+     "座位 {0} 这局不进贡（按上一局，由座位 {seats} 进贡）"),
+    (r"the tribute was resisted \(抗贡\) already", "已经抗贡了"),
+    (r"resisting \(抗贡\) after a tribute was paid", "已经进贡后又抗贡"),
+    (r"resisting \(抗贡\) needs both big jokers in the givers' hands", "抗贡需要进贡方手里有两张大王"),
+    (r"a tribute after the tribute was resisted \(抗贡\)", "已经抗贡后又进贡"),
+    (r"(?P<givers>seats? [\d and]+ holds?) both big jokers: no tribute is paid, the tribute is resisted \(抗贡\)",
+     "{givers}两张大王：不进贡，抗贡"),
+    (r"(?P<givers>seats? [\d and]+ holds?) both big jokers: the record says resist \(抗贡\) before the play",
+     "{givers}两张大王：记录应在出牌前写明抗贡"),
+    (r"tribute goes to (?P<seats>[\d or]+), not seat (\d+)", "进贡应给座位 {seats}，不是座位 {1}"),
+    (r"a tribute is the giver's highest card \(never a wild heart\); (?P<cards1>\S+) is not",
+     "进贡必须是进贡者最大的牌（不能是逢人配）；{cards1} 不是"),
+    (r"the card returned is of rank 10 or lower and not a level card; (?P<cards1>\S+) is not",
+     "还贡的牌必须是 10 或更小、且不是级牌；{cards1} 不是"),
+    (r"the play began before seat\(s\) (?P<seats>[\d and]+) paid tribute", "座位 {seats} 进贡之前就开始出牌了"),
+    (r"(\d+) tributes but (\d+) returns", "进贡 {0} 次，但还贡 {1} 次"),
+    (r"after 双下 the larger tribute goes to the first place, seat (\d+)", "双下时较大的进贡给头游，即座位 {0}"),
+    (r"the match (.+) was already over: team (\d+) won it at level A \(过A\)", "比赛 {0} 已经结束：队 {1} 已过A"),
+    (r"the first hand of a match is played at level 2 with both teams at 2, not level (?P<rank>\S+) with levels (?P<levels>.+)",
+     "比赛的第一局打 2，两队都在 2，不是打 {rank}、两队在 {levels}"),
+    (r"levels (?P<levels>.+) do not follow from the previous hand, which ended at (?P<levels2>.+)",
+     "两队的级牌 {levels} 与上一局的结果 {levels2} 不符"),
+    (r"this hand is played at level (?P<rank>\S+), but the team that won the previous hand is at (?P<rank2>\S+)",
+     "这局打 {rank}，但上一局赢的队在 {rank2}"),
+    (r"'(?P<what>\w+)' is not an act of (?P<game>.+)", "{what}（'{0}'）不是 {game} 的动作"),
+    (_FIELD + r"unknown game (?P<name>.+) \(known: (?P<known>.+)\)", "{where}未知的玩法 {name}（可用：{known}）"),
+    (_FIELD + r"unknown variant (?P<name>.+) of (?P<game>\S+) \(known: (?P<known>.+)\)",
+     "{where}{game} 没有玩法变体 {name}（可用：{known}）"),
+    (_FIELD + r"required field missing \(expected (?P<expected>.+)\)", "{where}缺少必填字段（应为{expected}）"),
+    (_FIELD + r"expected lists and objects nested at most (\d+) deep", "{where}列表和对象最多嵌套 {1} 层"),
+    (_FIELD + r"keys that are valid Unicode text, got (.+)", "{where}键必须是有效的 Unicode 文本，实际为 {1}"),
+    (_FIELD + r"a value that JSON cannot hold", "{where}有 JSON 无法表示的值"),
+    (_FIELD + r"expected (?P<expected>.+), got (?P<got>.+)", "{where}应为{expected}，实际为 {got}"),
 )]
 #: the table's phases, in the words of the messages above
-ZH_PHASES = {"bidding": "叫地主", "grabbing": "抢地主", "play": "出牌", "tribute": "进贡"}
+ZH_PHASES = {"bidding": "叫地主", "grabbing": "抢地主", "calling": "叫地主", "play": "出牌", "tribute": "进贡",
+             "over": "结束"}
 ZH_ACTS = {"play": "出牌", "pass": "不出", "bid": "叫地主", "grab": "抢地主", "show": "明牌", "tribute": "进贡",
-           "return": "还贡", "escape": "逃跑", "peek": "看底牌"}
+           "return": "还贡", "resist": "抗贡", "escape": "逃跑", "peek": "看底牌"}
+#: the moments of a show (Dou Dizhu)
+ZH_WHEN = {"during bidding": "在叫地主时", "after the first play": "在首出之后"}
+#: the games' opening rules (Table.opening_rule), in Chinese
+ZH_RULES = {"the landlord leads the first trick": "地主先出",
+            "the recorded leader, the seat that gave the larger tribute, or the previous first place":
+                "记录的首出座位、进贡较大的座位或上一局的头游",
+            "the holder of the drawn card leads": "翻出的牌在谁手里谁先出", "the opening rule": "首出规则"}
+#: the fields of a result (result_mismatch), in Chinese
+ZH_RESULT = {"order": "出完顺序", "landlord": "地主", "multiplier": "倍数", "spring": "春天", "spring_kind": "春天/反春",
+             "scores": "得分", "coins": "游戏币", "redeal": "重新发牌", "levels": "级牌", "levels_after": "之后的级牌",
+             "level": "级牌", "upgrade": "升级", "kou": "扣数", "stars": "星数", "winning_team": "赢的队",
+             "double_down": "双下", "escape": "逃跑", "grabs": "抢地主次数", "let_go": "放走", "let_goes": "放走",
+             "show_factor": "明牌倍数", "xiqian": "喜钱", "xiqian_bombs": "喜钱炸弹", "match_over": "比赛结束"}
+#: values the engine writes in Python's words, and Shuangkou's kou, in Chinese (JSON's words for the constants)
+ZH_VALUES = {"None": "null", "True": "true", "False": "false", "'double'": "双扣", "'single'": "单扣", "'flat'": "平扣",
+             "list": "列表", "dict": "对象", "str": "字符串", "int": "整数", "float": "数", "bool": "true 或 false",
+             "NoneType": "null"}
+#: what a field should hold (the record checks and the params), in Chinese: (pattern, template)
+ZH_EXPECTED: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in (
+    (r"a string", "字符串"), (r"an integer", "整数"), (r"a list", "列表"), (r"an object", "对象"),
+    (r"true or false", " true 或 false"), (r"format version (\d+)", "格式版本 {0}"), (r"a non-empty string", "非空的字符串"),
+    (r"(\d+) to (\d+) player names", " {0} 到 {1} 个玩家"), (r"one list of cards per seat \((\d+)\)", "每个座位一组牌（{0} 组）"),
+    (r"a list of cards", "一组牌"), (r"a list of cards \(at least one\)", "一组牌（至少一张）"), (r"at least one card", "至少一张牌"),
+    (r"a card like '3h', 'Ts' or 'BJ'", "一张牌，如 '3h'、'Ts' 或 'BJ'"), (r"a card such as (\w+)", "一张牌，如 {0}"),
+    (r"a number from -2\^53 to 2\^53", " -2^53 到 2^53 之间的数"),
+    (r"a number from -2\^53 to 2\^53 \(coins\)", " -2^53 到 2^53 之间的数（游戏币）"),
+    (r"(\d+) numbers \(coins per seat\)", " {0} 个数（每个座位的游戏币）"),
+    (r"a hand number from 0 to 2\^63 - 1", " 0 到 2^63 - 1 之间的局号"),
+    (r'two level ranks like (.+)', "两个级牌点数，如 {0}"), (r"a level rank 2\.\.10, J, Q, K or A", "级牌点数 2..10、J、Q、K 或 A"),
+    (r"a seat (\d+)\.\.(-?\d+)", "座位 {0}..{1}"), (r"an object like (.+)", "对象，如 {0}"), (r"one of (.+)", "以下之一：{0}"),
+    (r"milliseconds since the hand began \(a number from 0 to 2\^53\)", "牌局开始后的毫秒数（0 到 2^53 之间的数）"),
+    (r"(\d+) cards \(one per card played\)", " {0} 张牌（出的每张牌一张）"),
+    (r"a combination \[kind, key\] like (.+)", "牌型 [牌型, 点数]，如 {0}"),
+    (r"a whole number of 32 bits \(5, 4, 3 or 2\)", " 32 位整数（5、4、3 或 2）"),
+    (r"valid Unicode text \(a lone surrogate is not\)", "有效的 Unicode 文本（单独的代理字符不是）"),
+    (r"an integer of at most 64 bits", "至多 64 位的整数"), (r"a finite number", "有限的数"), (r"a JSON value", " JSON 值"),
+    (r"an object of rule names and values", "规则名和值组成的对象"), (r"a JSON object per hand", "每局一个 JSON 对象"),
+    (r"a list of names", "一组名称"), (r"a list like (.+)", "形如 {0} 的列表"), (r'"(\w+)" or "(\w+)"', ' "{0}" 或 "{1}"'),
+    (r"(\d+) \(never\) or more", " {0}（从不）或更大"), (r"(\d+) or (\d+) \(classic only\)", " {0} 或 {1}（仅 classic）"),
+    (r"(\d+) or more", " {0} 或更大"),
+)]
+
+
+def _expected_words(text: str) -> str:
+    for pattern, template in ZH_EXPECTED:
+        m = pattern.fullmatch(text)
+        if m is not None:
+            return template.format(*m.groups())
+    return text
+
+
+def _value_words(text: str) -> str:
+    """A value as the engine wrote it (Python's repr), in Chinese where it has words."""
+    return ZH_VALUES.get(text) or re.sub(r"^'(\d+) lists'$", r"\1 组", text)
+
+
+def _seats_words(text: str) -> str:
+    """Seat numbers joined by "and" / "or" (``1 and 3``) in Chinese (``1 和 3``)."""
+    return text.replace(" and ", " 和 ").replace(" or ", " 或 ").replace(", ", "、")
+
+
+def _rule_words(text: str) -> str:
+    return ZH_RULES.get(text) or re.sub(r"^the holder of (\S+) leads$", lambda m: f"{token_words(m[1], 'zh')} 在谁手里谁先出", text)
+
+
+def _levels_words(text: str) -> str:
+    """The two teams' levels as the engine writes them (``['T', '2']``) as people read them (``10、2``)."""
+    names = re.fullmatch(r"\[(.*)\]", text)
+    return text if names is None else "、".join(rank_text(x.strip(" '\"")) for x in names[1].split(","))
+
+
+def _game_words(text: str) -> str:
+    """A game's English title (``Dou Dizhu``) or name (``paodekuai``, ``guandan/standard``) in Chinese:
+    its Chinese title (the variant as the record spells it)."""
+    name, slash, variant = text.partition("/")
+    for g in games():
+        if name in (g.title, g.name):
+            return f"{g.title_zh}{slash}{variant}" if slash else g.title_zh
+    return text
 
 
 def message_words(message: str, lang: str, kinds: Mapping[str, str] | None = None) -> str:
@@ -121,17 +269,35 @@ def message_words(message: str, lang: str, kinds: Mapping[str, str] | None = Non
             return message[:start] + token_words(m["cards"].split(), lang) + message[end:]
         named = m.groupdict()
         words = {k: v for k, v in named.items() if v is not None}
-        if "cards" in words:
-            words["cards"] = token_words(words["cards"].split(), "zh")
-        if "what" in words:
-            words["what"] = ZH_ACTS.get(words["what"], words["what"])
-        if "phase" in words:
-            words["phase"] = ZH_PHASES.get(words["phase"], words["phase"])
-        for key in ("desc", "desc2"):
-            if key in words:
-                words[key] = _combo_words(words[key], kinds or {})
-        return template.format(*m.groups(), **words)
+        for key, value in words.items():
+            if key.startswith("cards"):
+                words[key] = token_words(value.split(), "zh")
+            elif key in ("desc", "desc2"):
+                words[key] = _combo_words(value, kinds or {})
+            elif key in ("rank", "rank2"):
+                words[key] = rank_text(value)
+            elif key in ("got", "got2"):
+                words[key] = _value_words(value)
+            else:
+                words[key] = _WORDS_OF.get(key, str)(value)
+        if "kind" in words:
+            words["kind"] = (kinds or {}).get(words["kind"], words["kind"])
+        extra = {"where": f"字段 {named['field']}：" if named.get("field") else "",
+                 "dot": f".{m[1]}" if "dot" in template and m[1] else "",
+                 "surplus": f"多了 {words['cards1']}" if named.get("cards1") else "",
+                 "lack": f"少了 {words['cards2']}" if named.get("cards2") else "",
+                 "sep": "；" if named.get("cards1") and named.get("cards2") else ""}
+        return template.format(*m.groups(), **{**extra, **words})
     return message
+
+
+#: how the named groups of :data:`ZH_MESSAGES` are put in Chinese (those not here: as written)
+_WORDS_OF: dict[str, Callable[[str], str]] = {
+    "what": lambda v: ZH_ACTS.get(v, v), "phase": lambda v: ZH_PHASES.get(v, v), "when": lambda v: ZH_WHEN.get(v, v),
+    "rule": _rule_words, "game": _game_words, "seats": _seats_words, "expected": _expected_words,
+    "key": lambda v: ZH_RESULT.get(v, v), "levels": _levels_words, "levels2": _levels_words,
+    "givers": lambda v: "座位 " + _seats_words(re.sub(r"^seats? | holds?$", "", v)) + " 有",
+}
 
 
 def _combo_words(desc: str, kinds: Mapping[str, str]) -> str:
