@@ -7,7 +7,7 @@ were not allowed?" and get ``replace(DOUDIZHU_HUOPIN, kinds=... - {"four_two"})`
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
 @dataclass(frozen=True)
 class Rules:
@@ -48,6 +48,10 @@ class Rules:
         n = len(self.deck) - self.bottom
         base, extra = divmod(n, self.players)
         return [base + (1 if s < extra else 0) for s in range(self.players)]
+
+    #: the least value of an integer rule that has one (a chain's length, the cards of a play)
+    PARAM_LEAST: ClassVar[dict[str, int]] = {"straight_min": 2, "pair_chain_min": 2, "triple_chain_min": 2,
+                                             "max_play": 1}
 
     def with_params(self, params: dict[str, Any] | None) -> Rules:
         """These rules with a record's ``params`` applied; raises ValueError on unknown
@@ -95,6 +99,9 @@ class Rules:
                 return CARD_OF[value]
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"params.{key}: expected an integer, got {value!r}")
+            least = self.PARAM_LEAST.get(key)
+            if least is not None and value < least:  # a chain of 1 (or 0) ranks is no chain: the tables cannot be built
+                raise ValueError(f"params.{key}: expected {least} or more, got {value!r}")
             return value
         if isinstance(default, frozenset):
             known = self.kind_names() if key == "kinds" else tuple(sorted(default))

@@ -316,6 +316,19 @@ def test_bad_params_in_a_record_are_bad_record_naming_the_field():
     assert code_at(ddz("", params={"scoring": "huopin"})) == ("bad_record", None)
 
 
+@pytest.mark.parametrize("game, variant", [("doudizhu", "huopin"), ("paodekuai", "huopin"), ("shuangkou", "huopin")])
+@pytest.mark.parametrize("key, value, least", [("straight_min", 0, 2), ("pair_chain_min", -1, 2),
+                                               ("triple_chain_min", 1, 2), ("max_play", 0, 1)])
+def test_a_chain_of_one_rank_or_a_play_of_no_cards_is_bad_record_not_a_crash(game, variant, key, value, least):
+    """Building the combination tables with such a rule failed with an IndexError, a traceback in
+    audit, replay and simulate."""
+    record = dict(next(iter(simulate(game, variant, 1, 1))), params={key: value})
+    v = replay(record).violation
+    assert (v.code, v.action, v.message) == ("bad_record", None, f"params.{key}: expected {least} or more, got {value}")
+    at_least = replay(dict(record, params={key: least})).violation  # the least value is a rule like any
+    assert at_least is None if key != "max_play" else at_least.code != "bad_record"
+
+
 def test_a_setting_that_cannot_be_played_is_a_one_line_error_before_any_file(tmp_path):
     out = tmp_path / "x.jsonl"
     r = invoke("simulate", "--game", "gd", "-n", "2", "--compare", "base", "players=2", "--out", str(out))
