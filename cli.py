@@ -21,7 +21,15 @@ class _Group(typer.core.TyperGroup):
     """The command group; ``--ray`` may come without its address (click cannot say that)."""
 
     def main(self, args=None, *rest, **kw):
-        return super().main(ray_flag_args(list(sys.argv[1:] if args is None else args)), *rest, **kw)
+        try:
+            return super().main(ray_flag_args(list(sys.argv[1:] if args is None else args)), *rest, **kw)
+        except OSError as e:  # storage that fails under any command (a server gone): one line, never a traceback
+            store = sys.modules.get("paipu.replay.io.store")  # not imported: no StoreError could come
+            if store is None or not isinstance(e, store.StoreError):
+                raise
+            err.print("[bold red]error:[/] ", markup=True, end="")
+            err.print(str(e), markup=False, soft_wrap=True)
+            raise SystemExit(2) from None
 
 
 def ray_flag_args(args: list[str]) -> list[str]:
@@ -122,6 +130,20 @@ def main_options(
         set_endpoint(s3_endpoint)
 
 
+def place(value):
+    """Option and argument callback of dataset places: ``file:///x`` is the local path /x,
+    another URI must name storage paipu opens (a known scheme and a bucket): else one line."""
+    if value is None or not any("://" in v for v in ([value] if isinstance(value, str) else value)):
+        return value
+    from paipu.replay.io.store import StoreError
+    from paipu.replay.io.store import place as checked
+
+    try:
+        return checked(value) if isinstance(value, str) else [checked(v) for v in value]
+    except StoreError as e:
+        fail(str(e))
+
+
 def writable_file(path: str, what: str) -> None:
     """Fail with one line unless *path* can be created or replaced as a file."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -155,8 +177,9 @@ def os_fail(e: OSError, path: str) -> None:
 
 @app.command()
 def ingest(
-    inputs: Annotated[list[str], typer.Argument(help="files, folders or globs (JSONL or text, optionally .gz)")],
-    out_dir: Annotated[str, typer.Option("--out", "-o", help="dataset folder (created or added to)")],
+    inputs: Annotated[list[str], typer.Argument(help="files, folders or globs (JSONL or text, optionally .gz)",
+                                                callback=place)],
+    out_dir: Annotated[str, typer.Option("--out", "-o", help="dataset folder (created or added to)", callback=place)],
     fmt: Annotated[str, FORMAT_OPT] = "auto",
     batch: Annotated[int, typer.Option(help="hands per part file (bounds memory)")] = 5_000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no per-reject lines")] = False,
@@ -362,7 +385,8 @@ def beats(
 
 @app.command()
 def audit(
-    inputs: Annotated[list[str], typer.Argument(help="record files (any format paipu reads), folders, globs or datasets")],
+    inputs: Annotated[list[str], typer.Argument(help="record files (any format paipu reads), folders, globs or datasets",
+                                                callback=place)],
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one JSON verdict per hand (format.md)")] = False,
     fmt: Annotated[str, FORMAT_OPT] = "auto",
     force: Annotated[bool, typer.Option("--force", help="re-audit a dataset's hands that were audited already")] = False,
@@ -574,7 +598,7 @@ def _simulate_population(game: str, variant: str | None, hands: int, seed: int, 
 
 @app.command("replay")
 def replay_cmd(
-    source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset")],
+    source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset", callback=place)],
     hand: Annotated[str | None, typer.Option("--hand", help="the hand id (default: the first hand)")] = None,
     seat: Annotated[int | None, typer.Option("--seat", help="show only what this seat could see")] = None,
     step: Annotated[bool, typer.Option("--step", help="one action per key: space/enter next, b back, q quit")] = False,
@@ -723,11 +747,10 @@ def _nearest(source: str, hand: str) -> str:
 
 def _dataset_ids(root: str) -> list[str]:
     """Every hand id of a dataset (the ``id`` column only)."""
-    import pyarrow.parquet as pq
-
     from paipu.analysis.queries import parquet_files
+    from paipu.replay.io.store import read_parquet
 
-    return [i for f in parquet_files(os.path.join(root, "hands")) for i in pq.read_table(f, columns=["id"])["id"].to_pylist()]
+    return [i for f in parquet_files(os.path.join(root, "hands")) for i in read_parquet(f, columns=["id"])["id"].to_pylist()]
 
 
 def _print_frame(df, title: str | None = None) -> None:
@@ -773,7 +796,7 @@ def _variant_or_fail(game: str | None, variant: str | None) -> None:
 
 @app.command()
 def stats(
-    dataset: Annotated[str, typer.Argument(help="an audited dataset (paipu ingest, then paipu audit)")],
+    dataset: Annotated[str, typer.Argument(help="an audited dataset (paipu ingest, then paipu audit)", callback=place)],
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     variant: Annotated[str | None, typer.Option("--variant", help="only this variant")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools (raw numbers, rates as fractions)")] = False,
@@ -816,7 +839,7 @@ def stats(
 
 @app.command()
 def hands(
-    dataset: Annotated[str, typer.Argument(help="a dataset folder (audited or not)")],
+    dataset: Annotated[str, typer.Argument(help="a dataset folder (audited or not)", callback=place)],
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     variant: Annotated[str | None, typer.Option("--variant", help="only this variant")] = None,
     player: Annotated[str | None, typer.Option("--player", help="only hands this player sat in (exact name)")] = None,
@@ -859,7 +882,8 @@ def hands(
 
 @app.command()
 def compare(
-    dataset: Annotated[str, typer.Argument(help="an audited dataset with duplicate deals (paipu simulate --compare)")],
+    dataset: Annotated[str, typer.Argument(help="an audited dataset with duplicate deals (paipu simulate --compare)",
+                                           callback=place)],
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     variant: Annotated[str | None, typer.Option("--variant", "-v", help="only this variant")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
@@ -892,7 +916,7 @@ def compare(
 
 @app.command()
 def sql(
-    dataset: Annotated[str, typer.Argument(help="a dataset folder")],
+    dataset: Annotated[str, typer.Argument(help="a dataset folder", callback=place)],
     query: Annotated[str, typer.Argument(help="SQL over the views hands, actions, rejects, verdicts, plays, outcomes, seats")],
     csv: Annotated[bool, typer.Option("--csv", help="CSV on standard output (lists and structs as JSON text)")] = False,
     parquet: Annotated[str | None, typer.Option("--parquet", help="write the result to this Parquet file")] = None,
@@ -945,7 +969,8 @@ def flat_columns(df):
 
 @app.command()
 def fraud(
-    dataset: Annotated[str, typer.Argument(help="a dataset (paipu ingest); audited with decisions when needed")],
+    dataset: Annotated[str, typer.Argument(help="a dataset (paipu ingest); audited with decisions when needed",
+                                           callback=place)],
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     min_hands: Annotated[int, typer.Option("--min-hands", help="screen only players with at least this many hands")] = 100,
     alpha: Annotated[float, typer.Option("--fdr", help="false discovery rate: flag suspects with q at most this")] = 0.01,
@@ -1010,7 +1035,7 @@ def fraud(
 
 @app.command()
 def report(
-    dataset: Annotated[str, typer.Argument(help="an audited dataset")],
+    dataset: Annotated[str, typer.Argument(help="an audited dataset", callback=place)],
     output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write")] = "report.html",
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",

@@ -166,11 +166,13 @@ def arrow_dataset(folder: str, files: list[str]):
     import pyarrow.dataset as pads
     import pyarrow.parquet as pq
 
-    schema = pa.unify_schemas([pq.read_schema(f) for f in files], promote_options="permissive")
+    from paipu.replay.io.store import LOCAL
+
+    schema = pa.unify_schemas([pq.read_schema(f, filesystem=LOCAL) for f in files], promote_options="permissive")
     part = pa.schema([("game", pa.string())])
     if "game" not in schema.names:
         schema = schema.append(part.field("game"))
-    return pads.dataset(files, format="parquet", schema=schema, partition_base_dir=os.path.abspath(folder),
+    return pads.dataset(files, format="parquet", schema=schema, partition_base_dir=os.path.abspath(folder), filesystem=LOCAL,
                         partitioning=pads.partitioning(part, flavor="hive"))
 
 

@@ -594,3 +594,133 @@ def test_text_without_hands_is_read_in_bounded_chunks(tmp_path, monkeypatch):
     firsts = [r["line"] for r in rows]
     assert len(firsts) == 3 and firsts[0] == 1 and all(r["raw"].startswith("x" * 99) for r in rows)
     assert sum(r["raw"].count("\n") + 1 for r in rows) == 100  # every junk line in one reject
+
+
+# ---------------------------------------------------------------- paths, URIs and resource bounds
+
+
+def cli(*args: str):
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+def test_a_dataset_folder_with_a_colon_is_a_local_folder(tmp_path, monkeypatch):
+    """``run-2024-05-01T20:00`` is a relative path, not a URI: audit, replay, stats and sql
+    read it (pyarrow took it for a URI of the scheme ``run-2024-05-01t20``: a traceback)."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    monkeypatch.chdir(tmp_path)
+    write_jsonl(GOOD, "h.jsonl")
+    name = "run-2024-05-01T20:00"
+    assert cli("ingest", "h.jsonl", "--out", name, "-q").exit_code == 0
+    assert os.path.isdir(os.path.join(name, "hands")) and not os.path.exists("file:")
+    r = cli("audit", name)
+    assert r.exit_code == 0 and r.stdout.endswith(f"{len(GOOD)} hands: {len(GOOD)} ok, 0 with violations\n")
+    r = cli("replay", name, "--hand", GOOD[1]["id"])
+    assert r.exit_code == 0 and GOOD[1]["players"][0] in r.stdout
+    r = cli("sql", "--safe", "--csv", name, "select count(*) as n from verdicts")
+    assert (r.exit_code, r.stdout) == (0, f"n\n{len(GOOD)}\n")
+    assert cli("stats", name, "--json").exit_code == 0
+
+
+@pytest.mark.parametrize("uri, message", [
+    ("weird://x/y", "weird://x/y: unknown storage scheme weird:// (paipu opens local paths and s3://, gs://, "
+                    "gcs://, hdfs://, viewfs://, abfs://, abfss://)"),
+    ("s3://", "s3://: no bucket named (like s3://bucket/folder)"),
+    ("s3:///nobucket", "s3:///nobucket: no bucket named (like s3://bucket/folder)"),
+    ("file://elsewhere/x", "file://elsewhere/x: a file:// URI names a path on this machine (file:///path), "
+                           "not on elsewhere"),
+])
+def test_a_dataset_uri_that_names_no_storage_is_one_line(tmp_path, uri, message):
+    """Before: tracebacks (pyarrow's ArrowInvalid, or the StoreError itself), for ingest and readers alike."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    write_jsonl(GOOD, str(tmp_path / "h.jsonl"))
+    for args in (["ingest", str(tmp_path / "h.jsonl"), "--out", uri, "-q"], ["stats", uri], ["audit", uri],
+                 ["replay", uri], ["sql", uri, "select 1"]):
+        r = cli(*args)
+        assert (r.exit_code, r.stderr) == (2, f"error: {message}\n"), args
+
+
+def test_hdfs_without_its_library_is_one_line(tmp_path):
+    from paipu.replay.io.jsonl import write_jsonl
+
+    write_jsonl(GOOD, str(tmp_path / "h.jsonl"))
+    r = cli("ingest", str(tmp_path / "h.jsonl"), "--out", "hdfs://namenode/ds", "-q")
+    assert r.exit_code == 2 and r.stderr.startswith("error: hdfs://namenode/ds") and r.stderr.count("\n") == 1
+
+
+def test_a_file_uri_is_its_local_path(tmp_path, monkeypatch):
+    """``--out file:///abs/ds`` writes /abs/ds (before: ./file:/abs/ds, a folder named file:)."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    monkeypatch.chdir(tmp_path)
+    write_jsonl(GOOD, "h.jsonl")
+    target = tmp_path / "elsewhere" / "ds"
+    r = cli("ingest", "h.jsonl", "--out", f"file://{target}", "-q")
+    assert r.exit_code == 0 and f"into {target};" in r.stdout
+    assert (target / "hands").is_dir() and not (tmp_path / "file:").exists()
+    assert cli("audit", f"file://{target}").exit_code == 0
+    assert cli("hands", f"file://localhost{target}").exit_code == 0
+
+
+def test_an_s3_endpoint_that_refuses_connections_is_one_line(aws_env, tmp_path, monkeypatch):
+    import socket
+
+    from paipu.replay.io import store
+    from paipu.replay.io.jsonl import write_jsonl
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{port}")
+    store._filesystem.cache_clear()
+    write_jsonl(GOOD, str(tmp_path / "h.jsonl"))
+    try:
+        for args in (["ingest", str(tmp_path / "h.jsonl"), "--out", "s3://b/ds", "-q"], ["stats", "s3://b/ds"],
+                     ["sql", "s3://b/ds", "select 1"]):
+            r = cli(*args)
+            assert r.exit_code == 2 and r.stderr.startswith("error: s3://b/ds"), args
+            assert r.stderr.count("\n") == 1 and "Could not connect to server" in r.stderr
+    finally:
+        store._filesystem.cache_clear()
+
+
+def test_gcs_without_credentials_fails_in_bounded_time(monkeypatch):
+    """No network, no credentials: one line after the retry limit (pyarrow's default had
+    retried for 15 minutes)."""
+    import time
+
+    from paipu.replay.io import store
+
+    monkeypatch.setattr(store, "RETRY_SECONDS", 1)
+    store._filesystem.cache_clear()
+    t = time.monotonic()
+    r = cli("stats", "gs://paipu-test-bucket/ds")
+    store._filesystem.cache_clear()
+    assert time.monotonic() - t < 8
+    assert r.exit_code == 2 and r.stderr.startswith("error: gs://paipu-test-bucket/ds: cannot read it (")
+    assert r.stderr.count("\n") == 1 and len(r.stderr) < 500
+
+
+def test_ctrl_c_stops_a_request_to_object_storage_at_once():
+    """A request inside pyarrow (retrying for its credentials) did not see Ctrl-C: the
+    command went on for 20 s and more."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    child = ("import sys\nfrom paipu.replay.io import store\nprint('ready', flush=True)\n"
+             "try:\n    store.isdir('gs://paipu-test-bucket/ds')\nexcept KeyboardInterrupt:\n    sys.exit(130)\n")
+    p = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert p.stdout.readline() == "ready\n"
+    time.sleep(0.5)
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    p.wait(timeout=30)
+    assert (p.returncode, time.monotonic() - t < 2) == (130, True)
