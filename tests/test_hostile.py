@@ -724,3 +724,16 @@ def test_ctrl_c_stops_a_request_to_object_storage_at_once():
     p.send_signal(signal.SIGINT)
     p.wait(timeout=30)
     assert (p.returncode, time.monotonic() - t < 2) == (130, True)
+
+
+def test_a_lone_surrogate_hand_id_is_printed_escaped(tmp_path):
+    """``hand "\\ud800"``: no UTF-8 output can hold the id; audit crashed with
+    UnicodeEncodeError printing it, and the next hand's verdict was never printed."""
+    path = tmp_path / "h.paipu"
+    path.write_bytes(text_of([record_to_text(GOOD[0]).replace(f"hand {GOOD[0]['id']}", 'hand "\\ud800"'), GOOD[1]]))
+    message = "field \"id\": expected valid Unicode text (a lone surrogate is not), got '\\ud800'"
+    r = cli("audit", str(path))
+    assert (r.exit_code, r.stdout) == (1, f"{path}:1 \\ud800: bad_record at record: {message}\n"
+                                          "2 hands: 1 ok, 1 with violations (bad_record 1)\n")
+    r = cli("audit", "--jsonl", str(path))
+    assert [json.loads(line)["id"] for line in r.stdout.splitlines()] == ["\\ud800", GOOD[1]["id"]]

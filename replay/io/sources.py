@@ -367,9 +367,21 @@ def sniff_format(path: str) -> str:
 
 
 def id_of(obj: object) -> str | None:
-    """The ``id`` of a record that could not be taken, when it has a usable one."""
+    r"""The ``id`` of a record that could not be taken, when it has a usable one; a lone
+    surrogate in it (``hand "\ud800"``: no Unicode text can hold it, so no output could
+    print it) as its escape.
+
+    >>> id_of({"id": "h\ud800"}), id_of({"id": ""}), id_of({"id": 7})
+    ('h\\ud800', None, None)
+    """
     hand_id = obj.get("id") if isinstance(obj, dict) else None
-    return hand_id if isinstance(hand_id, str) and hand_id else None
+    if not isinstance(hand_id, str) or not hand_id:
+        return None
+    try:
+        hand_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return hand_id.encode("utf-8", "backslashreplace").decode("utf-8")
+    return hand_id
 
 
 #: the raw text kept in a reject, in characters
