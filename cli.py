@@ -278,8 +278,14 @@ def convert(
                 continue
             if to == "jsonl":
                 chunks.append(record_to_json(item.record) + b"\n")
-            else:
-                chunks.append((("\n" if chunks else "") + record_to_text(item.record)).encode())
+                continue
+            try:
+                text = record_to_text(item.record)
+            except ValueError as e:  # a field name the text format cannot hold: said, never a traceback
+                bad += 1
+                err.print(f"{item.where}: not converted: {e} (keep it in JSONL)", markup=False, soft_wrap=True)
+                continue
+            chunks.append((("\n" if chunks else "") + text).encode())
     data = b"".join(chunks)
     if output:
         import gzip

@@ -737,3 +737,38 @@ def test_a_lone_surrogate_hand_id_is_printed_escaped(tmp_path):
                                           "2 hands: 1 ok, 1 with violations (bad_record 1)\n")
     r = cli("audit", "--jsonl", str(path))
     assert [json.loads(line)["id"] for line in r.stdout.splitlines()] == ["\\ud800", GOOD[1]["id"]]
+
+
+CONTROL_TEXT = ["a\x00b", "\x00", "x\x01", "\x7fy", "tab\there", "v\x0bt", "\x1e"]
+
+
+@pytest.mark.parametrize("value", CONTROL_TEXT)
+def test_convert_to_text_round_trips_control_characters(tmp_path, value):
+    """An id, a name or a field with a NUL (or another control character) was written raw
+    into the text format, which the reader then refused ("found a NUL byte")."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    record = copy.deepcopy(GOOD[0])
+    record["id"], record["players"][1], record["note"] = value, value + "p", value
+    record["actions"][0]["x"] = value
+    write_jsonl([record, GOOD[1]], str(tmp_path / "in.jsonl"))
+    assert cli("convert", "--to", "text", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "h.paipu")).exit_code == 0
+    assert b"\x00" not in (tmp_path / "h.paipu").read_bytes()
+    r = cli("convert", "--to", "jsonl", str(tmp_path / "h.paipu"), "-o", str(tmp_path / "back.jsonl"))
+    assert (r.exit_code, r.stderr) == (0, "")
+    back = [json.loads(line) for line in (tmp_path / "back.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert back == [json.loads(line) for line in (tmp_path / "in.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_convert_says_which_record_the_text_format_cannot_hold(tmp_path):
+    """A field name that is no text-format key: one line for that record, the others
+    converted, exit 1 (before: a ValueError traceback and nothing written)."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    record = copy.deepcopy(GOOD[0])
+    record["odd key"] = 1
+    write_jsonl([record, GOOD[1]], str(tmp_path / "in.jsonl"))
+    r = cli("convert", "--to", "text", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "h.paipu"))
+    assert (r.exit_code, r.stderr) == (1, f"{tmp_path / 'in.jsonl'}:1: not converted: field name 'odd key' cannot "
+                                          "be written in the text format (keep it in JSONL)\n")
+    assert (tmp_path / "h.paipu").read_text(encoding="utf-8") == record_to_text(GOOD[1])

@@ -41,7 +41,10 @@ _ACT_KEYS = {
 }
 _FLAG_OF = {"bid": "call", "grab": "grab"}
 _NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$")
-_NAME_UNSAFE = re.compile(r'[\s:"#]')
+_NAME_UNSAFE = re.compile(r'[\s:"#\x00-\x1f\x7f]')
+#: characters a bare value cannot hold: control characters (a NUL makes the line binary,
+#: which the reader refuses); JSON escapes them
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _KEY = re.compile(r"[A-Za-z_][\w.-]*")
 _SEAT = re.compile(r"seat\s+(\d+)\s*")
 _PLAIN_SEAT = re.compile(r'seat\s+(\d+)\s+([^\s:"][^\s:]*):(.*)')
@@ -109,6 +112,7 @@ def _value_text(value: Any) -> str:
 def _is_bare(s: str) -> bool:
     return (
         bool(s) and s == s.strip() and s[0] not in '{["@' and "#" not in s and len(s.splitlines()) == 1
+        and not _CONTROL.search(s)
         and s not in ("true", "false", "null") and not _NUMBER.match(s)
     )
 
