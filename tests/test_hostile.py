@@ -772,3 +772,36 @@ def test_convert_says_which_record_the_text_format_cannot_hold(tmp_path):
     assert (r.exit_code, r.stderr) == (1, f"{tmp_path / 'in.jsonl'}:1: not converted: field name 'odd key' cannot "
                                           "be written in the text format (keep it in JSONL)\n")
     assert (tmp_path / "h.paipu").read_text(encoding="utf-8") == record_to_text(GOOD[1])
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+@pytest.mark.parametrize("name, part", [
+    ("h.paipu", lambda records: text_of(records)),
+    # a GB18030 comment: the file is read line by line (not as one UTF-8 text)
+    ("h.paipu", lambda records: "# 注释\n".encode("gb18030") + text_of(records)),
+    ("h.jsonl", lambda records: jsonl_lines(records)),
+])
+def test_files_concatenated_with_their_byte_order_marks(tmp_path, name, part):
+    """``cat a b`` of two files that each begin with a byte-order mark: the second mark
+    begins a line in the middle. Before: the text format folded the hand it begins into
+    the hand before (2 hands and 1 reject of 4), JSONL refused the line."""
+    data = BOM + part(GOOD[:2]) + (b"\n" if name.endswith(".paipu") else b"") + BOM + part(GOOD[2:])
+    stats, ids, rows = ingest(tmp_path, name, data, len(GOOD))
+    assert (ids, rows) == (GOOD_IDS, [])
+    verdicts = list(iter_verdicts([str(tmp_path / "in" / name)]))
+    assert [(v.id, v.ok) for v in verdicts] == [(r["id"], True) for r in GOOD]
+    lines = data.split(b"\n")
+    third = next(k for k, line in enumerate(lines, 1) if GOOD[2]["id"].encode() in line)  # after the second mark
+    assert BOM in lines[third - 1] or BOM in lines[third - 2]
+    assert verdicts[2].line == third
+
+
+def test_a_byte_order_mark_before_an_action_line_is_skipped(tmp_path):
+    text = record_to_text(GOOD[0])
+    first_action = text.split("\n").index(next(line for line in text.split("\n") if line[:1].isdigit()))
+    lines = text.split("\n")
+    lines[first_action] = "\ufeff" + lines[first_action]
+    stats, ids, rows = ingest(tmp_path, "h.paipu", "\n".join(lines).encode() + b"\n" + text_of(GOOD[1:]), len(GOOD))
+    assert (ids, rows) == (GOOD_IDS, [])

@@ -195,11 +195,16 @@ def file_encoding(head: bytes) -> str:
 
 
 def decode_line(data: bytes, first: bool) -> tuple[str, str]:
-    """Decode one line; returns (text, encoding). Raises UnicodeDecodeError if neither fits."""
-    if first and data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8"), "utf-8-sig"
+    """Decode one line; returns (text, encoding). Raises UnicodeDecodeError if neither fits.
+
+    A byte-order mark at the start of any line is skipped (files concatenated with ``cat``
+    keep each one's mark); it tells the encoding ``utf-8-sig`` on line 1 only.
+    """
+    utf8 = "utf-8"
+    if data.startswith(b"\xef\xbb\xbf"):
+        data, utf8 = data[3:], "utf-8-sig" if first else "utf-8"
     try:
-        return data.decode("utf-8"), "utf-8"
+        return data.decode("utf-8"), utf8
     except UnicodeDecodeError:
         return data.decode("gb18030"), "gb18030"
 

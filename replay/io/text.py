@@ -567,8 +567,12 @@ def _items_of_text(text: str, first: int, source: str, strict: bool, base: str =
     its ``hand`` line).
     """
     encoding = base  # the file's, told by the caller after line 1
-    if first == 1 and text.startswith("\ufeff"):
-        text, encoding = text[1:], "utf-8-sig"  # the encoding of line 1 holds for the rest, as there
+    if text.startswith("\ufeff"):  # a block starts at a line start: a mark there is skipped
+        text = text[1:]
+        if first == 1:
+            encoding = "utf-8-sig"  # the encoding of line 1 holds for the rest, as there
+    if "\n\ufeff" in text:  # files concatenated, each with its mark: skipped (decode_line)
+        text = text.replace("\n\ufeff", "\n")
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()
@@ -654,7 +658,7 @@ def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:
 HAND_LINE = re.compile(rb"^\s*hand(\s|$)")
 #: HAND_LINE on the lines after the first of a block (a line has no \\n); the leading
 #: \\n lets the regex engine skip from line end to line end
-_NEXT_HAND_LINE = re.compile(rb"\n[ \t\r\f\v]*hand(?=[ \t\r\f\v\n]|$)")
+_NEXT_HAND_LINE = re.compile(rb"\n(?:\xef\xbb\xbf)?[ \t\r\f\v]*hand(?=[ \t\r\f\v\n]|$)")
 
 
 def hand_starts(block: bytes, first: int) -> list[int]:
@@ -662,7 +666,7 @@ def hand_starts(block: bytes, first: int) -> list[int]:
     the number of its first line (line 1 may begin with a byte-order mark)."""
     end = block.find(b"\n")
     head = block[:end] if end >= 0 else block
-    if first == 1 and head.startswith(b"\xef\xbb\xbf"):
+    if head.startswith(b"\xef\xbb\xbf"):  # a byte-order mark at a line start is skipped
         head = head[3:]
     starts = [0] if HAND_LINE.match(head) else []
     if end >= 0:
