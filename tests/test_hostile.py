@@ -805,3 +805,56 @@ def test_a_byte_order_mark_before_an_action_line_is_skipped(tmp_path):
     lines[first_action] = "\ufeff" + lines[first_action]
     stats, ids, rows = ingest(tmp_path, "h.paipu", "\n".join(lines).encode() + b"\n" + text_of(GOOD[1:]), len(GOOD))
     assert (ids, rows) == (GOOD_IDS, [])
+
+
+def _rss_of_interrupted(args: list[str], cwd, part_glob: str) -> tuple[int, int]:
+    """(exit code, peak RSS in kB) of ``paipu ARGS`` in a fresh process, interrupted
+    (SIGINT) as soon as a file matching *part_glob* in *cwd* holds some bytes."""
+    import subprocess
+    import sys
+
+    watcher = f"""
+import glob, os, resource, signal, subprocess, sys, time
+p = subprocess.Popen({args!r}, cwd={str(cwd)!r}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+end = time.monotonic() + 60
+while p.poll() is None and time.monotonic() < end:
+    if any(os.path.getsize(f) for f in glob.glob(os.path.join({str(cwd)!r}, {part_glob!r}))):
+        p.send_signal(signal.SIGINT)
+        break
+    time.sleep(0.02)
+code = p.wait(timeout=60)
+print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+    out = subprocess.run([sys.executable, "-c", watcher], capture_output=True, text=True, timeout=120).stdout.split()
+    return int(out[0]), int(out[1])
+
+
+def test_simulate_memory_does_not_depend_on_the_number_of_hands(tmp_path):
+    """The jobs of a run were built in one list before the first hand (2.5 GB for a billion
+    hands, a MemoryError traceback for ten billion): now made as they are consumed."""
+    import shutil
+
+    paipu = shutil.which("paipu")
+    small = _rss_of_interrupted([paipu, "simulate", "-g", "ddz", "-n", "1000", "--workers", "1", "-o", "a.jsonl"],
+                                tmp_path, ".a.jsonl.part-*")
+    large = _rss_of_interrupted([paipu, "simulate", "-g", "ddz", "-n", "100000000", "--workers", "1", "-o",
+                                 "b.jsonl"], tmp_path, ".b.jsonl.part-*")
+    assert small[0] == large[0] == 130
+    assert large[1] - small[1] < 30_000, (small, large)  # kB: 100 million hands' jobs took some 250 MB
+    assert (tmp_path / "b.jsonl").read_bytes().count(b"\n") >= 1
+
+
+def test_simulate_workers_are_capped_by_the_work_and_the_cores(tmp_path, monkeypatch):
+    from paipu import cli as cli_module
+
+    monkeypatch.setattr(cli_module, "cores", lambda: 2)
+    r = cli("simulate", "-g", "ddz", "-n", "250", "--workers", "1000", "-o", str(tmp_path / "a.jsonl"))
+    assert r.exit_code == 0
+    assert r.stderr == f"--workers 1,000: 2 used (2 cores, 3 blocks of work)\nwrote 250 hands to {tmp_path / 'a.jsonl'}\n"
+    monkeypatch.setattr(cli_module, "cores", lambda: 8)
+    r = cli("simulate", "-g", "ddz", "-n", "250", "--workers", "1000", "-o", str(tmp_path / "b.jsonl"))
+    assert r.stderr.startswith("--workers 1,000: 3 used (8 cores, 3 blocks of work)\n")
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    r = cli("ingest", str(tmp_path / "a.jsonl"), "--out", str(tmp_path / "ds"), "--workers", "1000", "-q")
+    assert r.exit_code == 0 and r.stderr == "--workers 1,000: 8 used (8 cores)\n"
