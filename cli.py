@@ -951,7 +951,11 @@ def sql(
     csv: Annotated[bool, typer.Option("--csv", help="CSV on standard output (lists and structs as JSON text)")] = False,
     parquet: Annotated[str | None, typer.Option("--parquet", help="write the result to this Parquet file")] = None,
     safe: Annotated[bool, typer.Option("--safe", help="the query may read the dataset's views only: no other "
-                                                      "file, no writing, no extensions (for use behind a service)")] = False,
+                                                      "file, no writing, no extensions (for use behind a service), "
+                                                      "within --memory, --timeout and --max-rows")] = False,
+    memory: Annotated[str, typer.Option("--memory", help="with --safe: DuckDB's memory limit")] = "1GB",
+    timeout: Annotated[float, typer.Option("--timeout", help="with --safe: seconds the query may run")] = 30.0,
+    max_rows: Annotated[int, typer.Option("--max-rows", help="with --safe: rows the result may have")] = 1_000_000,
 ) -> None:
     """Run local ad-hoc SQL (DuckDB) with the dataset's tables as named views.
 
@@ -964,10 +968,12 @@ def sql(
 
     from paipu.analysis.queries import DatasetError, run_sql
 
+    if timeout <= 0 or max_rows < 1:
+        fail("--timeout must be more than 0 and --max-rows 1 or more")
     if parquet:
         writable_file(parquet, "--parquet")
     try:
-        df = run_sql(dataset, query, safe=safe)
+        df = run_sql(dataset, query, safe=safe, memory=memory, timeout=timeout, max_rows=max_rows)
     except DatasetError as e:
         fail(str(e))
     except duckdb.Error as e:

@@ -858,3 +858,44 @@ def test_simulate_workers_are_capped_by_the_work_and_the_cores(tmp_path, monkeyp
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
     r = cli("ingest", str(tmp_path / "a.jsonl"), "--out", str(tmp_path / "ds"), "--workers", "1000", "-q")
     assert r.exit_code == 0 and r.stderr == "--workers 1,000: 8 used (8 cores)\n"
+
+
+@pytest.fixture(scope="module")
+def small_ds(tmp_path_factory):
+    from paipu.replay.io.jsonl import write_jsonl
+
+    folder = tmp_path_factory.mktemp("sql")
+    write_jsonl(GOOD, str(folder / "h.jsonl"))
+    ingest_files([str(folder / "h.jsonl")], str(folder / "ds"))
+    return str(folder / "ds")
+
+
+def test_sql_safe_stops_a_query_at_its_time_limit(small_ds):
+    """A count over range(1e12) ran until killed (--safe had no time bound)."""
+    import time
+
+    t = time.monotonic()
+    r = cli("sql", "--safe", "--timeout", "1", small_ds, "select count(*) from range(1000000000000)")
+    assert time.monotonic() - t < 10
+    assert (r.exit_code, r.stderr) == (2, "error: query stopped after 1 s (the time limit of --safe; --timeout)\n")
+
+
+def test_sql_safe_bounds_memory_rows_and_its_own_settings(small_ds):
+    """DuckDB's memory limit was its default (80% of the machine: 18.8 GiB here)."""
+    r = cli("sql", "--safe", "--csv", small_ds, "select current_setting('memory_limit') as m, "
+                                                "current_setting('temp_directory') as t")
+    assert (r.exit_code, r.stdout) == (0, 'm,t\n953.6 MiB,""\n')  # 1GB, and no spilling to disk
+    r = cli("sql", "--safe", "--memory", "50MB", small_ds, "select list(range) from range(100000000)")
+    assert r.exit_code == 2 and r.stderr.startswith(
+        "error: query stopped: it needs more than the memory limit of --safe (50MB; --memory): Out of Memory Error: ")
+    assert r.stderr.count("\n") == 1
+    r = cli("sql", "--safe", "--max-rows", "3", small_ds, "select id from hands")
+    assert (r.exit_code, r.stderr) == (2, "error: the result has more than 3 rows (the limit of --safe; --max-rows, "
+                                          "or a limit clause)\n")
+    assert cli("sql", "--safe", "--max-rows", "4", "--csv", small_ds, "select id from hands").exit_code == 0
+    r = cli("sql", "--safe", small_ds, "set memory_limit = '20GB'")
+    assert r.exit_code == 2 and "the configuration has been locked" in r.stderr
+    r = cli("sql", "--safe", "--memory", "lots", small_ds, "select 1")
+    assert (r.exit_code, r.stderr) == (2, "error: --memory must be a size such as 512MB or 2GB, got 'lots'\n")
+    r = cli("sql", "--csv", small_ds, "select count(*) as n from range(2000000)")  # without --safe: no bounds
+    assert (r.exit_code, r.stdout) == (0, "n\n2000000\n")
