@@ -647,8 +647,8 @@ def replay_cmd(
             fail("--hands writes HTML pages: give the folder with --html DIR")
         try:
             wanted = _hand_ids(hands)
-        except OSError as e:
-            fail(f"--hands: cannot read {e.filename}: {e.strerror}")
+        except OSError as e:  # InputError: one line naming the file
+            fail(str(e))
         if not wanted:
             fail("--hands: no hand ids given")
         try:
@@ -685,13 +685,19 @@ def replay_cmd(
     raise typer.Exit(1 if v is not None else 0)
 
 
+#: the largest --hands @FILE read (a million ids and more)
+MAX_ID_LIST = 16 << 20
+
+
 def _hand_ids(values: list[str]) -> list[str]:
     """Hand ids from --hands: comma-separated, repeated, or @FILE (one a line; blank lines and # skipped)."""
+    from paipu.replay.io.sources import read_small
+
     ids: list[str] = []
     for value in values:
         if value.startswith("@"):
-            with open(value[1:], encoding="utf-8-sig") as f:
-                ids += [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
+            text = read_small(value[1:], MAX_ID_LIST, "--hands").decode("utf-8-sig", "replace")
+            ids += [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
         else:
             ids += [x.strip() for x in value.split(",") if x.strip()]
     return list(dict.fromkeys(ids))

@@ -899,3 +899,46 @@ def test_sql_safe_bounds_memory_rows_and_its_own_settings(small_ds):
     assert (r.exit_code, r.stderr) == (2, "error: --memory must be a size such as 512MB or 2GB, got 'lots'\n")
     r = cli("sql", "--csv", small_ds, "select count(*) as n from range(2000000)")  # without --safe: no bounds
     assert (r.exit_code, r.stdout) == (0, "n\n2000000\n")
+
+
+def test_inputs_that_are_not_regular_files_or_too_large_are_refused_in_one_line(tmp_path, monkeypatch):
+    """``--rules /dev/zero`` and ``replay --hands @/dev/zero`` read until memory ran out
+    (MemoryError tracebacks); so did a FIFO, and any file however large."""
+    from paipu import cli as cli_module
+    from paipu.replay.io.jsonl import write_jsonl
+    from paipu.replay.sim import settings
+
+    write_jsonl(GOOD, str(tmp_path / "h.jsonl"))
+    (tmp_path / "rules.toml").write_text('kinds- = ["four_two_single"]\n' + "# a comment\n" * 100)
+    monkeypatch.setattr(settings, "MAX_RULES_BYTES", 1000)
+    r = cli("simulate", "-g", "ddz", "-n", "1", "--rules", str(tmp_path / "rules.toml"))
+    assert (r.exit_code, r.stderr) == (2, f"error: {tmp_path / 'rules.toml'}: 1,229 bytes, more than the limit "
+                                          "of 1,000\n")
+    (tmp_path / "ids.txt").write_text("".join(f"{r['id']}\n" for r in GOOD))
+    monkeypatch.setattr(cli_module, "MAX_ID_LIST", 50)
+    r = cli("replay", str(tmp_path / "h.jsonl"), "--hands", f"@{tmp_path / 'ids.txt'}", "--html", str(tmp_path / "p"))
+    assert (r.exit_code, r.stderr) == (2, f"error: --hands {tmp_path / 'ids.txt'}: 104 bytes, more than the limit "
+                                          "of 50\n")
+    monkeypatch.setattr(cli_module, "MAX_ID_LIST", 104)
+    r = cli("replay", str(tmp_path / "h.jsonl"), "--hands", f"@{tmp_path / 'ids.txt'}", "--html", str(tmp_path / "p"))
+    assert r.exit_code == 0 and len(os.listdir(tmp_path / "p")) == len(GOOD) + 1
+    os.mkfifo(tmp_path / "fifo")  # last: before the fix, reading these never ended
+    for path in ("/dev/zero", str(tmp_path / "fifo")):
+        r = cli("simulate", "-g", "ddz", "-n", "1", "--rules", path)
+        assert (r.exit_code, r.stderr) == (2, f"error: {path}: not a regular file\n")
+        r = cli("replay", str(tmp_path / "h.jsonl"), "--hands", f"@{path}", "--html", str(tmp_path / "pages"))
+        assert (r.exit_code, r.stderr) == (2, f"error: --hands {path}: not a regular file\n")
+
+
+def test_a_population_past_its_bounds_is_refused_in_one_line(tmp_path):
+    """``--players 1000000000`` built a billion players' schedules: a MemoryError traceback."""
+    import time
+
+    t = time.monotonic()
+    r = cli("simulate", "-g", "ddz", "-n", "10", "--players", "1000000000")
+    assert (r.exit_code, r.stderr) == (2, "error: --players must be at most 100,000 (a population's schedules are "
+                                          "held in memory), got 1,000,000,000\n")
+    r = cli("simulate", "-g", "ddz", "-n", "10000000000", "--players", "10")
+    assert (r.exit_code, r.stderr) == (2, "error: --hands must be at most 1,000,000 with --players (the hands of a "
+                                          "population are scheduled up front), got 10,000,000,000\n")
+    assert time.monotonic() - t < 5

@@ -95,6 +95,27 @@ def size_of(path: str) -> int:
         return 0
 
 
+def read_small(path: str, limit: int, what: str) -> bytes:
+    """The bytes of a small input (a TOML file of rules, a list of hand ids): a regular file
+    of at most *limit* bytes, else an :class:`InputError` of one line (``/dev/zero`` or a
+    pipe was read until memory ran out)."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"{what} {path}: not a regular file")
+        if st.st_size > limit:
+            raise InputError(f"{what} {path}: {st.st_size:,} bytes, more than the limit of {limit:,}")
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except InputError:
+        raise
+    except OSError as e:
+        raise InputError(f"{what} {path}: {e.strerror or e}") from None
+    if len(data) > limit:  # grown since
+        raise InputError(f"{what} {path}: more than the limit of {limit:,} bytes")
+    return data
+
+
 def _file_problem(path: str) -> str | None:
     """Why *path* (found in a folder) cannot be read as a file, or None."""
     try:
