@@ -942,3 +942,61 @@ def test_a_population_past_its_bounds_is_refused_in_one_line(tmp_path):
     assert (r.exit_code, r.stderr) == (2, "error: --hands must be at most 1,000,000 with --players (the hands of a "
                                           "population are scheduled up front), got 10,000,000,000\n")
     assert time.monotonic() - t < 5
+
+
+def _long_hand(actions: int) -> str:
+    """GOOD[0] in the text format with *actions* passes before its actions."""
+    lines = record_to_text(GOOD[0]).split("\n")
+    k = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    return "\n".join(lines[:k] + ["0 pass"] * actions + lines[k:])
+
+
+def _peak_reading(path) -> int:
+    """Peak RSS (kB) of a fresh process that reads every item of *path* (audit's reader)."""
+    import subprocess
+    import sys
+
+    child = ("import resource, sys\nfrom paipu.replay.io.readers import iter_items\n"
+             "items = [(i.line, i.record is not None) for i in iter_items([sys.argv[1]])]\n"
+             "print(items[-1], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.split()[-1])
+
+
+def test_a_hand_past_the_line_limit_is_refused_unread_and_its_neighbour_kept(tmp_path):
+    """One text hand of 30 million actions took some 330 bytes an action (a MemoryError
+    traceback under 6 GB, its valid neighbour lost): a hand has at most MAX_ACTIONS actions,
+    and one of more than MAX_HAND_LINES lines is refused without its lines being split or
+    its actions parsed, at a cost of a few bytes a line."""
+    from paipu.replay.io import text
+
+    assert (text.MAX_HAND_LINES, text.MAX_ACTIONS) == (200_000, 100_000)
+    data = (_long_hand(300_000) + "\n" + record_to_text(GOOD[1])).encode()
+    stats, ids, rows = ingest(tmp_path, "h.paipu", data, 2)
+    assert ids == [GOOD[1]["id"]]
+    assert [(r["line"], r["code"], r["message"]) for r in rows] == [
+        (1, "bad_record", "a hand of more than 200,000 lines (a hand has at most 100,000 actions): not read, nor "
+                          "its lines up to the next hand")]
+    assert [v.id for v in iter_verdicts([str(tmp_path / "in" / "h.paipu")])] == [GOOD[0]["id"], GOOD[1]["id"]]
+    assert len(rows[0]["raw"]) == sources.RAW_LIMIT + 1
+    # read line by line (a GB18030 comment): the same reject, at the same line
+    stats, ids, rows2 = ingest(tmp_path / "gb", "h.paipu", "# 注释\n".encode("gb18030") + data, 2)
+    assert ids == [GOOD[1]["id"]] and [(r["line"], r["message"]) for r in rows2] == [(2, rows[0]["message"])]
+    small, large = tmp_path / "small.paipu", tmp_path / "large.paipu"
+    small.write_bytes((_long_hand(300_000) + "\n" + record_to_text(GOOD[1])).encode())
+    large.write_bytes((_long_hand(900_000) + "\n" + record_to_text(GOOD[1])).encode())
+    growth = (_peak_reading(large) - _peak_reading(small)) * 1024 / 600_000
+    assert growth < 40, growth  # bytes an action line (7 bytes each: the file's bytes, held a few times)
+
+
+def test_a_hand_past_the_action_limit_is_one_reject_in_both_formats(tmp_path):
+    from paipu.replay.record import MAX_ACTIONS
+
+    many = copy.deepcopy(GOOD[0])
+    many["actions"] = [{"seat": 0, "act": "pass"}] * (MAX_ACTIONS - len(GOOD[0]["actions"]) + 1) + many["actions"]
+    message = f"field \"actions\": expected at most {MAX_ACTIONS:,} actions, got {MAX_ACTIONS + 1:,}"
+    for name, data in (("h.jsonl", jsonl_lines([many, GOOD[1]])), ("h.paipu", text_of([many, GOOD[1]]))):
+        stats, ids, rows = ingest(tmp_path / name, name, data, 2)
+        assert ids == [GOOD[1]["id"]]
+        assert [(r["line"], r["code"], r["message"]) for r in rows] == [(1, "bad_record", message)]

@@ -29,7 +29,7 @@ from itertools import repeat
 from typing import Any
 
 from ..kernel import compiled
-from ..record import FIELDS, check_and_hash
+from ..record import FIELDS, MAX_ACTIONS, check_and_hash
 from ..verdicts import Code, RecordError
 from .sources import RAW_LIMIT, Item, LongLine, ReadError, decode_line, file_encoding, id_of, iter_blocks, short
 
@@ -470,6 +470,11 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
         builder.lines.append(raw_line)
         if enc == "gb18030":
             encoding = enc
+        if n - builder.line >= MAX_HAND_LINES:  # as _items_of_text: refused, its lines no longer held
+            failed = Item(source, builder.line, encoding, code=Code.BAD_RECORD, message=_TOO_LONG,
+                          raw=short("\n".join(builder.lines)), hand_id=id_of(builder.record))
+            builder = None
+            continue
         try:
             builder.feed(line, stripped, n)
         except TextError as e:
@@ -573,36 +578,55 @@ def _items_of_text(text: str, first: int, source: str, strict: bool, base: str =
             encoding = "utf-8-sig"  # the encoding of line 1 holds for the rest, as there
     if "\n\ufeff" in text:  # files concatenated, each with its mark: skipped (decode_line)
         text = text.replace("\n\ufeff", "\n")
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    if "\r" in text:
-        lines = [line.rstrip("\r") for line in lines]
     starts: list[tuple[int, int]] = []  # (line index, text position) of each hand line
     index = at = 0
-    maybe = [0] if lines and lines[0].lstrip().startswith("hand") else []
+    maybe = [0] if text.lstrip().startswith("hand") else []
     for pos in maybe + [m.start() + 1 for m in _MAYBE_HAND.finditer(text)]:
         index += text.count("\n", at, pos)
         at = pos
-        line = lines[index]
+        eol = text.find("\n", pos)
+        line = text[pos:eol if eol >= 0 else len(text)]
         stripped = (strip_comment(line) if "#" in line else line).strip()
         if len(stripped) == 4 or stripped[4] in " \t":  # as iter_text_lines tells a hand line
             starts.append((index, at))
-    starts.append((len(lines), len(text)))
+    starts.append((index + text.count("\n", at) + (not text.endswith("\n")), len(text)))
 
-    def plain(begin: int, end: int) -> Iterator[Item]:
-        yield from iter_text_lines(zip(range(first + begin, first + end), lines[begin:end], repeat("utf-8")),
+    def lines_of(pos: int, next_pos: int) -> list[str]:
+        """The lines of text[pos:next_pos] (whole lines), split only now: a hand at a time."""
+        lines = text[pos:next_pos].split("\n")
+        if text.endswith("\n", pos, next_pos) or not lines[-1]:
+            lines.pop()
+        return [line.rstrip("\r") for line in lines] if "\r" in text else lines
+
+    def plain(begin: int, lines: list[str]) -> Iterator[Item]:
+        yield from iter_text_lines(zip(range(first + begin, first + begin + len(lines)), lines, repeat("utf-8")),
                                    source, strict, encoding)
 
     if starts[0][0] > 0:
-        yield from plain(0, starts[0][0])
+        yield from plain(0, lines_of(0, starts[0][1]))
     for (begin, pos), (end, next_pos) in zip(starts, starts[1:]):
-        item = None if text.find("#", pos, next_pos) >= 0 else _plain_hand(lines, begin, end, first, source, strict)
+        if end - begin > MAX_HAND_LINES:  # refused unread: its lines and actions would cost their number
+            head = text[pos:min(next_pos, pos + RAW_LIMIT + 1)]
+            yield Item(source, first + begin, encoding, code=Code.BAD_RECORD, message=_TOO_LONG, raw=short(head),
+                       hand_id=id_of({"id": head.split("\n", 1)[0].strip()[4:].strip()}))
+            continue
+        lines = lines_of(pos, next_pos)
+        item = None if text.find("#", pos, next_pos) >= 0 else _plain_hand(lines, 0, len(lines), first + begin,
+                                                                            source, strict)
         if item is None:
-            yield from plain(begin, end)
+            yield from plain(begin, lines)
         else:
             item.encoding = encoding
             yield item
+
+
+#: the most lines a hand of the text format may have (docs/format.md): the most actions a
+#: hand may have (record.MAX_ACTIONS) and as many lines again for the rest; a longer
+#: hand is refused without being read
+MAX_HAND_LINES = 2 * MAX_ACTIONS
+_TOO_LONG = (f"a hand of more than {MAX_HAND_LINES:,} lines (a hand has at most {MAX_ACTIONS:,} actions): "
+             "not read, nor its lines up to the next hand")
+
 
 
 def _plain_hand(lines: list[str], begin: int, end: int, first: int, source: str, strict: bool) -> Item | None:
