@@ -29,7 +29,7 @@ _EXPORTS = {
     "register": ".replay.games", "UnknownGame": ".replay.games",
     "Game": ".replay.game", "Rules": ".replay.rules", "Combo": ".replay.combos",
     "Violation": ".replay.verdicts", "Code": ".replay.verdicts",
-    "simulate": ".replay.sim",
+    "simulate": ".replay.sim", "evaluate": ".replay.evaluate", "Evaluation": ".replay.evaluate",
 }
 __all__ = sorted(_EXPORTS)
 

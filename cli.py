@@ -21,6 +21,8 @@ class _Group(typer.core.TyperGroup):
     """The command group; ``--ray`` may come without its address (click cannot say that)."""
 
     def main(self, args=None, *rest, **kw):
+        for command in self.commands.values():
+            command.help = unwrap(command.help)
         try:
             return super().main(ray_flag_args(list(sys.argv[1:] if args is None else args)), *rest, **kw)
         except OSError as e:  # storage that fails under any command (a server gone): one line, never a traceback
@@ -62,24 +64,56 @@ app = typer.Typer(
 )
 
 
-def _flags_without_type() -> None:
-    """typer 0.29 prints ``<bool>`` after every flag in ``--help`` (as if it took a value);
-    a flag is shown bare, as click always did."""
-    from typer.core import TyperOption
+def _help_without_types() -> None:
+    """typer 0.29 shows a parameter's Python type in ``--help`` (``<str>``, ``<int>``,
+    ``<list[str]>``, even ``<bool>`` after a flag, as if it took a value). Shown instead:
+    an option's metavar, by default N for a number, else its long name in capitals
+    (``--game GAME``); a flag and an argument bare (an argument is named already)."""
+    from typer.core import TyperArgument, TyperOption
 
     shown = getattr(TyperOption, "display_type_rich", None)
-    if shown is None or getattr(shown, "flag_aware", False):
+    if shown is None or getattr(shown, "untyped", False):
         return
 
-    def display_type_rich(self, ctx):
-        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+    def option_metavar(self, ctx):
+        if getattr(self, "is_flag", False) or getattr(self, "count", False):
+            return None
+        if self.metavar is not None:
+            return self.metavar
+        if getattr(self, "bare_type", lambda: "")() in ("int", "list[int]"):
+            return "N"
+        return max(self.opts, key=len).lstrip("-").upper()
 
-    # a patch of the library's class, on purpose (mypy takes an assignment to a method for a mistake)
-    setattr(display_type_rich, "flag_aware", True)  # noqa: B010
-    setattr(TyperOption, "display_type_rich", display_type_rich)  # noqa: B010
+    def argument_metavar(self, ctx):
+        return self.metavar
+
+    # patches of the library's classes, on purpose (mypy takes an assignment to a method for a mistake)
+    for f in (option_metavar, argument_metavar):
+        setattr(f, "untyped", True)  # noqa: B010
+    setattr(TyperOption, "display_type_rich", option_metavar)  # noqa: B010
+    setattr(TyperArgument, "display_type_rich", argument_metavar)  # noqa: B010
 
 
-_flags_without_type()
+def unwrap(text: str | None) -> str | None:
+    """A docstring's paragraphs each on one line: ``--help`` wraps them at the terminal's
+    width (typer keeps the line breaks of every paragraph but the first, mid-sentence).
+
+    >>> unwrap('''First line
+    ...     goes on.
+    ...
+    ...     Tables show rates and
+    ...     numbers.''')
+    'First line goes on.\\n\\nTables show rates and numbers.'
+    """
+    import inspect
+
+    if not text:
+        return text
+    return "\n\n".join(p if p.startswith("\b") else " ".join(line.strip() for line in p.splitlines())
+                       for p in inspect.cleandoc(text).split("\n\n"))
+
+
+_help_without_types()
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # logs and pipes never wrap at a width
 out = Console(highlight=False, soft_wrap=True)
 
@@ -91,7 +125,22 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 #: --format: the record formats (replay.io.readers.FORMATS) or "auto" (sniffed)
-FORMAT_OPT = typer.Option("--format", "--from", help="auto (sniffed), jsonl, text, or an importer's format")
+FORMAT_OPT = typer.Option("--format", "--from", help="auto (sniffed), jsonl, text, an importer's format "
+                          "(rlcard, rlcard-showdown, douzero, openspiel, botzone, guandan-competition) or a mapping file (.toml)")
+
+
+def check_format(fmt: str) -> None:
+    """Exit 2 unless --from names a format or a usable mapping file (docs/formats.md)."""
+    from paipu.replay.io.mapping import MappingError, is_mapping, load_mapping
+    from paipu.replay.io.readers import FORMATS
+
+    if is_mapping(fmt):
+        try:
+            load_mapping(fmt)
+        except MappingError as e:
+            fail(str(e))
+    elif fmt not in FORMATS:
+        fail(f"--from must be one of {', '.join(FORMATS)} or a mapping file (.toml), got {fmt!r}")
 
 
 @app.command()
@@ -144,13 +193,14 @@ def place(value):
         fail(str(e))
 
 
-def writable_file(path: str, what: str) -> None:
-    """Fail with one line unless *path* can be created or replaced as a file."""
+def writable_file(path: str, what: str, stdout: str = "") -> None:
+    """Fail with one line unless *path* can be created or replaced as a file; *stdout* is
+    how the command writes to standard output instead (its hint), if it can."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         fail(f"{what} {path} is a folder, not a file")
     if os.path.exists(path) and not os.path.isfile(path):  # a device or a pipe: a replacing write would remove it
-        fail(f"{what} {path} is not a regular file (write to standard output with '-' or none)")
+        fail(f"{what} {path} is not a regular file" + (f" (for standard output: {stdout})" if stdout else ""))
     if not os.path.isdir(folder):
         fail(f"{what} {path}: the folder {os.path.dirname(path) or '.'} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
@@ -217,10 +267,7 @@ def ingest(
         fail(str(e))
     if not files:
         fail("no input files found (paipu reads .jsonl, .ndjson, .json, .paipu and .txt, also gzipped)")
-    from paipu.replay.io.readers import FORMATS
-
-    if fmt not in FORMATS:
-        fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    check_format(fmt)
     writable_folder(out_dir, "--out")
 
     def on_reject(item) -> None:
@@ -245,9 +292,14 @@ def ingest(
         except (DatasetLocked, DatasetWriteError) as e:
             fail(str(e))
     codes = ", ".join(f"{k} {v:,}" for k, v in sorted(stats.by_code.items()))
+    for source, line in stats.held:
+        err.print(f"{source}:{line}: held back: the file's last line has no line end and is not a whole record "
+                  "(still being written?); ingest again once it is complete, or end the line to have it rejected",
+                  markup=False, soft_wrap=True)
     out.print(
         f"ingested {human.count(stats.written, 'hand')} from {human.count(len(files), 'file')} into {out_dir}; "
-        f"{stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else ""),
+        f"{stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else "")
+        + (f", {len(stats.held):,} held back" if stats.held else ""),
         markup=False,
     )
 
@@ -272,20 +324,24 @@ def read_size(path: str) -> int:
 @app.command()
 def convert(
     inputs: Annotated[list[str], typer.Argument(help="files, folders or globs")],
-    to: Annotated[str, typer.Option("--to", help="jsonl or text")],
+    to: Annotated[str, typer.Option("--to", help="jsonl, text, openspiel, rlcard-showdown or botzone")],
     output: Annotated[str | None, typer.Option("--out", "-o", help="output file (default: standard output)")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="input format: auto, jsonl or text")] = "auto",
+    fmt: Annotated[str, FORMAT_OPT] = "auto",
 ) -> None:
-    """Convert hand records between JSONL and the paipu text format (lossless)."""
+    """Convert hand records between JSONL and the paipu text format (lossless), from other
+    tools' logs (--from), or to OpenSpiel's, RLCard-Showdown's and Botzone's (docs/formats.md)."""
     from paipu.replay.io.jsonl import record_to_json
     from paipu.replay.io.readers import iter_file
     from paipu.replay.io.sources import InputError, expand_inputs
     from paipu.replay.io.text import record_to_text
 
-    if to not in ("jsonl", "text"):
-        fail(f"--to must be jsonl or text, got {to!r}")
+    from paipu.replay.io.readers import WRITERS, write_foreign
+
+    if to not in ("jsonl", "text", *WRITERS):
+        fail(f"--to must be jsonl, text or {', '.join(WRITERS)}, got {to!r}")
+    check_format(fmt)
     if output:
-        writable_file(output, "--out")
+        writable_file(output, "--out", stdout="leave out --out")
     try:
         files = expand_inputs(inputs)
     except InputError as e:
@@ -297,6 +353,13 @@ def convert(
             if item.record is None:
                 bad += 1
                 err.print(f"{item.where}: {item.code}: {item.message}", markup=False, soft_wrap=True)
+                continue
+            if to in WRITERS:
+                try:
+                    chunks.append(write_foreign(to, item.record))
+                except ValueError as e:  # the format cannot hold this hand
+                    bad += 1
+                    err.print(f"{item.where}: {to} cannot hold hand {item.record['id']}: {e}", markup=False, soft_wrap=True)
                 continue
             if to == "jsonl":
                 chunks.append(record_to_json(item.record) + b"\n")
@@ -348,6 +411,12 @@ def _classify(declared, rules, text: str, level: str | None = None):
         fail(f"no cards in {text!r}")
     if len(ids) > rules.max_play:
         fail(f"{len(ids)} cards: a play of {rules.game}/{rules.variant} holds at most {rules.max_play}")
+    from paipu.replay.cards import card_name, over_deck
+
+    for card, times, held in over_deck(ids, rules.deck):  # a card twice where the game has one deck
+        deck = f"the deck of {rules.game}/{rules.variant}"
+        fail(f"{card_name(card)} {times} times in {text!r}: {deck} holds {'one' if held == 1 else held}" if held
+             else f"{card_name(card)} in {text!r}: not in {deck}")
     try:
         return declared.classify(rules, ids, level)
     except ValueError as e:
@@ -447,6 +516,7 @@ def audit(
             bad += 1
             by_code[code] = by_code.get(code, 0) + 1
 
+    check_format(fmt)
     datasets = [x for x in inputs if is_dataset(x)]
     files = [x for x in inputs if not is_dataset(x)]
     for ds in datasets:
@@ -517,7 +587,7 @@ def simulate(
         show_default=False)] = None,
     hands: Annotated[int, typer.Option("--hands", "-n", help="how many hands (deals, with --compare)")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="random seed (same seed, same hands)")] = 0,
-    output: Annotated[str, typer.Option("--out", "-o", help="output file: .jsonl, .jsonl.gz or .paipu")] = "-",
+    output: Annotated[str, typer.Option("--out", "-o", help="output file: .jsonl or .paipu, gzipped with .gz ('-': standard output)")] = "-",
     variant: Annotated[str | None, VARIANT_OPT] = None,
     escape_rate: Annotated[float, typer.Option(help="chance that a hand ends with a seat escaping")] = 0.0,
     rule: Annotated[list[str] | None, typer.Option(
@@ -561,11 +631,13 @@ def simulate(
         fail(str(e))
     except ValueError as e:
         fail(str(e))
-    text = output.endswith((".paipu", ".paipu.gz", ".txt"))
+    text = _simulated_format(output) == "text"
     if output != "-":
-        writable_file(output, "--out")
+        writable_file(output, "--out", stdout="--out - or leave it out")
     if (cheat or labels) and players is None:
         fail("--cheat and --labels need --players N (population mode)")
+    if labels:
+        writable_file(labels, "--labels")
     if players is not None:
         _simulate_population(game, variant, hands, seed, players, cheat, labels, output, text, escape_rate)
         return
@@ -595,6 +667,23 @@ def simulate(
         raise typer.Exit(130)
 
 
+#: the files simulate writes, by ending (each may also end in .gz): JSONL or the text format
+SIMULATED = {".jsonl": "jsonl", ".ndjson": "jsonl", ".paipu": "text", ".txt": "text"}
+
+
+def _simulated_format(output: str) -> str:
+    """jsonl or text, by the --out file's name ('-': JSONL on standard output); any other
+    ending is an error (a .csv got JSONL without a word)."""
+    if output == "-":
+        return "jsonl"
+    base = output.removesuffix(".gz")
+    for ending, kind in SIMULATED.items():
+        if base.endswith(ending):
+            return kind
+    fail(f"--out {output}: simulate writes {', '.join(SIMULATED)} (JSONL or the text format), "
+         "optionally gzipped as .gz, or '-' for standard output")
+
+
 def _simulate_population(game: str, variant: str | None, hands: int, seed: int, players: int, cheat: str | None,
                          labels: str | None, output: str, text: bool, escape_rate: float) -> None:
     """``paipu simulate --players``: one process, hands in time order (the seating of a
@@ -610,7 +699,10 @@ def _simulate_population(game: str, variant: str | None, hands: int, seed: int, 
         pop, records = simulate_population(game, variant, hands, seed, players, parse_cheats(cheat),
                                            escape_rate=escape_rate)
         if labels:
-            write_labels(labels, pop)
+            try:
+                write_labels(labels, pop)
+            except OSError as e:
+                os_fail(e, labels)
         f = sys.stdout.buffer if output == "-" else (gzip.open if output.endswith(".gz") else open)(output, "wb")
         n = 0
         for record in records:
@@ -623,7 +715,7 @@ def _simulate_population(game: str, variant: str | None, hands: int, seed: int, 
     except (UnknownGame, ValueError) as e:
         fail(str(e))
     except OSError as e:
-        os_fail(e, labels if labels and not os.path.exists(labels) else output)
+        os_fail(e, output)
 
 
 @app.command("replay")
@@ -789,26 +881,122 @@ def _dataset_ids(root: str) -> list[str]:
     return [i for f in parquet_files(os.path.join(root, "hands")) for i in read_parquet(f, columns=["id"])["id"].to_pylist()]
 
 
-def _print_frame(df, title: str | None = None) -> None:
-    """A table for people (numbers via analysis.fmt); as wide as it needs off a terminal."""
+def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> None:
+    """A table for people (numbers via analysis.fmt; text columns in *numbers* hold numbers
+    written already, aligned right); as wide as it needs off a terminal.
+
+    On a terminal no cell is ever cut (an id to copy, a number): text wraps at its spaces
+    only; when the table still does not fit, the columns in *drop* go (least important
+    first, said on stderr), then the columns in turns with the leading text columns
+    repeated, else the table is laid out a row at a time."""
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left", title_style="bold")
-    cells = []
+    rates = human.rate_columns(df.columns)
+    heads, cells, right = [], [], []
     for name in df.columns:
         numeric = df[name].dtype.is_numeric()
-        table.add_column(name + (" %" if numeric and name in human.RATE_COLUMNS else ""),
-                         justify="right" if numeric else "left")
-        cells.append(human.column(name, df[name].to_list()) if numeric else
+        heads.append(name + (" %" if numeric and name in rates else ""))
+        right.append(numeric or name in numbers)
+        cells.append(human.column(name, df[name].to_list(), rates) if numeric else
                      ["" if x is None else str(x) for x in df[name].to_list()])
-    for row in zip(*cells):
-        table.add_row(*row)
+    parts: list[tuple[list[int], list[int] | None]] = [(list(range(len(heads))), None)]  # off a terminal: whole
     if out.is_terminal:
-        out.print(table)
-    else:  # a pipe or a log: the table's own width, never the terminal's (COLUMNS is ignored)
-        for col in table.columns:
-            col.no_wrap = True
-        Console(width=100_000, highlight=False, file=out.file).print(table)
+        parts = _terminal_layout(heads, cells, right, [df.columns.index(x) for x in drop if x in df.columns])
+        if not parts:  # not even the leading columns and one other fit side by side
+            if title:
+                out.print(title, style="bold", markup=False)
+            _print_records(heads, cells)
+            return
+    for keep, widths in parts:
+        table = Table(title=title, title_justify="left", title_style="bold")
+        for n, k in enumerate(keep):
+            table.add_column(heads[k], justify="right" if right[k] else "left", no_wrap=widths is None,
+                             width=None if widths is None else widths[n], overflow="fold")
+        for row in zip(*(cells[k] for k in keep)):
+            table.add_row(*row)
+        if out.is_terminal:
+            out.print(table)
+        else:  # a pipe or a log: the table's own width, never the terminal's (COLUMNS is ignored)
+            Console(width=100_000, highlight=False, file=out.file).print(table)
+
+
+def _terminal_layout(heads: list[str], cells: list[list[str]], right: list[bool],
+                     drop: list[int]) -> list[tuple[list[int], list[int] | None]]:
+    """The tables (columns, widths) that show a table on the terminal, nothing cut: whole
+    with its text wrapped, else without the columns *drop* (as few as needed, said on
+    stderr), else in turns (:func:`_split_columns`); none when even that does not fit."""
+    from rich.cells import cell_len
+
+    sizes = [(max(cell_len(x) for x in [h, *col]), max(cell_len(w) for x in [h, *col] for w in x.split() or [""]))
+             for h, col in zip(heads, cells)]  # each column's (widest cell, longest word)
+
+    def fit(columns: list[int]) -> list[int] | None:
+        return _fit_columns([sizes[c] for c in columns], out.width)
+
+    keep = list(range(len(heads)))
+    widths = fit(keep)
+    dropped = []
+    for column in drop:
+        if widths is not None:
+            break
+        keep.remove(column)
+        dropped.append(heads[column])
+        widths = fit(keep)
+    if widths is None:
+        return _split_columns(right, fit)
+    if dropped:
+        err.print(f"left out for the terminal's width: {', '.join(dropped)} (a pipe, e.g. | less -S, shows every "
+                  "column)", markup=False)
+    return [(keep, widths)]
+
+
+def _split_columns(right: list[bool], fit) -> list[tuple[list[int], list[int] | None]]:
+    """A table too wide for the terminal as several, each with the leading text columns
+    (what names a row: game, variant, ...) and as many of the others as *fit* (columns ->
+    widths or None) allows: (columns, widths) of each; none when the leading columns and
+    any one other do not fit."""
+    lead = list(range(next((k for k, numeric in enumerate(right) if numeric), 0)))
+    if not lead:
+        return []
+    groups: list[list[int]] = [[]]
+    for k in range(len(lead), len(right)):
+        if groups[-1] and fit(lead + groups[-1] + [k]) is None:
+            groups.append([])
+        groups[-1].append(k)
+        if fit(lead + groups[-1]) is None:
+            return []
+    return [(lead + group, fit(lead + group)) for group in groups]
+
+
+def _fit_columns(sizes: list[tuple[int, int]], width: int) -> list[int] | None:
+    """Widths of columns of (widest cell, longest word) *sizes* in a table *width* cells
+    wide, each at least its longest word (so nothing is cut), the widest shrunk first;
+    None when the longest words do not fit.
+
+    >>> [_fit_columns([(6, 6), (7, 3)], width) for width in (80, 16, 15)]
+    [[6, 7], [6, 3], None]
+    """
+    room = width - 1 - 3 * len(sizes)  # a border a column and one more, a space either side of each
+    widths = [widest for widest, _ in sizes]
+    least = [word for _, word in sizes]
+    if sum(least) > room:
+        return None
+    while sum(widths) > room:
+        k = max(range(len(widths)), key=lambda i: (widths[i] > least[i], widths[i]))
+        widths[k] -= 1
+    return widths
+
+
+def _print_records(heads: list[str], cells: list[list[str]]) -> None:
+    """A table too wide for the terminal, a row at a time: each column's name and value on a line."""
+    from rich.cells import cell_len
+
+    pad = max(cell_len(h) for h in heads)
+    for k, row in enumerate(zip(*cells)):
+        if k:
+            out.print("", markup=False)
+        for head, value in zip(heads, row):
+            out.print(f"{head}{' ' * (pad - cell_len(head))}  {value}", markup=False, soft_wrap=True)
 
 
 STAT_HELP = "only these statistics (repeatable): " + ", ".join(stat_files())
@@ -911,7 +1099,7 @@ def hands(
     if not total:
         err.print("no hands match", markup=False)
         return
-    _print_frame(df)
+    _print_frame(df, drop=("source", "time", "players", "variant"))
     if total > df.height:
         err.print(f"{human.count(df.height, 'hand')} of {total:,} shown (--limit to see more)", markup=False)
 
@@ -921,14 +1109,14 @@ def compare(
     dataset: Annotated[str, typer.Argument(help="an audited dataset with duplicate deals (paipu simulate --compare)",
                                            callback=place)],
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
-    variant: Annotated[str | None, typer.Option("--variant", "-v", help="only this variant")] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="only this variant")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
 ) -> None:
     """Rule settings compared on shared deals: paired differences with 95% intervals, and
     which are significant (Holm-corrected over every difference tested)."""
     import json
 
-    from paipu.analysis.compare import compare as run, sentences
+    from paipu.analysis.compare import compare as run, for_people, sentences
     from paipu.analysis.queries import DatasetError
     from paipu.replay.games import UnknownGame, game_name
 
@@ -945,7 +1133,10 @@ def compare(
         out.print("no deal was played under two settings of one variant (make some with paipu simulate --compare)",
                   markup=False)
         return
-    _print_frame(result.drop("testable"), "paired differences (setting - base)")
+    group = ["game", "variant", "base", "setting"]
+    for (g, v, base, setting), part in for_people(result).group_by(group, maintain_order=True):
+        _print_frame(part.drop(group), f"{g}/{v}: {setting} - {base}, paired differences", drop=("p",),
+                     numbers=("base_mean", "setting_mean", "diff", "lo", "hi", "p", "p_holm"))
     for line in sentences(result):
         out.print(line, markup=False)
 
@@ -972,7 +1163,7 @@ def sql(
     import duckdb
     import polars as pl
 
-    from paipu.analysis.queries import DatasetError, run_sql
+    from paipu.analysis.queries import DatasetError, QueryError, run_sql
 
     if timeout <= 0 or max_rows < 1:
         fail("--timeout must be more than 0 and --max-rows 1 or more")
@@ -980,7 +1171,7 @@ def sql(
         writable_file(parquet, "--parquet")
     try:
         df = run_sql(dataset, query, safe=safe, memory=memory, timeout=timeout, max_rows=max_rows)
-    except DatasetError as e:
+    except (DatasetError, QueryError) as e:
         fail(str(e))
     except duckdb.Error as e:
         fail(f"query failed: {' '.join(str(e).split())}")
@@ -1042,6 +1233,8 @@ def fraud(
         fail("--min-hands must be 1 or more")
     if not 0 < alpha < 1:
         fail("--fdr must be between 0 and 1")
+    if top < 0:
+        fail(f"--top must be 0 or more, got {top}")
     from paipu.replay.distributed import ClusterError
     from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
 
@@ -1062,42 +1255,47 @@ def fraud(
         sys.stdout.write(json.dumps({"suspects": rows, "flagged": len(flagged), "tests": len(result.tests),
                                      "players": result.players.height, "fdr": alpha}, ensure_ascii=False, indent=1) + "\n")
         return
+    from paipu.analysis.fraud.words import suspect_lines
+
     out.print(f"{len(flagged)} suspects flagged among {len(result.tests)} tests of {result.players.height} "
-              f"player profiles (false discovery rate {alpha:g})", markup=False)
+              f"player profiles (false discovery rate {f'{alpha:.12f}'.rstrip('0')})", markup=False)
     for k, t in enumerate(shown, 1):
-        # soft play, feeding and chip flow are directed (the sparer, the feeder, the giver first); co-seating is not
-        who = t.player + (f" {'&' if t.kind == 'co_seating' else '->'} {t.other}" if t.other else "")
-        mark = "FLAG" if t.q <= alpha else "    "
-        out.print(f"{k:3d} {mark} {t.kind:<10} {t.game}/{t.variant} {who}  q={t.q:.2g} p={t.p:.2g} "
-                  f"effect={t.effect:.3g} n={t.n}", markup=False, soft_wrap=True)
-        out.print("      " + json.dumps(t.evidence, ensure_ascii=False, sort_keys=True), markup=False, soft_wrap=True)
-        if t.hands:
-            out.print("      hands: " + " ".join(t.hands), markup=False, soft_wrap=True)
+        for line in suspect_lines(k, t, alpha):
+            out.print(line, markup=False, soft_wrap=True)
 
 
 @app.command()
 def report(
     dataset: Annotated[str, typer.Argument(help="an audited dataset", callback=place)],
-    output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write")] = "report.html",
+    output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write ('-': standard output)")] = "report.html",
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
-    replays: Annotated[str | None, typer.Option("--replays", help="a folder of 'paipu replay --hands' pages the suspects' hands link to")] = None,
+    replays: Annotated[str | None, typer.Option("--replays", help="a folder of 'paipu replay --hands' pages: the suspects' hands that have a page there link to it")] = None,
 ) -> None:
     """A self-contained HTML balance report for designers, with charts."""
     from paipu.analysis.queries import DatasetError
-    from paipu.analysis.report import write_report
+    from paipu.analysis.report import report_html, write_report
     from paipu.replay.games import UnknownGame, game_name
 
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")
-    writable_file(output, "--out")
+    if output != "-":
+        writable_file(output, "--out", stdout="--out -")
     try:
         game = game_name(game) if game else None
+        if output == "-":
+            doc, sections = report_html(dataset, output, game=game, lang=lang, replays=replays)
+            sys.stdout.write(doc)
+            sys.stdout.flush()
+            return
         sections = write_report(dataset, output, game=game, lang=lang, replays=replays)
     except (DatasetError, UnknownGame) as e:
         fail(str(e))
+    except BrokenPipeError:  # the reader of standard output is gone (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(0) from None
     except OSError as e:
-        os_fail(e, output)
+        os_fail(e, "standard output" if output == "-" else output)
     err.print(f"wrote {output} ({human.count(sections, 'section')})", markup=False)
 
 

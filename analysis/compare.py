@@ -15,6 +15,7 @@ import json
 import math
 import polars as pl
 
+from .fmt import p_value
 from .inference import _normal_p, holm, mean_interval
 from .queries import connect, sql_text
 
@@ -127,13 +128,55 @@ def holm_tested(pvalues: list[float | None]) -> list[float | None]:
 
 
 def fmt(fig: str, x: float | None) -> str:
+    """A difference in the figure's unit: per cent points for a rate, else the figure's own.
+
+    >>> fmt("spring", 0.0125), fmt("actions", 0.0843), fmt("actions", None)
+    ('+1.2 points', '+0.084', '–')
+    """
     if x is None:
         return "–"
-    return f"{100 * x:+.1f} points" if fig in RATES else f"{x:+.3f}"
+    return f"{100 * x:+,.1f} points" if fig in RATES else f"{x:+,.3f}"
 
 
-def level(fig: str, x: float) -> str:
-    return f"{100 * x:.1f}%" if fig in RATES else f"{x:.3f}"
+def level(fig: str, x: float | None) -> str:
+    """A mean in the figure's unit: per cent for a rate.
+
+    >>> level("landlord_wins", 0.717), level("actions", 31.9583)
+    ('71.7%', '31.958')
+    """
+    if x is None:
+        return "–"
+    return f"{100 * x:,.1f}%" if fig in RATES else f"{x:,.3f}"
+
+
+def for_people(result: pl.DataFrame) -> pl.DataFrame:
+    """:func:`paired`'s differences as text for people (``paipu compare``'s table): each
+    figure in its own unit (a rate's means in per cent, its difference and interval in
+    percentage points, ``pp``; bombs, actions and the like as numbers), p-values without
+    exponents, ``significant`` as yes or no. The JSON keeps the raw values.
+
+    >>> row = {"game": "doudizhu", "variant": "huopin", "base": "base", "setting": "s", "figure": "actions",
+    ...        "pairs": 120, "base_mean": 31.9583, "setting_mean": 32.0426, "diff": 0.0843, "lo": -0.0004,
+    ...        "hi": 0.169, "p": 0.0501, "testable": True, "p_holm": 0.3, "significant": False}
+    >>> for_people(pl.DataFrame([row])).row(0)[5:]
+    (120, '31.958', '32.043', '+0.084', '-0.000', '+0.169', '0.050', '0.30', 'no')
+    >>> rate = {**row, "figure": "spring", "base_mean": 0.1, "setting_mean": 0.125, "diff": 0.025, "lo": 0.01, "hi": 0.04}
+    >>> for_people(pl.DataFrame([rate])).row(0)[6:11]
+    ('10.0%', '12.5%', '+2.5pp', '+1.0pp', '+4.0pp')
+    """
+    def points(fig: str, x: float | None) -> str:
+        return fmt(fig, x).replace(" points", "pp")
+
+    rows = [{
+        "game": r["game"], "variant": r["variant"], "base": r["base"], "setting": r["setting"], "figure": r["figure"],
+        "pairs": r["pairs"], "base_mean": level(r["figure"], r["base_mean"]),
+        "setting_mean": level(r["figure"], r["setting_mean"]), "diff": points(r["figure"], r["diff"]),
+        "lo": points(r["figure"], r["lo"]), "hi": points(r["figure"], r["hi"]),
+        "p": p_value(r["p"]), "p_holm": p_value(r["p_holm"]), "significant": "yes" if r["significant"] else "no",
+    } for r in result.iter_rows(named=True)]
+    names = ["game", "variant", "base", "setting", "figure", "pairs", "base_mean", "setting_mean", "diff", "lo", "hi",
+             "p", "p_holm", "significant"]
+    return pl.DataFrame(rows, schema={name: pl.Int64 if name == "pairs" else pl.String for name in names})
 
 
 def sentences(result: pl.DataFrame) -> list[str]:
@@ -152,8 +195,14 @@ def sentences(result: pl.DataFrame) -> list[str]:
             out.append(f"{head}: {FIGURES[r['figure']]} {level(r['figure'], r['base_mean'])} → "
                        f"{level(r['figure'], r['setting_mean'])}, {fmt(r['figure'], r['diff'])} "
                        f"(95% interval {fmt(r['figure'], r['lo'])} to {fmt(r['figure'], r['hi'])}; "
-                       f"Holm p = {r['p_holm']:.2g}) — significant.")
+                       f"Holm p {holm_p(r['p_holm'])}) — significant.")
     return out
+
+
+def holm_p(p: float) -> str:
+    """``= 0.012`` or ``< 0.0001`` (:func:`analysis.fmt.p_value`)."""
+    text = p_value(p)
+    return text if text.startswith("<") else "= " + text
 
 
 def compare(root: str, game: str | None = None, variant: str | None = None) -> pl.DataFrame:
@@ -164,14 +213,15 @@ def compare(root: str, game: str | None = None, variant: str | None = None) -> p
 def report_section(root: str, game: str | None, table) -> list[tuple[str, str, str]]:
     """The report's section comparing settings as (anchor, title, HTML), none when no deal
     was played under two settings of one variant; *table* renders a frame (the report's);
-    every text from the data is HTML-escaped."""
+    every text from the data is HTML-escaped. The figures are written as ``paipu compare``
+    writes them (:func:`for_people`: each in its unit)."""
     import html
 
     result = compare(root, game)
     if result.height == 0:
         return []
-    shown = result.select("game", "variant", "setting", "base", "figure", "pairs", "base_mean", "setting_mean",
-                          "diff", "lo", "hi", "p_holm", "significant")
+    shown = for_people(result).select("game", "variant", "setting", "base", "figure", "pairs", "base_mean",
+                                      "setting_mean", "diff", "lo", "hi", "p_holm", "significant")
     items = "".join(f"<li>{html.escape(s)}</li>" for s in sentences(result))
     title = "Rule settings compared on the same deals"
     return [("compare", title,

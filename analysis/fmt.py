@@ -18,6 +18,22 @@ from collections.abc import Sequence
 
 #: column names whose values are rates or shares in [0, 1], shown as per cent
 RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share"})
+#: the bounds of an interval: per cent only beside the rate or share they bound
+BOUNDS = frozenset({"lo", "hi"})
+#: the smallest p- or q-value written as a number; below it, "< 0.0001"
+SMALLEST_P = 1e-4
+
+
+def rate_columns(columns: Sequence[str]) -> frozenset[str]:
+    """The columns of a table shown as per cent: its rates and shares, and its interval
+    bounds when it has a rate or share (an interval of a mean, such as bombs a hand, is in
+    the mean's own unit).
+
+    >>> sorted(rate_columns(["hands", "rate", "lo", "hi"])), sorted(rate_columns(["per_hand", "lo", "hi"]))
+    (['hi', 'lo', 'rate'], [])
+    """
+    rates = RATE_COLUMNS.intersection(columns)
+    return rates if rates - BOUNDS else rates - BOUNDS
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -74,6 +90,20 @@ def percent(x: float | None, decimals: int = 1) -> str:
     return f"{100 * x:,.{decimals}f}%"
 
 
+def p_value(p: float | None) -> str:
+    """A p- or q-value for people: two significant digits, and below 0.0001 (beyond what a
+    screen of many tests can tell apart) ``< 0.0001``; never scientific notation.
+
+    >>> p_value(0.31731), p_value(0.0123), p_value(1.0), p_value(4.9e-33), p_value(None)
+    ('0.32', '0.012', '1', '< 0.0001', '')
+    """
+    if p is None or math.isnan(p):
+        return ""
+    if p < SMALLEST_P:
+        return f"< {SMALLEST_P:.4f}"
+    return number(p, decimals_for([p], digits=2)) if p < 1 else "1"
+
+
 def signed(x: float | int) -> str:
     """A score or coin change with its sign: ``+1,200``, ``-30``, ``0``.
 
@@ -84,16 +114,30 @@ def signed(x: float | int) -> str:
     return text if text.startswith("-") or x == 0 else "+" + text
 
 
-def column(name: str, values: Sequence) -> list[str]:
-    """The cells of one table column for people: rates as per cent, numbers aligned to
-    one number of decimals, anything else as text.
+def column(name: str, values: Sequence, rates: frozenset[str] = RATE_COLUMNS) -> list[str]:
+    """The cells of one table column for people: rates (the columns *rates*) as per cent,
+    numbers aligned to one number of decimals, anything else as text.
 
     >>> column("rate", [0.5, 0.0123]), column("coins", [-84290.0, 1667.0]), column("mean", [1.375, 8.0])
     (['50.0%', '1.2%'], ['-84,290', '1,667'], ['1.38', '8.00'])
     """
-    if name in RATE_COLUMNS and all(v is None or isinstance(v, (int, float)) for v in values):
+    if name in rates and all(v is None or isinstance(v, (int, float)) for v in values):
         return [percent(v) for v in values]
     floats = [v for v in values if isinstance(v, float)]
     d = decimals_for(floats) if floats else 0
     return [number(v, d) if isinstance(v, (int, float)) and not isinstance(v, bool) else ("" if v is None else str(v))
             for v in values]
+
+
+#: the most characters of a name (a player, a hand id) shown in a table cell or a seat's label
+NAME_CHARS = 32
+
+
+def clip(text: str, limit: int = NAME_CHARS) -> str:
+    """*text* cut to *limit* characters for display, ``…`` marking the cut (the full text
+    goes where people can hover to read it).
+
+    >>> clip("张三"), clip("x" * 40, 8)
+    ('张三', 'xxxxxxx…')
+    """
+    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -26,6 +26,10 @@ class DatasetError(ValueError):
     """A folder that is not an audited dataset."""
 
 
+class QueryError(ValueError):
+    """An ad-hoc query that cannot run (no statement in it)."""
+
+
 SQL_DIR = Path(__file__).with_name("sql")
 
 
@@ -223,6 +227,8 @@ def run_sql(root: str, query: str, safe: bool = False, memory: str | None = None
             timer.start()
         try:
             cursor = con.execute(query)
+            if cursor is None:  # DuckDB's answer to no statement at all: "", ";", a comment
+                raise QueryError("the query has no SQL statement (give one, e.g. \"select count(*) from hands\")")
             if cursor.description is None:
                 return pl.DataFrame()
             names = [d[0] for d in cursor.description]

@@ -21,6 +21,7 @@ import textwrap
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import quote
 
 import matplotlib
 
@@ -30,6 +31,7 @@ import polars as pl  # noqa: E402
 
 from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
+from .fmt import clip, rate_columns  # noqa: E402
 from .inference import holm, mean_interval, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import all_stats, optional_table  # noqa: E402
 from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402
@@ -90,6 +92,8 @@ TEXT = {
         "summary_note": "Each cell: the rate, its 95% interval and the number of hands it is a share of.", "players": "Players", "suspects": "Fraud suspects",
         "most_active": "The most active players (wins = first out).",
         "suspects_note": "From 'paipu fraud': each suspect with its evidence; hand ids open the hand's replay.",
+        "no_pages": "{n} of the hands have no page in {folder} and are not linked ('paipu replay DATASET --hands "
+                    "ID,... --html {folder}' writes them).",
         "no_diff": "no significant difference", "sig": "significant after Holm's correction",
         "compared": "Variants and rule settings compared", "ref": "reference",
         "landlord_wins": "Landlord win rate", "landlord_by_bid": "Landlord win rate by grabs and show",
@@ -100,6 +104,9 @@ TEXT = {
         "seat_advantage": "Seat advantage: who goes out first", "first_lead": "Does leading first win?",
         "paodekuai_events": "Let-go (放走), paid let-go (包赔) and 喜钱", "double_down": "双下 double-down rate",
         "upgrade": "Levels the winning team goes up", "kou": "扣: winning margin",
+        "tribute": "Tribute (进贡): single, double after 双下, resisted",
+        "m_tribute_single": "single tribute", "m_tribute_double": "double tribute (after 双下)",
+        "m_tribute_resisted": "resisted (抗贡)", "m_tribute_none": "no tribute",
         "compare": "Differences between variants and settings",
         # metric names
         "m_landlord_wins": "landlord wins", "m_spring": "spring", "m_anti_spring": "anti-spring",
@@ -109,7 +116,7 @@ TEXT = {
         # words in charts
         "share": "share of hands", "per_hand": "per hand", "first_leader": "the first leader", "wins": "win rate",
         "seat": "seat",
-        "fair": "fair share", "mean_mult": "mean multiplier", "at_least": "share of hands at this multiplier or more",
+        "fair": "fair share", "even": "50%: landlord and farmers even", "mean_mult": "mean multiplier", "at_least": "share of hands at this multiplier or more",
         "coins": "coins moved", "points": "points moved", "landlord": "landlord", "farmer": "farmer",
         "grabs": "grabs", "show": "show ×", "bombs": "bombs", "spring_kind": "spring", "none": "none",
         "difference": "difference from the reference (percentage points)",
@@ -125,6 +132,7 @@ TEXT = {
         "summary_note": "每格：比率、95% 置信区间，以及作为分母的牌局数。", "players": "玩家", "suspects": "作弊嫌疑",
         "most_active": "最活跃的玩家（胜 = 第一个出完）。",
         "suspects_note": "来自 'paipu fraud'：每个嫌疑及其证据；点击牌局编号打开该局回放。",
+        "no_pages": "其中 {n} 局在 {folder} 中没有回放页面，未加链接（用 'paipu replay 数据集 --hands 编号,... --html {folder}' 生成）。",
         "no_diff": "无显著差异", "sig": "经 Holm 校正后显著",
         "compared": "比较的玩法与规则设置", "ref": "参照",
         "landlord_wins": "地主胜率", "landlord_by_bid": "按抢地主次数与明牌倍数的地主胜率",
@@ -135,13 +143,16 @@ TEXT = {
         "seat_advantage": "座位优势：谁先出完", "first_lead": "首出者更容易赢吗？",
         "paodekuai_events": "放走、包赔与喜钱", "double_down": "双下比例",
         "upgrade": "获胜队升级数", "kou": "扣：胜负差距",
+        "tribute": "进贡：单贡、双下后的双贡、抗贡",
+        "m_tribute_single": "单贡", "m_tribute_double": "双贡（双下后）", "m_tribute_resisted": "抗贡",
+        "m_tribute_none": "不进贡",
         "compare": "玩法与规则设置之间的差异",
         "m_landlord_wins": "地主胜", "m_spring": "春天", "m_anti_spring": "反春",
         "m_bomb_hands": "有炸弹的牌局", "m_first_lead": "首出者胜", "m_let_go": "放走",
         "m_let_go_paid": "包赔", "m_xiqian": "有喜钱的牌局", "m_double_down": "双下",
         "m_kou_double": "双扣", "m_redeal": "重新发牌", "m_escape": "逃跑",
         "share": "牌局比例", "per_hand": "每局", "first_leader": "首出者", "wins": "胜率", "seat": "座位",
-        "fair": "公平比例", "mean_mult": "平均倍数", "at_least": "倍数不低于此值的牌局比例",
+        "fair": "公平比例", "even": "50%：地主与农民持平", "mean_mult": "平均倍数", "at_least": "倍数不低于此值的牌局比例",
         "coins": "输赢游戏币", "points": "输赢分数", "landlord": "地主", "farmer": "农民",
         "grabs": "抢地主次数", "show": "明牌 ×", "bombs": "炸弹数", "spring_kind": "春天", "none": "无",
         "difference": "与参照之差（百分点）",
@@ -164,9 +175,8 @@ COLUMN_WORDS = {
     "bombs_per_hand": ("bombs per hand", "每局炸弹"), "hands_with_bomb": ("hands with a bomb", "有炸弹的局"),
     "mean_multiplier": ("mean multiplier", "平均倍数"), "sd": ("sd", "标准差"), "driver": ("driver", "因素"),
     "breakdown": ("by", "按"), "difference": ("difference", "差"), "p_holm": ("p (Holm)", "p（Holm）"),
-    "metric": ("rate", "比率"), "group": ("variant / setting", "玩法 / 规则"),
+    "metric": ("rate", "比率"), "group": ("variant / setting", "玩法 / 规则"), "game": ("game", "游戏"),
 }
-RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share"})
 HIDDEN_COLUMNS = frozenset({"game"})
 
 CSS = """
@@ -182,7 +192,7 @@ figure { margin: 1em 0 1.5em; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: 1em; margin: .3em 0 .4em; }
 table { border-collapse: collapse; font-size: .85em; margin: .4em 0 1em; }
 td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: right; } th { background: #f0f0f0; }
-td.t { text-align: left; } details { margin-bottom: 1em; } .note { color: #555; font-size: .92em; }
+td.t { text-align: left; overflow-wrap: anywhere; } details { margin-bottom: 1em; } .note { color: #555; font-size: .92em; }
 .sig { color: #b91c1c; font-weight: 600; }
 """
 
@@ -236,6 +246,26 @@ def svg_of(fig, title: str) -> str:
     return text.replace("<svg ", f'<svg role="img" aria-label="{html.escape(title)}" ', 1)
 
 
+class PercentTicks(matplotlib.ticker.Formatter):
+    """Rates on an axis in per cent, every tick with the same decimals: the fewest that show
+    each tick exactly (``0%, 20%, 40%``; ``0.1%, 1.0%, 10.0%`` on a log axis), at most two."""
+
+    def format_ticks(self, values) -> list[str]:
+        lo, hi = sorted(self.axis.get_view_interval()) if self.axis is not None else (-math.inf, math.inf)
+        decimals = self._decimals([t for t in values if t > 0 and lo - 1e-12 <= t <= hi + 1e-12])
+        return [f"{100 * x:.{decimals}f}%" for x in values]
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return f"{100 * x:.{self._decimals([x])}f}%"
+
+    @staticmethod
+    def _decimals(ticks: list[float]) -> int:
+        decimals = 0
+        while decimals < 2 and any(abs(round(100 * t, decimals) - 100 * t) > 1e-9 for t in ticks):
+            decimals += 1
+        return decimals
+
+
 def hbars(rows: list[dict], groups: list[str], cats: list[str], *, percent: bool = True, ref: float | None = None,
           xlabel: str = "", ref_label: str = "", log: bool = False, value_fmt: Callable | None = None,
           points: bool = False):
@@ -273,18 +303,25 @@ def hbars(rows: list[dict], groups: list[str], cats: list[str], *, percent: bool
             ax.barh(ys, xs, bar * 0.9, xerr=[los, his], capsize=2, color=color, label=group,
                     error_kw={"elinewidth": .8, "ecolor": "#333"})
         for y, x, h, text in zip(ys, xs, his, labels):
-            ax.annotate(text, (x + h, y), xytext=(4, 0), textcoords="offset points", va="center", fontsize=7)
+            # right of the error bar's end (and of the axis at 100%: drawn outside it, never over a bar)
+            ax.annotate(text, (x + h, y), xytext=(5, 0), textcoords="offset points", va="center", fontsize=7,
+                        annotation_clip=False)
     ax.set_yticks(range(len(cats)), [wrap(c) for c in cats])
     ax.invert_yaxis()
     if ref is not None:
         ax.axvline(ref, color="k", lw=.7, ls="--", label=ref_label or None)
     if log:
         ax.set_xscale("log")
+        if percent:
+            ax.set_xlim(right=1.0)
     elif not points:
-        ax.set_xlim(0, (top or 1) * 1.35)
-        if percent:  # no tick beyond 100%
-            ax.set_xticks([x for x in ax.get_xticks() if 0 <= x <= 1.0001])
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: fmt(v)))
+        # room for the labels right of the bars; a rate's axis ends at 100% (labels beyond it are drawn outside)
+        right = (top or 1) * 1.35
+        ax.set_xlim(0, min(right, 1.0) if percent else right)
+    if percent and value_fmt is None:
+        ax.xaxis.set_major_formatter(PercentTicks())
+    else:
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: fmt(v)))
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=.3)
@@ -415,7 +452,7 @@ class Section:
         t = self.t
         rows = self.rate_rows(df, lambda r: t["landlord"])
         caption = self.rates_caption(t["m_landlord_wins"], self.metric("landlord_wins"))
-        fig = hbars(rows, self.groups_of(df), [t["landlord"]], ref=0.5, xlabel=t["wins"])
+        fig = hbars(rows, self.groups_of(df), [t["landlord"]], ref=0.5, ref_label=t["even"], xlabel=t["wins"])
         self.add("landlord_wins", t["landlord_wins"], fig, caption, df)
 
     def chart_landlord_by_bid(self) -> None:
@@ -430,7 +467,7 @@ class Section:
 
         rows = self.rate_rows(df, cat)
         cats = list(dict.fromkeys(r["cat"] for r in rows))
-        fig = hbars(rows, self.groups_of(df), cats, ref=0.5, xlabel=t["wins"])
+        fig = hbars(rows, self.groups_of(df), cats, ref=0.5, ref_label=t["even"], xlabel=t["wins"])
         caption = ("Landlord win rate for each number of grabs and each show factor; bars with few hands have wide "
                    "intervals and are not compared." if self.lang == "en" else
                    "按抢地主次数和明牌倍数的地主胜率；局数少的条形区间宽，不作比较。")
@@ -603,6 +640,10 @@ class Section:
         self._measure_chart("upgrade", "guandan", "measure", "upgrade", self.t["upgrade"],
                             cat=lambda r: f"+{r['level']}")
 
+    def chart_tribute(self) -> None:
+        self._measure_chart("tribute", "guandan", "measure", "tribute", self.t["tribute"],
+                            cat=lambda r: self.t[f"m_tribute_{r['level']}"])
+
     def chart_kou(self) -> None:
         self._measure_chart("kou", "shuangkou", "measure", "kou", self.t["kou"],
                             cat=lambda r: self.t.get(r["level"], r["level"]))
@@ -695,20 +736,48 @@ class Section:
         return f"{g.title_zh} {g.title}" if self.lang == "en" else g.title_zh
 
 
+def game_words(game: str, lang: str) -> str:
+    """A game's name for people (its registry name when this installation does not know it)."""
+    try:
+        g = find_game(game)
+    except UnknownGame:
+        return game
+    return g.title if lang == "en" else g.title_zh
+
+
+def text_cell(text: str) -> str:
+    """A table cell of text from the data: cut to a name's length, the whole text on hover."""
+    short = clip(text)
+    hover = "" if short == text else f" title='{html.escape(text)}'"
+    return f"<td class='t'{hover}>{html.escape(short)}</td>"
+
+
 def anchor(*parts: str) -> str:
-    return "-".join(p.replace("_", "-") for p in parts)
+    """An id of the page from names in the data (a game's partition name): letters, digits,
+    ``.``, ``_`` and ``-`` only (anything else spelled as bytes), the same in ``id=`` and ``href='#...'``.
+
+    >>> anchor("game", "dou_dizhu"), anchor("x'><b>")
+    ('game-dou-dizhu', 'x_27_3e_3cb_3e')
+    """
+    from paipu.replay.html import html_name
+
+    return html_name("-".join(p.replace("_", "-") for p in parts)).removesuffix(".html")
 
 
 class Page:
     def __init__(self, lang: str, replays: str | None, out: str):
         self.lang, self.t = lang, TEXT[lang]
         self.replays, self.out = replays, out
+        #: hand ids asked for a link whose page is not in the replays folder (shown without a link)
+        self.missing: list[str] = []
 
-    def table(self, df: pl.DataFrame, links: frozenset[str] = frozenset()) -> str:
+    def table(self, df: pl.DataFrame, links: frozenset[str] = frozenset(), hidden: frozenset[str] = HIDDEN_COLUMNS) -> str:
+        """*df* as a table; *hidden* columns left out (the game, inside its own section)."""
         if df.height == 0:
             return "<p class='note'>–</p>"
         k = 0 if self.lang == "en" else 1
-        cols = [c for c in df.columns if c not in HIDDEN_COLUMNS]
+        cols = [c for c in df.columns if c not in hidden]
+        rates = rate_columns(df.columns)  # lo/hi of a mean (bombs a hand) stay in its unit
         head = "".join(f"<th>{html.escape(COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k])}</th>" for c in cols)
         rows = []
         for row in df.select(cols).iter_rows(named=True):
@@ -719,9 +788,11 @@ class Page:
                     cells.append(f"<td class='t'>{self.hand_links(x)}</td>")
                 elif c == "setting":
                     cells.append(f"<td class='t'>{html.escape(setting_words(x, self.lang))}</td>")
+                elif c == "game" and isinstance(x, str):
+                    cells.append(text_cell(game_words(x, self.lang)))
                 elif c == "variant":
                     cells.append(f"<td class='t'>{html.escape(variant_words(x, self.lang))}</td>")
-                elif c in RATE_COLUMNS and isinstance(x, float):
+                elif c in rates and isinstance(x, float):
                     cells.append(f"<td>{pct(x)}</td>")
                 elif c == "difference" and isinstance(x, float):
                     cells.append(f"<td>{html.escape(pp(x, self.lang))}</td>")
@@ -732,7 +803,7 @@ class Page:
                 elif isinstance(x, (list, dict)):
                     cells.append(f"<td class='t'>{html.escape(', '.join(map(str, x)) if isinstance(x, list) else str(x))}</td>")
                 else:
-                    cells.append(f"<td class='t'>{html.escape(str(x))}</td>")
+                    cells.append(text_cell(str(x)))
             rows.append("<tr>" + "".join(cells) + "</tr>")
         return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
@@ -746,8 +817,13 @@ class Page:
         base = os.path.dirname(os.path.abspath(self.out))
         links = []
         for hand_id in ids:
-            href = os.path.relpath(os.path.join(os.path.abspath(self.replays), html_name(hand_id)), base)
-            links.append(f"<a href='{html.escape(href.replace(os.sep, '/'))}'>{html.escape(hand_id)}</a>")
+            target = os.path.join(os.path.abspath(self.replays), html_name(hand_id))
+            if not os.path.isfile(target):  # a link only to a page that is there
+                self.missing.append(hand_id)
+                links.append(html.escape(hand_id))
+                continue
+            href = os.path.relpath(target, base)
+            links.append(f"<a href='{html.escape(quote(href.replace(os.sep, '/')))}'>{html.escape(hand_id)}</a>")
         return ", ".join(links)
 
     def summary_html(self, s: Section) -> str:
@@ -771,7 +847,20 @@ class Page:
 
 
 def write_report(root: str, out: str, game: str | None = None, lang: str = "en", replays: str | None = None) -> int:
-    """Write the HTML report of the audited dataset *root* to *out*; returns the number of game sections."""
+    """Write the HTML report of the audited dataset *root* to the file *out* (whole or not
+    at all); returns the number of game sections."""
+    doc, n = report_html(root, out, game, lang, replays)
+    tmp = out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(doc)
+    os.replace(tmp, out)
+    return n
+
+
+def report_html(root: str, out: str, game: str | None = None, lang: str = "en",
+                replays: str | None = None) -> tuple[str, int]:
+    """The report's page and its number of game sections; *out* is the file it goes to (the
+    links to --replays pages are relative to its folder; ``-``, standard output: the current one)."""
     stats = all_stats(root, game)
     t = TEXT[lang]
     page = Page(lang, replays, out)
@@ -814,11 +903,7 @@ def write_report(root: str, out: str, game: str | None = None, lang: str = "en",
            f"<p class='note'>{t['dataset']}: {html.escape(root)}. {t['method']}</p>"
            f"<nav class='toc' id='contents'><strong>{t['contents']}</strong><ul>{''.join(toc)}</ul></nav>"
            f"<section id='summary'><h2>{t['summary']}</h2>{''.join(summary)}</section>{content}</body></html>")
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(doc)
-    os.replace(tmp, out)
-    return len(sections)
+    return doc, len(sections)
 
 
 def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None, page: Page) -> list[tuple[str, str, str]]:
@@ -836,11 +921,16 @@ def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None
         note = ""
     if players.height:
         out.append(("players", t["players"], f"<section id='players'><h2>{t['players']}</h2>"
-                    f"<p class='note'>{html.escape(note)}</p>{page.table(players)}</section>"))
+                    f"<p class='note'>{html.escape(note)}</p>{page.table(players, hidden=frozenset())}</section>"))
     suspects = optional_table(root, "suspects", game)
     if suspects is not None:
         links = frozenset(c for c in suspects.columns if "hand" in c.lower() and suspects[c].dtype in (
             pl.Utf8, pl.List(pl.Utf8)))
+        shown = page.table(suspects.head(200), links, hidden=frozenset())
+        missing = list(dict.fromkeys(page.missing))
+        gap = ""
+        if missing and page.replays:
+            gap = " " + html.escape(t["no_pages"].format(n=len(missing), folder=page.replays))
         out.append(("suspects", t["suspects"], f"<section id='suspects'><h2>{t['suspects']}</h2>"
-                    f"<p class='note'>{t['suspects_note']}</p>{page.table(suspects.head(200), links)}</section>"))
+                    f"<p class='note'>{t['suspects_note']}{gap}</p>{shown}</section>"))
     return out

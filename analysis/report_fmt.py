@@ -1,8 +1,8 @@
 """Numbers and settings for people, in English or Chinese: thousands separators,
 percentages, percentage points, never scientific notation, rule settings in words.
 
->>> num(41310.5), num(0.000123), num(1234567), num(None)
-('41,310', '0.000123', '1,234,567', '–')
+>>> num(41310.5), num(0.000123), num(1234567), num(None), num(0.0)
+('41,310', '0.000123', '1,234,567', '–', '0')
 >>> pct(0.1234), pct(0.0042), pct(1.0), pct(None)
 ('12.3%', '0.42%', '100%', '–')
 >>> pp(0.031), pp(-0.2, "zh")
@@ -44,6 +44,8 @@ def num(x: float | int | None, lang: str = "en") -> str:
     if isinstance(x, int) or float(x).is_integer() and abs(x) >= 1:
         return f"{int(round(x)):,}"
     a = abs(x)
+    if a == 0:
+        return "0"
     if a >= 100:
         return f"{x:,.0f}"
     if a >= 10:

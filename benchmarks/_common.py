@@ -20,6 +20,16 @@ def base_hands(game: str, n: int, seed: int = 1, variant: str | None = None) -> 
     return list(simulate(game, variant, n, seed, escape_rate=0.01))
 
 
+def best(fn, times: int = 3) -> float:
+    """The least wall time of *times* calls of *fn*."""
+    out = []
+    for _ in range(times):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return min(out)
+
+
 def run_child(code: str, cwd: str | None = None, env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """Run *code* in a fresh Python (importing paipu from the checkout *cwd* when given);
     returns (seconds, peak RSS in MB, its stdout). *env*: variables to add."""

@@ -14,11 +14,10 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-from benchmarks._common import base_hands, dump  # noqa: E402
+from benchmarks._common import base_hands, best, dump  # noqa: E402
 
 from paipu.analysis.queries import STATS, connect, run_stat  # noqa: E402
 
@@ -37,15 +36,6 @@ def build(folder: str, hands: int) -> str:
     ingest_files([src], ds)
     audit_dataset(ds)
     return ds
-
-
-def best(fn, times: int = 3) -> float:
-    out = []
-    for _ in range(times):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return min(out)
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 CardId = int
@@ -120,6 +121,18 @@ def card_name(card: CardId) -> str:
 
 def cards_name(cards: Iterable[CardId], sep: str = " ") -> str:
     return sep.join(CARD_NAMES[c] for c in cards)
+
+
+def over_deck(cards: Iterable[CardId], deck: Iterable[CardId]) -> list[tuple[CardId, int, int]]:
+    """The cards of *cards* more often than *deck* holds them: (card, times, copies in the deck).
+
+    >>> over_deck(parse_cards("3s 3s 4h SJ"), DECK_54), over_deck(parse_cards("3s 3s"), DECK_108)
+    ([(0, 2, 1)], [])
+    >>> over_deck(parse_cards("2h As"), DECK_48)
+    [(49, 1, 0), (44, 1, 0)]
+    """
+    held = Counter(deck)
+    return [(c, n, held[c]) for c, n in Counter(cards).items() if n > held[c]]
 
 
 def canonical(token: str) -> str:

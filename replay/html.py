@@ -26,14 +26,16 @@ import re
 import tempfile
 from html import escape
 from importlib.resources import files
+from collections.abc import Mapping
 from typing import Any
 
+from paipu.analysis.fmt import NAME_CHARS, clip
+
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
-from .games import find_game
-from .replayer import make_table
+from .replayer import table_or_violation
 from .table import BOMB_EVENTS, compare_result
 from .verdicts import Code, Violation
-from .view import WORDS, _action_words, _event_words
+from .view import CODE_ZH, WORDS, ZH_JOKER, _action_words, _event_words, end_multiplier, known_game, message_words, rank_text, room_words
 
 #: the page's own words (the frames carry the hand's words in both languages)
 UI = {
@@ -44,7 +46,7 @@ UI = {
            "score": "score", "coins": "coins", "multiplier": "multiplier", "level": "level", "wild": "wild",
            "log": "moves", "keys": "← → step, Home / End, PgUp / PgDn by trick", "violation": "violation",
            "team": "team", "landlord": "landlord", "farmer": "farmer", "seat": "seat", "name": "name",
-           "role": "role", "xiqian": "喜钱", "lang": "中文"},
+           "role": "role", "xiqian": "喜钱", "lang": "中文", "at_step": "at step {k}"},
     "zh": {"step": "第", "of": "步 / 共", "first": "开始", "back": "上一步", "forward": "下一步", "last": "结束",
            "trick": "轮", "jump": "跳到第几轮", "view": "视角", "all_open": "明牌（全部手牌）",
            "seat_view": "座位 {s} 的视角", "deal": "发牌", "bottom": "底牌", "left": "剩",
@@ -52,7 +54,7 @@ UI = {
            "score": "得分", "coins": "游戏币", "multiplier": "倍数", "level": "级牌", "wild": "百搭",
            "log": "出牌记录", "keys": "← → 单步，Home / End，PgUp / PgDn 按轮", "violation": "违规",
            "team": "队", "landlord": "地主", "farmer": "农民", "seat": "座位", "name": "玩家",
-           "role": "角色", "xiqian": "喜钱", "lang": "English"},
+           "role": "角色", "xiqian": "喜钱", "lang": "English", "at_step": "第 {k} 步"},
 }
 
 #: outcome fields shown in the settlement, with their names
@@ -83,50 +85,40 @@ def _hand(table, seat: int) -> list[str]:
     return sorted_names([c for c in range(54) for _ in range(table.hands[seat][c])], table)
 
 
-#: Guandan's tribute acts in words (the terminal view prints the act's name)
-TRIBUTE_WORDS = {"tribute": ("pays tribute", "进贡"), "return": ("returns", "还贡"), "resist": ("resists tribute", "抗贡")}
-
-
-def _act_words(action: dict, w: dict, lang: str) -> str:
-    words = TRIBUTE_WORDS.get(action.get("act", ""))
-    if words is None:
-        return _action_words(action, w)
-    text = words[0 if lang == "en" else 1]
-    if "card" in action:
-        text += f" {action['card']} → {w['seat']} {action.get('to')}"
-    return text
-
-
-def _violation(v: Violation) -> dict:
-    return {"code": str(v.code), "action": v.action, "message": v.message, "seat": v.seat}
+def _violation(v: Violation, kinds: Mapping[str, str] | None = None) -> dict:
+    """A violation for the page: its message in English (the engine's) and in Chinese."""
+    return {"code": str(v.code), "action": v.action, "message": v.message,
+            "message_en": message_words(v.message, "en", kinds), "message_zh": message_words(v.message, "zh", kinds), "explain_zh": CODE_ZH.get(str(v.code), ""), "seat": v.seat}
 
 
 def hand_data(record: dict, lang: str = "en") -> dict:
     """The hand as frames for the page: frame 0 is the deal, frame k the table after action k-1."""
-    game = find_game(record["game"])
-    kinds = game.kinds
-    table = make_table(record)
+    table, bad = table_or_violation(record)
+    game = known_game(record["game"])
     players = [str(p) for p in record["players"]]
     words = {k: WORDS[k] for k in ("en", "zh")}
 
-    def name(s: int) -> str:
-        return f"{s} {players[s]}" if 0 <= s < len(players) else str(s)
+    def name(s: int) -> str:  # in the frames' words: cut (the page shows the whole name on hover)
+        return f"{s} {clip(players[s])}" if 0 <= s < len(players) else str(s)
 
-    room = given if isinstance(given := record.get("room"), dict) else {}
     data: dict[str, Any] = {
-        "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh,
+        "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh if game else "",
         "variant": record["variant"], "time": str(record.get("time") or ""),
-        "room": " ".join(f"{k} {v}" for k, v in room.items()), "players": players, "lang": lang, "ui": UI,
+        "room": {k: room_words(record.get("room"), w) for k, w in words.items()}, "players": players, "name_chars": NAME_CHARS, "lang": lang, "ui": UI,
         "level": None, "wild": [], "teams": None, "bottom": None, "frames": [], "tricks": [], "result": None,
         "violation": None,
     }
-    setup_violation = table.setup()
+    setup_violation = bad if table is None else table.setup()
+    if table is None or game is None or setup_violation is not None:  # judged before any action
+        assert setup_violation is not None
+        return _judged_at_the_deal(record, data, setup_violation)
+    kinds = game.kinds
     data["level"] = table.level_text()
     data["wild"] = sorted(CARD_NAMES[c] for c in table.wild_cards())
     teams = [game.team_of(s) for s in range(table.n)]
     data["teams"] = teams if any(t is not None for t in teams) else None
     if record.get("bottom") is not None:
-        data["bottom"] = sorted_names([CARD_OF[t] for t in record["bottom"] if t in CARD_OF])
+        data["bottom"] = _cards_of(record["bottom"])
     trick_plays: list[Any] = [None] * table.n
     shown: set[int] = set()
     trick = 0  # tricks led so far, and the multiplier shown: read by frame() as they are now
@@ -140,16 +132,13 @@ def hand_data(record: dict, lang: str = "en") -> dict:
             "bomb": bomb, "hands": hands, "left": [len(h) for h in hands],
             "table": list(trick_plays), "out": list(table.out), "turn": table.turn if table.phase == "play" else None,
             "landlord": getattr(table, "landlord", None), "shown": sorted(shown), "trick": trick,
-            "mult": mult, "notes": notes, "violation": None if violation is None else _violation(violation)})
+            "mult": mult, "notes": notes, "violation": None if violation is None else _violation(violation, kinds)})
 
-    frame(None, None, [], setup_violation)
-    if setup_violation is not None:
-        data["violation"] = _violation(setup_violation)
-        return data
+    frame(None, None, [], None)
     violation = None
     for i, action in enumerate(record["actions"]):
         act, s = action.get("act"), action.get("seat")
-        text = {k: f"{w['seat']} {name(s)} {_act_words(action, w, k)}" for k, w in words.items()}
+        text = {k: f"{w['seat']} {name(s)} {_action_words(action, w)}" for k, w in words.items()}
         if table.over:
             violation = Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {act}", s)
             frame(i, {"seat": s, "text": text}, [], violation)
@@ -158,6 +147,10 @@ def hand_data(record: dict, lang: str = "en") -> dict:
         v = table.step(i, action)
         if v is not None:
             violation = v
+            if act == "play" and led and table.phase == "play":  # a lead that breaks a rule still opens its trick
+                trick += 1
+                trick_plays = [None] * table.n
+                data["tricks"].append(len(data["frames"]))
             frame(i, {"seat": s, "text": text}, [], v, cards=[str(t) for t in action.get("cards") or []])
             break
         notes: list[dict] = []
@@ -176,10 +169,11 @@ def hand_data(record: dict, lang: str = "en") -> dict:
                 ids = [CARD_OF[t] for t in action["cards"]]
                 jokers_only = c.tier and all(RANK[x] >= RANK_SMALL_JOKER for x in ids)  # a rocket has no rank
                 key = None if jokers_only else table.key_name(c)
+                key = key and rank_text(key)
                 to = f" to {key}" if key else ""
                 text = {"en": f"{words['en']['seat']} {name(s)} {words['en']['plays']} {c.kind.replace('_', ' ')}{to}",
                         "zh": f"{words['zh']['seat']} {name(s)} {words['zh']['plays']} {kinds.get(c.kind, c.kind)}"
-                              + (f" {key}" if key else "")}
+                              + (f" {ZH_JOKER.get(key, key)}" if key else "")}
         elif act == "pass":
             trick_plays[s] = "pass"
         for e in table.events[n_events:]:
@@ -211,10 +205,36 @@ def hand_data(record: dict, lang: str = "en") -> dict:
         if isinstance(record.get("result"), dict):
             violation = compare_result(record["result"], out)
         data["result"] = _result(out, table, record)
+        last_step = {k: end_multiplier(out, mult, w) for k, w in words.items()}
+        if last_step["en"]:  # what only the end decides (the spring's ×2): the last frame shows it
+            data["frames"][-1]["notes"].append(last_step | {"kind": "mult"})
+            data["frames"][-1]["mult"] = out["multiplier"]
     if violation is not None:
-        data["violation"] = _violation(violation)
+        data["violation"] = _violation(violation, kinds)
         if violation.action is None:
             data["frames"][-1]["violation"] = data["violation"]
+    return data
+
+
+def _cards_of(tokens: Any) -> list[str]:
+    """The card names among a record's tokens (anything else left out), high to low."""
+    return sorted_names([CARD_OF[t] for t in tokens if isinstance(t, str) and t in CARD_OF]) \
+        if isinstance(tokens, list) else []
+
+
+def _judged_at_the_deal(record: dict, data: dict, v: Violation) -> dict:
+    """A hand whose verdict comes before its first action (unknown game, bad params, bad deal):
+    one frame, the deal as the record has it, and the verdict."""
+    n = len(data["players"])
+    deal = given if isinstance(given := record.get("deal"), list) else []
+    hands = [_cards_of(deal[s]) if s < len(deal) else [] for s in range(n)]
+    if record.get("bottom") is not None:
+        data["bottom"] = _cards_of(record["bottom"])
+    data["violation"] = _violation(v)
+    data["frames"].append({
+        "i": None, "seat": None, "act": None, "cards": None, "bomb": False, "hands": hands,
+        "left": [len(h) for h in hands], "table": [None] * n, "out": [], "turn": None, "landlord": None,
+        "shown": [], "trick": 0, "mult": None, "notes": [], "violation": data["violation"]})
     return data
 
 
@@ -232,12 +252,17 @@ def _result(out: dict, table, record: dict) -> dict:
         value = out.get(key)
         if value is None or value is False:
             continue
-        fields.append({"en": en, "zh": zh, "value": value if isinstance(value, (int, float, str)) else json.dumps(value)})
+        if isinstance(value, str):  # a word of the outcome (spring, anti_spring): in each language
+            value = {k: WORDS[k].get(value, value.replace("_", " ")) for k in ("en", "zh")}
+        elif not isinstance(value, (int, float)):
+            value = json.dumps(value)
+        fields.append({"en": en, "zh": zh, "value": value})
     return {"seats": seats, "fields": fields}
 
 
 def asset(name: str) -> str:
-    return files("replay").joinpath("assets", name).read_text(encoding="utf-8")
+    """A file of ``replay/assets``, found through this package (installed as ``paipu.replay``)."""
+    return files(__package__ or "paipu.replay").joinpath("assets", name).read_text(encoding="utf-8")
 
 
 def page(data: dict) -> str:
@@ -265,6 +290,13 @@ def html_name(hand_id: str) -> str:
     return safe + ".html"
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it, then set back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_page(record: dict, path: str, lang: str = "en") -> dict | None:
     """Write the page of *record* to *path* (whole or not at all); returns its violation or None."""
     data = hand_data(record, lang)
@@ -272,6 +304,8 @@ def write_page(record: dict, path: str, lang: str = "en") -> dict | None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".paipu-", suffix=".html")
     try:
+        if hasattr(os, "fchmod"):  # mkstemp's 0600 is for secrets: a page is read as any new file is
+            os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)

@@ -3,12 +3,16 @@
 Nothing is lost: every hand read lands in ``hands`` (+ its ``actions``) or in ``rejects``
 with its file, line, code and reason.  Re-ingesting the same input adds nothing: a hand
 whose id is already in the dataset with the same content is skipped; one whose id is
-taken by different content is rejected (``duplicate_id``).
+taken by different content is rejected (``duplicate_id``); a reject already stored (the
+same file, line and content: io.dataset.RejectIndex) is not stored again.  The last line
+of a JSONL (or competition) file still being written (no line end, not a whole JSON value) is held back,
+neither taken nor rejected: :attr:`IngestStats.held` names it, and a later run takes it.
 
 The work is split into batches of whole hands (raw lines with their numbers).  A batch is
 a pure function from lines to Arrow tables (:func:`work`), run in worker processes when
 there is enough input; the main process only reads lines, deduplicates ids in input order
-and writes part files.  Memory: a few batches in flight plus the id index.
+and writes part files.  Memory: a few batches in flight plus the id index (about 16
+bytes a hand), never growing with the rejects.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from .io.commit import read_table, writing
+from .io.commit import writing
 from .io.dataset import (
-    HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, _action_from_row, _record_from_row, add_hand,
-    content_hash, id_key, unfit_field,
+    HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, RejectIndex, _action_from_row, _record_from_row,
+    add_hand, content_hash, file_identity, id_key, reject_digest, reject_keys, unfit_field,
 )
-from .io.jsonl import items_of_lines, record_to_json
+from .io.jsonl import items_of_lines, parse_line, record_to_json
+from .io.mapping import is_mapping
+from .io.readers import FOREIGN, foreign_items
 from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format
 from .io.text import CHUNK_BYTES, items_of_text_blocks, text_batches
 from .verdicts import Code
@@ -48,6 +54,8 @@ class IngestStats:
     duplicates: int = 0
     rejected: int = 0
     by_code: dict[str, int] = field(default_factory=dict)
+    #: (file, line) of each last line held back: no line end yet and not a whole record
+    held: list[tuple[str, int]] = field(default_factory=list)
 
     def reject(self, code: str) -> None:
         self.rejected += 1
@@ -69,6 +77,10 @@ class Batch:
     encoding: str | None = None  # the file's encoding when it is not told line by line (UTF-16)
     cut: Item | None = None  # the text hand the read error may have cut short, rejected
     base: str = "utf-8"  # the encoding line 1 tells for the file's UTF-8 lines (io.sources.file_encoding)
+    unended: int = 0  # the file's last line when it has no line end (JSONL, uncompressed)
+
+
+RejectRow = tuple[str, int, str, str, str | None, str | None, int]
 
 
 @dataclass
@@ -76,25 +88,30 @@ class BatchResult:
     read: int
     #: game -> (hands table, actions table with a "_row" column, id keys, content hashes, input order)
     games: dict[str, tuple[pa.Table, pa.Table, np.ndarray, np.ndarray, np.ndarray]]
-    rejects: list[tuple[str, int, str, str, str | None]]
+    #: (source, line, code, message, raw, hand_id, digest)
+    rejects: list[RejectRow]
+    held: list[tuple[str, int]] = field(default_factory=list)
 
 
 def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_000) -> Iterator[Batch]:
     """Split the input files into batches of at most *batch_size* hands."""
     for path in paths:
         kind = sniff_format(path) if fmt == "auto" else fmt
-        if kind not in ("jsonl", "guandan-competition"):
+        # one batch a file (a JSON document, OpenSpiel's text, a mapped operator's log)
+        whole = kind == "guandan-competition" or kind in FOREIGN or is_mapping(kind)
+        if kind not in ("jsonl", "guandan-competition") and not whole:
             yield from _text_batches(path, batch_size)
             continue
         lines: list[tuple[int, bytes]] = []
         hands = size = 0
         encoding: list[str] = []
+        unended: list[int] = []
         base = "utf-8"
         try:
-            for n, data in iter_lines(path, encoding):
+            for n, data in iter_lines(path, encoding, unended):
                 if n == 1:
                     base = file_encoding(data)
-                if kind == "guandan-competition":
+                if whole:
                     starts = False  # a file is one batch: its deals carry levels from one to the next
                     if not data.strip():
                         continue
@@ -114,7 +131,9 @@ def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_00
                         encoding=encoding[0] if encoding else None, base=base)
             continue
         if lines:
-            yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None, base=base)
+            # (another tool's file is no JSON lines: its last line is never held back)
+            yield Batch(path, kind, lines, size=size, encoding=encoding[0] if encoding else None, base=base,
+                        unended=unended[0] if unended and kind in ("jsonl", "guandan-competition") else 0)
 
 
 def _text_batches(path: str, batch_size: int) -> Iterator[Batch]:
@@ -136,16 +155,22 @@ def work(batch: Batch) -> BatchResult:
 
 
 def _work(batch: Batch) -> BatchResult:
+    lines, held = batch.lines, []
+    if batch.unended and lines and lines[-1][0] == batch.unended and not _whole(lines[-1][1], batch.unended == 1):
+        # a file still being written: its last line may be half there (held back, not rejected)
+        lines, held = lines[:-1], [(batch.source, batch.unended)]
     if batch.fmt == "jsonl":
-        items = items_of_lines(batch.lines, batch.source, batch.strict, batch.base)
+        items = items_of_lines(lines, batch.source, batch.strict, batch.base)
     elif batch.fmt == "guandan-competition":
         from .io.guandan_competition import items_of_competition_lines
 
-        items = items_of_competition_lines(batch.lines, batch.source, batch.strict)
+        items = items_of_competition_lines(lines, batch.source, batch.strict)
+    elif batch.fmt in FOREIGN or is_mapping(batch.fmt):
+        items = foreign_items(batch.fmt)(batch.lines, batch.source, batch.strict)
     else:
         items = items_of_text_blocks(batch.lines, batch.source, batch.strict, batch.base)
     columns: dict[str, list[tuple[int, Item, int]]] = {}
-    rejects: list[tuple[str, int, str, str, str | None]] = []
+    rejects: list[tuple[str, int, str, str, str | None]] = []  # (the digest added at the end)
     read = 0
     for seq, item in enumerate(items):
         read += 1
@@ -191,7 +216,17 @@ def _work(batch: Batch) -> BatchResult:
                 rejects.append((item.source, item.line, str(Code.BAD_RECORD), problem, raw))
             if kept:
                 games[game] = _tables(kept)
-    return BatchResult(read, games, rejects)
+    return BatchResult(read, games, [(*row, None, reject_digest(row[4], row[3])) for row in rejects], held)
+
+
+def _whole(data: bytes, first: bool) -> bool:
+    """Whether a line is a whole JSON value (else, the last line of a file being written,
+    it may be cut short)."""
+    try:
+        parse_line(data, first)
+    except (orjson.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return True
 
 
 def _tables(entries: list[tuple[int, Item, int]]) -> tuple[pa.Table, pa.Table, np.ndarray, np.ndarray, np.ndarray]:
@@ -215,16 +250,16 @@ class Ingester:
     def __init__(self, out: str, on_reject: Callable[[Item], None] | None = None):
         self.writer = DatasetWriter(out)
         self.index = IdIndex.from_dataset(out)
-        self.seen_rejects = _existing_rejects(out)
+        self.stored_rejects = RejectIndex(out)
+        self._files: dict[str, str] = {}  # source as given -> file identity
         self.on_reject = on_reject
         self.stats = IngestStats()
 
     def add(self, result: BatchResult) -> None:
         self.stats.read += result.read
+        self.stats.held += result.held
         self.writer.next_batch()
-        rejects = Columns(REJECTS)
-        for row in result.rejects:
-            self._reject(rejects, *row, hand_id=None)
+        rejects = list(result.rejects)
         entries = sorted((seq, game, i) for game, (_, _, _, _, order) in result.games.items()
                          for i, seq in enumerate(order.tolist()))
         keep = {game: np.zeros(len(t[2]), dtype=bool) for game, t in result.games.items()}
@@ -249,9 +284,9 @@ class Ingester:
                 row["game"] = game
                 acts = actions.filter(pa.compute.equal(actions.column("_row"), i)).to_pylist()
                 raw = record_to_json(_record_from_row(row, [_action_from_row(a) for a in acts])).decode()
-                self._reject(rejects, row["source"], row["line"], str(Code.DUPLICATE_ID),
-                             f"hand id {row['id']!r} is already in the dataset with different content", raw,
-                             hand_id=row["id"])
+                message = f"hand id {row['id']!r} is already in the dataset with different content"
+                rejects.append((row["source"], row["line"], str(Code.DUPLICATE_ID), message, raw, row["id"],
+                                reject_digest(raw, message)))
         for game, (hands, actions, _, _, _) in result.games.items():
             mask = keep[game]
             if not mask.any():
@@ -259,29 +294,50 @@ class Ingester:
             self.writer.write("hands", hands.filter(pa.array(mask)), game)
             action_mask = mask[actions.column("_row").to_numpy()]
             self.writer.write("actions", actions.filter(pa.array(action_mask)).drop_columns(["_row"]), game)
-        self.writer.write("rejects", rejects.to_arrow())
+        table = self._new_rejects(rejects)
+        path = self.writer.write("rejects", table) if table is not None else None
         self.writer.commit()
+        if path is not None and table is not None:
+            ranges = table.group_by("file").aggregate([("line", "min"), ("line", "max")])
+            for f, first, last in zip(*(ranges.column(c).to_pylist() for c in ("file", "line_min", "line_max"))):
+                self.stored_rejects.add(path, f, first, last)
 
-    def _reject(self, rejects: Columns, source: str, line: int, code: str, message: str, raw: str | None,
-                hand_id: str | None) -> None:
-        if (source, line, code, message) in self.seen_rejects:  # the same input again: nothing new
-            self.stats.duplicates += 1
-            return
-        self.seen_rejects.add((source, line, code, message))
-        r = rejects.cols
-        for name, value in zip(("source", "line", "code", "message", "raw", "hand_id"),
-                               (source, line, code, message, raw, hand_id)):
-            r[name].append(value)
-        self.stats.reject(code)
-        if self.on_reject:
-            self.on_reject(Item(source, line, "", code=Code(code), message=message, raw=raw))
+    def _new_rejects(self, rows: list[RejectRow]) -> pa.Table | None:
+        """The rejects of a batch not stored yet, as a table, or None (a reject is its file,
+        line and content: io.dataset.RejectIndex); one already there counts as a duplicate."""
+        if not rows:
+            return None
+        source, line, code, message, raw, hand_id, digest = (list(c) for c in zip(*rows))
+        files = {s: self._identity(s) for s in dict.fromkeys(source)}
+        file = [files[s] for s in source] if len(files) > 1 else [files[source[0]]] * len(rows)
+        lines = np.array(line, dtype=np.int64)
+        keys = reject_keys(lines, np.array(digest, dtype=np.int64))
+        new = np.zeros(len(rows), dtype=bool)
+        names = np.array(file, dtype=object)
+        for f in dict.fromkeys(files.values()):
+            at = np.flatnonzero(names == f) if len(files) > 1 else np.arange(len(rows))
+            there = self.stored_rejects.stored(f, int(lines[at].min()), int(lines[at].max()))
+            _, first = np.unique(keys[at], return_index=True)  # (a file's line is one reject in a batch)
+            at = at[np.sort(first)]
+            new[at[~np.isin(keys[at], there)]] = True
+        self.stats.duplicates += int(len(rows) - new.sum())
+        if not new.any():
+            return None
+        kept = np.flatnonzero(new).tolist()
+        for k in kept:
+            self.stats.reject(code[k])
+            if self.on_reject:
+                self.on_reject(Item(source[k], line[k], "", code=Code(code[k]), message=message[k], raw=raw[k]))
+        table = pa.table([pa.array(c, type=t) for c, t in zip((source, line, code, message, raw, hand_id, file, digest),
+                                                               REJECTS.types)], schema=REJECTS)
+        return table.filter(pa.array(new)) if len(kept) < len(rows) else table
 
-
-def _existing_rejects(root: str) -> set[tuple]:
-    table = read_table(root, "rejects", ["source", "line", "code", "message"])
-    if table is None:
-        return set()
-    return set(zip(*(table.column(c).to_pylist() for c in ("source", "line", "code", "message"))))
+    def _identity(self, source: str) -> str:
+        if source not in self._files:
+            if len(self._files) > 1000:
+                self._files.clear()
+            self._files[source] = file_identity(source)
+        return self._files[source]
 
 
 def ingest_files(paths: list[str], out: str, fmt: str = "auto", batch_size: int = 5_000, workers: int | None = None,

@@ -65,6 +65,18 @@ def make_table(record: dict[str, Any], detail: bool = False, previous: dict[str,
     return table
 
 
+def table_or_violation(record: dict[str, Any], detail: bool = False,
+                       previous: dict[str, Any] | None = None) -> tuple[Table | None, Violation | None]:
+    """:func:`make_table`, or the verdict of a record whose game is unknown (``unknown_game``)
+    or whose params do not fit its rules (``bad_record``), as the audit gives it."""
+    try:
+        return make_table(record, detail, previous), None
+    except UnknownGame as e:
+        return None, Violation(Code.UNKNOWN_GAME, None, str(e))
+    except ValueError as e:
+        return None, Violation(Code.BAD_RECORD, None, str(e))
+
+
 #: (game, variant) as a record names them -> (rules, engine class): the lookup once per name
 _ENGINES: dict[tuple[str, str | None], tuple[Rules, type[Table]]] = {}
 
@@ -117,12 +129,9 @@ def replay(record: dict[str, Any], detail: bool = False, previous: dict[str, Any
     Guandan needs to check levels, tribute and the leader (see :class:`Matches`).
     """
     hand_id, game, variant = record.get("id"), record.get("game"), record.get("variant")
-    try:
-        table = make_table(record, detail, previous)
-    except UnknownGame as e:
-        return Replay(hand_id, game, variant, Violation(Code.UNKNOWN_GAME, None, str(e)))
-    except ValueError as e:
-        return Replay(hand_id, game, variant, Violation(Code.BAD_RECORD, None, str(e)))
+    table, bad = table_or_violation(record, detail, previous)
+    if table is None:
+        return Replay(hand_id, game, variant, bad)
     try:
         violation = run(table, record["actions"])
         outcome = table.outcome() if violation is None else {}

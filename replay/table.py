@@ -723,6 +723,20 @@ class Table(Base):
         seat = self.turn if seat is None else seat
         return [(self.cards_for(seat, p), self.combos.classify(p)) for p in self.legal_plays(seat)]
 
+    # ----------------------------------------------------------------- what a seat knows
+
+    def known_cards(self, viewer: int, played: list[list[tuple[int, int]]]) -> dict[int, list[int]]:
+        """Card ids in the other seats' hands now that *viewer* knows from the public
+        information (a shown hand, the bottom in the landlord's hand): seat -> cards, the
+        game's hook (default: none). *played*: each seat's plays so far as (action, card
+        id). The evaluator deals the unseen cards around them."""
+        return {}
+
+    def pass_reveals(self) -> bool:
+        """True when a pass tells everyone the seat could not beat the play on the table
+        (有出必出: passing is legal only then); the game's hook, default False."""
+        return False
+
     def partners(self, seat: int) -> frozenset[int]:
         """The seats playing on *seat*'s side in this hand: the game's fixed partners (games
         whose sides form during the hand, like Dou Dizhu's farmers, override); empty when

@@ -2,8 +2,30 @@ import os
 import sys
 
 import pytest
+from hypothesis import settings
 
-sys.path.insert(0, os.path.dirname(__file__))
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKOUT = os.path.dirname(HERE)
+
+# The suite runs as an installed user's program does: it imports the installed ``paipu`` only.
+# ``python -m pytest`` puts the current folder (the checkout) first on the import path, where
+# ``replay``, ``analysis`` and ``cli`` import as top-level names no installed user has (that hid
+# a crash of ``paipu replay --html`` for every installed user); pyproject.toml's importlib mode
+# keeps pytest itself from adding it, and this takes away what ``python -m`` added.
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != CHECKOUT]
+sys.path.insert(0, HERE)  # the tests' own helpers (helpers, crashkit, toygame, ...)
+
+# Hypothesis is derandomised: each test draws the same examples on every run, CI included
+# (the seed is derived from the test's name; PAIPU_HYPOTHESIS=random draws new ones).
+settings.register_profile("paipu", derandomize=True, print_blob=True)
+settings.register_profile("random", print_blob=True)
+HYPOTHESIS_PROFILE = "random" if os.environ.get("PAIPU_HYPOTHESIS") == "random" else "paipu"
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def pytest_report_header(config):
+    return (f"hypothesis: profile {HYPOTHESIS_PROFILE!r}, derandomize={settings.default.derandomize} "
+            "(PAIPU_HYPOTHESIS=random draws new examples)")
 
 #: credentials a local S3 server accepts (no real account is ever used by the tests)
 AWS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}

@@ -142,3 +142,9 @@ def with_hand(table, seat: int, cards: list[int]) -> None:
         hand[c] += 1
     table.packed[seat] = sum(RANK_BIT[c] for c in cards)
     table.left[seat] = len(cards)
+
+
+def square_plus(x: int, y: int) -> int:
+    """A job for the local pool's tests: defined here, not in a test module, so that a pool's
+    spawned worker can import it (test modules are imported by path, not as ``tests.*``)."""
+    return x * x + y

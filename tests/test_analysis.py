@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import polars as pl
 import pytest
@@ -174,3 +175,23 @@ def test_report_renders_embeds_charts_and_escapes(tmp_path):
     assert "landlord wins: " in page and "classic" in page and "huopin" in page
     assert "must play: off" in page and "must_play" not in page  # settings in words, not JSON
     assert "<h2>斗地主 Dou Dizhu</h2>" in page and "<h2>跑得快 Paodekuai</h2>" in page
+
+
+def test_guandan_tribute_counts_double_single_and_resisted_apart(tmp_path):
+    """tests/data/guandan_tribute.jsonl: five two-hand matches; the second hands pay two
+    double tributes (after 双下), one single, and two resist (one after 双下)."""
+    import shutil
+
+    src = tmp_path / "guandan_tribute.jsonl"
+    shutil.copy(os.path.join(os.path.dirname(__file__), "data", "guandan_tribute.jsonl"), src)
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(src), "--out", ds).exit_code == 0
+    assert invoke("audit", ds, "--workers", "1").exit_code == 0
+    got = json.loads(invoke("stats", ds, "--json", "--stat", "guandan").stdout)["guandan"]
+    assert [(r["level"], r["hands"], r["k"]) for r in got if r["measure"] == "tribute"] == [
+        ("double", 10, 2), ("none", 10, 5), ("resisted", 10, 2), ("single", 10, 1)]
+    out = tmp_path / "report.html"
+    assert invoke("report", ds, "--out", str(out)).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    assert "double tribute (after 双下): 20.0% (95% CI 5.7% – 51.0%, n = 10); no tribute: 50.0% " in page
+    assert "single tribute: 10.0% (95% CI 1.8% – 40.4%, n = 10)" in page

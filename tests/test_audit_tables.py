@@ -174,8 +174,8 @@ def test_replay_shows_the_violation_in_place(tmp_path):
     r = invoke("replay", str(src), "--hand", "t-1")
     assert r.exit_code == 1
     lines = r.stdout.splitlines()
-    assert lines[-2].strip().startswith("5  2 王五") and "plays 3c" in lines[-2]
-    assert lines[-1].strip() == "!! VIOLATION does_not_beat at action 5: 3c (single 单张 of 1 to 3) does not beat single 单张 of 1 to 4"
+    assert lines[-2].strip().startswith("5  2 王五") and "plays 3♣" in lines[-2]
+    assert lines[-1].strip() == "!! VIOLATION does_not_beat at action 5: 3♣ (single 单张 of 1 to 3) does not beat single 单张 of 1 to 4"
 
 
 def test_replay_seat_view_hides_other_hands():

@@ -225,6 +225,23 @@ def test_replayer_in_chinese(browser, replays):
     assert "地主" in page.locator("[data-seat='0'] .who").inner_text()
     page.click("#lang")  # and back to English on the same page
     assert page.locator("#now .act").inner_text().startswith("seat 0 张三 plays straight to A")
+    page.click("#lang")
+    assert page.locator(".meta").inner_text() == "2026-11-29T20:00:00+08:00 · 初级场 底分 1 系数 100 台费 10"
+    press(page, "End")
+    notes = page.locator("#now .note").all_inner_texts()
+    assert notes[-2:] == ["倍数 2 → 4", "倍数 4 → 8 (春天)"]  # the spring's ×2, as the settlement counts it
+    assert "倍数: 8" in page.locator("#result").inner_text() and "春天: 春天" in page.locator("#result").inner_text()
+    log = page.locator("#log li").all_inner_texts()
+    assert log[3] == "座位 0 张三 出 顺子 A A♠ K♠ Q♠ J♠ 10♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠"
+    assert log[-1] == "座位 0 张三 出 火箭 大王 小王"
+    # the jokers are cards as big as the others
+    sizes = page.locator("#bottom .card").evaluate_all("els => els.map(e => [e.offsetWidth, e.offsetHeight])")
+    assert len(sizes) == 3 and len(set(map(tuple, sizes))) == 1, sizes
+    page.click("#lang")
+    assert page.locator(".meta").inner_text() == "2026-11-29T20:00:00+08:00 · 初级场 base 1 coef 100 fee 10"
+    assert page.locator("#log li").all_inner_texts()[-1] == "seat 0 张三 plays rocket BJ SJ"
+    sizes = page.locator("#bottom .card").evaluate_all("els => els.map(e => [e.offsetWidth, e.offsetHeight])")
+    assert len(set(map(tuple, sizes))) == 1, sizes
     assert w.errors == []
     w.close()
 
@@ -248,7 +265,88 @@ def test_replayer_escapes_log_text_and_shows_a_violation_where_it_happens(browse
     press(page, "End")
     assert page.locator("#where").inner_text() == "step 5 of 5"
     assert page.locator("#violation code").inner_text() == "not_in_hand"
-    assert "@4" in page.locator("#violation").inner_text()
+    # the step of the action, as the step counter counts it; its cards as they are drawn
+    assert page.locator("#violation").inner_text() == "violation not_in_hand at step 5: seat 1 does not hold 2♠"
     assert page.locator("#log li.bad").count() == 1
     assert w.dialogs == [] and w.errors == []
+    w.close()
+
+
+LONG = "长" * 2999 + "!"
+
+
+def replayer_of(browser, tmp_path, record: dict, *options: str, exit_code: int = 0) -> Watched:
+    """The page 'paipu replay --html' writes for *record*, open in the browser."""
+    src = tmp_path / "hand.jsonl"
+    src.write_bytes(record_to_json(record) + b"\n")
+    out = tmp_path / "hand.html"
+    assert invoke("replay", str(src), "--html", str(out), *options).exit_code == exit_code
+    return Watched(browser, out.as_uri())
+
+
+def test_a_long_player_name_is_cut_and_the_layout_holds(browser, tmp_path):
+    """A 3,000-character name: the report's players table and the replayer stay in the window
+    (1,000 px), the name cut to 32 characters with the whole name on hover."""
+    record = copy.deepcopy(handmade())
+    record["players"][1] = LONG
+    w = replayer_of(browser, tmp_path, record)
+    page = w.page
+    for key in ("Home", "End"):
+        press(page, key)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1000
+    who = page.locator("[data-seat='1'] .who")
+    assert who.inner_text().startswith("seat 1 · " + "长" * 31 + "…") and who.get_attribute("title") == LONG
+    assert page.locator("#result td[title]").inner_text() == "长" * 31 + "…"
+    assert w.errors == []
+    w.close()
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(tmp_path / "hand.jsonl"), "--out", ds).exit_code == 0
+    invoke("audit", ds, "--workers", "1")
+    report = tmp_path / "r.html"
+    assert invoke("report", ds, "--out", str(report)).exit_code == 0
+    w = Watched(browser, report.as_uri())
+    page = w.page
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1000
+    cell = page.locator(f"#players td[title='{LONG}']")
+    assert cell.inner_text() == "长" * 31 + "…"
+    assert w.errors == []
+    w.close()
+
+
+def test_a_lead_that_breaks_a_rule_is_in_its_trick_and_at_its_step(browser, tmp_path):
+    record = copy.deepcopy(handmade())
+    record["actions"][9] = {"seat": 0, "act": "play", "cards": ["3h", "BJ"]}  # leads trick 3 with no combination
+    del record["actions"][10:]
+    del record["result"]
+    w = replayer_of(browser, tmp_path, record, exit_code=1)
+    page = w.page
+    press(page, "End")
+    assert page.locator("#where").inner_text() == "step 10 of 10"
+    assert page.locator("#trick option:checked").inner_text() == "trick 3"
+    assert page.locator("#violation").inner_text().startswith("violation invalid_combo at step 10: 3♥ BJ ")
+    page.click("#lang")
+    assert page.locator("#where").inner_text() == "第 10 步 / 共 10 步"
+    assert page.locator("#violation").inner_text().startswith("违规 invalid_combo（不是合法牌型） 第 10 步: 3♥ 大王 不是")
+    assert w.errors == []
+    w.close()
+
+
+def test_guandan_last_seat_is_placed_not_out(browser, tmp_path):
+    from paipu.replay.io.readers import iter_items
+
+    from paipu.replay.replayer import replay
+
+    # a hand that ends with three seats out: the fourth is placed last with its cards in hand
+    record = next(item.record for item in iter_items(["sample_logs/guandan_standard_simulated.jsonl"], strict=False)
+                  if len(replay(item.record).outcome.get("order") or []) == 4)
+    w = replayer_of(browser, tmp_path, record, "--lang", "zh")
+    page = w.page
+    press(page, "End")
+    badges = [page.locator(f"[data-seat='{s}'] .badge.out").inner_text() for s in range(4)]
+    left = [page.locator(f"[data-seat='{s}'] .hand .card").count() for s in range(4)]
+    assert sorted(b.split("#")[1] for b in badges) == ["1", "2", "3", "4"]
+    for badge, n in zip(badges, left):
+        assert badge.startswith("出完 #" if n == 0 else "名次 #"), (badge, n)
+    assert sum(n > 0 for n in left) >= 1
+    assert w.errors == []
     w.close()

@@ -88,7 +88,7 @@ def test_output_for_pipes_never_wraps_at_40_columns(tmp_path, hands_file, datase
     stdout, _ = run("hands", dataset)
     assert any(line.endswith(f"│ {hands_file}:1 │") for line in stdout.splitlines())
     stdout, _ = run("replay", str(src), "--hand", "broken")
-    assert stdout.splitlines()[-1] == ("  !! VIOLATION does_not_beat at action 5: 3c (single 单张 of 1 to 3) "
+    assert stdout.splitlines()[-1] == ("  !! VIOLATION does_not_beat at action 5: 3♣ (single 单张 of 1 to 3) "
                                        "does not beat single 单张 of 1 to 4")
 
 

@@ -63,3 +63,26 @@ def test_the_tally_sees_a_loss_and_a_duplicate(bench, tmp_path):
     tally = Tally()
     tally.add({"hands": bench.reference["hands"]}, keys(out, ["hands"]), False)
     assert tally.lost > 0 and tally.duplicates > 0
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_rerun_naming_the_input_another_way_repairs_without_doubling(bench, tmp_path, seed):
+    """Killed part-way, then rerun with the input named through a symbolic link: every
+    hand and every reject is there once (a reject is its file, line and content, not the
+    path it was given by; before, each reject the first run stored came twice)."""
+    import os
+
+    from paipu.replay.io.commit import read_table
+    from tests.crashkit import INGEST, keys, run
+
+    link = str(tmp_path / "link.jsonl")
+    os.symlink(bench.src, link)
+    out = str(tmp_path / "ds")
+    code, _ = run(INGEST, bench.src, out, bench.batch, random.Random(seed).randrange(1, bench.ingest_steps + 1))
+    assert code == 137
+    run(INGEST, link, out, bench.batch)
+    rejects = read_table(out, "rejects", ["line", "code"])
+    got = sorted(zip(rejects.column("line").to_pylist(), rejects.column("code").to_pylist()))
+    assert got == sorted((n, c) for _, n, c in bench.reference["rejects"].elements())
+    assert set(read_table(out, "rejects", ["file"]).column("file").to_pylist()) == {os.path.realpath(bench.src)}
+    assert keys(out, ["hands", "actions"]) == {t: bench.reference[t] for t in ("hands", "actions")}

@@ -10,6 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from helpers import square_plus
+
 from paipu.cli import app
 from paipu.replay.audit import audit_jobs
 from paipu.replay.distributed import ClusterError, connect, run_parts
@@ -19,10 +21,17 @@ SAMPLES = os.path.join(os.path.dirname(__file__), "..", "sample_logs")
 
 @pytest.fixture(scope="module")
 def guandan(tmp_path_factory):
-    """Four Guandan matches: 6 hands; 9 then 3 in one file; 6. 8 hands a part file, so the
-    9-hand match spans two parts, the second of which also holds the 3-hand match."""
-    ds = str(tmp_path_factory.mktemp("jobs") / "ds")
-    files = sorted(glob.glob(os.path.join(SAMPLES, "guandan_*.jsonl")))
+    """Five Guandan matches: 6 hands; 12 in one file; 6; and, simulated with seed 2, 9 then 3
+    in one file. 8 hands a part file, so the 12-hand match spans two parts, and so does the
+    9-hand one, whose second part also holds the 3-hand match."""
+    from paipu.replay.io.jsonl import record_to_json
+    from paipu.replay.sim import simulate
+
+    tmp = tmp_path_factory.mktemp("jobs")
+    nine_three = tmp / "guandan_s2.jsonl"
+    nine_three.write_bytes(b"".join(record_to_json(r) + b"\n" for r in simulate("guandan", "standard", 12, 2)))
+    ds = str(tmp / "ds")
+    files = [str(nine_three), *sorted(glob.glob(os.path.join(SAMPLES, "guandan_*.jsonl")))]
     r = CliRunner().invoke(app, ["ingest", *files, "--out", ds, "--batch", "8", "-q"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     return ds
@@ -37,7 +46,7 @@ def matches_of(hands_path: str) -> dict[str, int]:
 
 def test_parts_sharing_a_match_are_one_job_and_other_parts_their_own(guandan):
     jobs = audit_jobs(guandan)
-    assert [len(job[2]) for job in jobs] == [2, 1, 1]  # the longest first
+    assert [len(job[2]) for job in jobs] == [2, 2, 1, 1]  # the longest first
     per_job = []
     for root, game, parts, force, decisions in jobs:
         assert (root, game, force, decisions) == (guandan, "guandan", False, False)
@@ -47,15 +56,13 @@ def test_parts_sharing_a_match_are_one_job_and_other_parts_their_own(guandan):
             for m, n in matches_of(hands).items():
                 counts[m] = counts.get(m, 0) + n
         per_job.append(counts)
-    assert per_job == [{"guandan-standard-s2026-000000": 9, "guandan-standard-s2026-000009": 3},
-                       {"guandan-standard-s11-000000": 6}, {"guandan-no_tribute-s2026-000000": 6}]
-    first, second = (p for p, _ in jobs[0][2])
-    assert os.path.getmtime(first) <= os.path.getmtime(second)  # hands 1-8 before 9
-    assert matches_of(first) == {"guandan-standard-s2026-000000": 8}
-
-
-def square_plus(x: int, y: int) -> int:
-    return x * x + y
+    assert sorted(per_job[:2], key=len) == [{"guandan-standard-s2026-000000": 12},
+                                           {"guandan-standard-s2-000000": 9, "guandan-standard-s2-000009": 3}]
+    assert per_job[2:] == [{"guandan-standard-s11-000000": 6}, {"guandan-no_tribute-s2026-000000": 6}]
+    for job in jobs[:2]:
+        first, second = (p for p, _ in job[2])
+        assert os.path.getmtime(first) <= os.path.getmtime(second)  # hands 1-8 before 9
+        assert sum(matches_of(first).values()) == 8 and len(matches_of(first)) == 1
 
 
 @pytest.mark.parametrize("workers", [1, 2])

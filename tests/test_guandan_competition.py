@@ -94,6 +94,93 @@ def test_bad_input_names_the_field(tmp_path):
     assert items[0].line == 1
 
 
+# ---------------------------------------------------------------- ids by the deal's place in the file
+
+
+def six_deals(tmp_path, broken: str | None = None, k: int = 1) -> tuple[str, str]:
+    """A match of six deals in match.jsonl, deal *k* replaced by *broken*; and its id prefix."""
+    records = list(simulate("guandan", "standard", 6, 11))
+    lines = [json.dumps(record_to_deal(r)) for r in records]
+    if broken is not None:
+        lines[k] = broken
+    (tmp_path / "match.jsonl").write_text("\n".join(lines) + "\n")
+    return str(tmp_path / "match.jsonl"), records[0]["match"]["id"]
+
+
+def stored(ds) -> tuple[list, list]:
+    from paipu.replay.io.commit import read_table
+
+    hands = read_table(ds, "hands", ["id", "line"])
+    rejects = read_table(ds, "rejects", ["line", "code", "hand_id"])
+    return (sorted(zip(*(hands.column(c).to_pylist() for c in ("line", "id")))),
+            sorted(zip(*(rejects.column(c).to_pylist() for c in ("line", "code", "hand_id")))) if rejects else [])
+
+
+def test_a_deal_that_cannot_be_read_keeps_its_place_in_the_ids(tmp_path):
+    """Deal 2 cut short, then the corrected file: every deal is stored once, under the id of
+    its place in the file (before: the deals after the broken one took the ids one place
+    earlier, so the corrected file stored deal 6 twice, as -005 and -006, and rejected deals
+    2 to 5 as duplicate_id). Deal 2's outcome was unknown in the first run, so the levels
+    carried into deals 3 to 6 then are not those that follow from it: the corrected deals 3
+    to 6 differ from the stored ones and are duplicate_id, each at its own line and id."""
+    from paipu.replay.ingest import ingest_files
+
+    path, match = six_deals(tmp_path)
+    good = (tmp_path / "match.jsonl").read_text()
+    (tmp_path / "match.jsonl").write_text(good.replace(good.splitlines()[1], good.splitlines()[1][:40]))
+    ds = str(tmp_path / "ds")
+    first = ingest_files([path], ds, fmt="guandan-competition")
+    assert (first.written, first.rejected) == (5, 1)
+    assert stored(ds) == ([(n, f"{match}-{n:03d}") for n in (1, 3, 4, 5, 6)], [(2, "bad_record", None)])
+    (tmp_path / "match.jsonl").write_text(good)
+    second = ingest_files([path], ds, fmt="guandan-competition")
+    assert (second.written, second.duplicates, second.rejected) == (1, 1, 4)
+    assert stored(ds) == ([(n, f"{match}-{n:03d}") for n in range(1, 7)],
+                          [(2, "bad_record", None)] + [(n, "duplicate_id", f"{match}-{n:03d}") for n in range(3, 7)])
+
+
+def test_a_deal_rejected_after_it_was_read_changes_nothing_after_it(tmp_path):
+    """Deal 2 read but refused by the record checks (three players for four seats): its
+    outcome still carries, so the corrected file adds deal 2 and finds the rest there."""
+    from paipu.replay.ingest import ingest_files
+
+    path, match = six_deals(tmp_path)
+    good = (tmp_path / "match.jsonl").read_text()
+    deal = json.loads(good.splitlines()[1])
+    (tmp_path / "match.jsonl").write_text(good.replace(good.splitlines()[1], json.dumps(dict(deal, players=["a", "b", "c"]))))
+    ds = str(tmp_path / "ds")
+    first = ingest_files([path], ds, fmt="guandan-competition")
+    assert (first.written, first.rejected) == (5, 1)
+    (tmp_path / "match.jsonl").write_text(good)
+    second = ingest_files([path], ds, fmt="guandan-competition")
+    assert (second.written, second.duplicates, second.rejected) == (1, 5, 0)
+    assert stored(ds)[0] == [(n, f"{match}-{n:03d}") for n in range(1, 7)]
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("match", {"a": 1}, "field \"match\": expected the match id, a string or an integer, got {'a': 1}"),
+    ("match", [1], "field \"match\": expected the match id, a string or an integer, got [1]"),
+    ("id", {"a": 1}, "field \"id\": expected the deal's id, a string or an integer, got {'a': 1}"),
+    ("match", True, "field \"match\": expected the match id, a string or an integer, got True"),
+])
+def test_a_match_or_id_that_is_not_a_name_is_refused_naming_the_field(tmp_path, field, value, message):
+    """A competition ``match`` object became ids like ``{'a': 1}-001``: now the deal is a
+    bad_record naming the field; it keeps its place, so the next deal is still -003."""
+    records = list(simulate("guandan", "standard", 3, 11))
+    deals = [record_to_deal(r) for r in records]
+    deals[1][field] = value
+    items = list(items_of_competition_lines([(k + 1, json.dumps(d).encode()) for k, d in enumerate(deals)], "m.jsonl"))
+    assert [(i.line, i.code, i.message) for i in items if i.record is None] == [(2, "bad_record", message)]
+    assert [i.record["id"] for i in items if i.record] == [records[0]["match"]["id"] + "-001",
+                                                           records[0]["match"]["id"] + "-003"]
+
+
+def test_a_number_as_match_id_names_the_match(tmp_path):
+    deal = record_to_deal(next(iter(simulate("guandan", "standard", 1, 11))))
+    (item,) = items_of_competition_lines([(1, json.dumps(dict(deal, match=7)).encode())], "m.jsonl")
+    assert (item.record["id"], item.record["match"]) == ("7-001", {"id": "7", "hand": 1})
+
+
 # ---------------------------------------------------------------- a match won at A (过A)
 
 WON_AT_A = os.path.join(os.path.dirname(__file__), "data", "guandan_won_at_a.jsonl")
@@ -247,3 +334,20 @@ def test_an_unknown_type_or_rank_names_the_field(action, field):
 def test_declarations_round_trip(kind_rank):
     kind, key = declaration(*kind_rank, "x")
     assert platform_declaration(kind, key) == list(kind_rank)
+
+
+def test_a_competition_log_being_written_holds_its_half_written_last_deal_back(tmp_path):
+    """A match log read while deal 6 is half written: deal 6 is held back, not rejected; once
+    whole it lands as -006 and nothing is left in rejects."""
+    from paipu.replay.ingest import ingest_files
+
+    path, match = six_deals(tmp_path)
+    good = (tmp_path / "match.jsonl").read_text()
+    (tmp_path / "match.jsonl").write_text(good[:len(good) - 200])
+    ds = str(tmp_path / "ds")
+    first = ingest_files([path], ds, fmt="guandan-competition")
+    assert (first.written, first.rejected, first.held) == (5, 0, [(path, 6)])
+    (tmp_path / "match.jsonl").write_text(good)
+    second = ingest_files([path], ds, fmt="guandan-competition")
+    assert (second.written, second.duplicates, second.rejected, second.held) == (1, 5, 0, [])
+    assert stored(ds) == ([(n, f"{match}-{n:03d}") for n in range(1, 7)], [])

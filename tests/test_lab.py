@@ -158,7 +158,7 @@ def test_a_clear_difference_is_named_and_no_difference_is_not():
     assert out["significant"].to_list() == [True]
     said = sentences(out)
     assert said == ["doudizhu/huopin: straight_min=6 against base on 60 shared deals: bombs a hand 1.000 → 2.500, "
-                    "+1.500 (95% interval +1.372 to +1.628; Holm p = 0) — significant."]
+                    "+1.500 (95% interval +1.372 to +1.628; Holm p < 0.0001) — significant."]
     same = paired(frame(base, base))
     assert same.height == 0 or not same["significant"].any()
 

@@ -40,8 +40,10 @@ def test_frames_of_the_handmade_hand():
     assert len(frames) == 14 and d["violation"] is None
     assert d["tricks"] == [4, 7, 10, 13]  # frames that open a trick: straight, bomb, pair, rocket
     assert [f["trick"] for f in frames] == [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4]
-    # the rocket doubles to 4; the spring's ×2 comes with the settlement (multiplier 8)
-    assert [f["mult"] for f in frames[3:]] == [1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 4]
+    # the rocket doubles to 4; the spring's ×2 comes with the end: the last frame shows both steps (multiplier 8)
+    assert [f["mult"] for f in frames[3:]] == [1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 8]
+    assert [(n["kind"], n["zh"]) for n in frames[-1]["notes"]][-2:] == [("mult", "倍数 2 → 4"), ("mult", "倍数 4 → 8 (春天)")]
+    assert frames[-1]["notes"][-1]["en"] == "multiplier 4 → 8 (spring)"
     assert frames[3]["landlord"] == 0 and frames[2]["landlord"] is None
     assert frames[3]["left"] == [20, 17, 17]
     bomb = frames[7]
@@ -53,18 +55,20 @@ def test_frames_of_the_handmade_hand():
     assert frames[-1]["out"] == [0] and frames[-1]["act"]["zh"] == "座位 0 张三 出 火箭"
     seats = d["result"]["seats"]
     assert [(s["place"], s["score"], s["coins"]) for s in seats] == [(1, 16, 790), (None, -8, -500), (None, -8, -300)]
-    assert {f["en"]: f["value"] for f in d["result"]["fields"]} == {"multiplier": 8, "spring": "spring"}
+    assert {f["en"]: f["value"] for f in d["result"]["fields"]} == {"multiplier": 8,
+                                                                   "spring": {"en": "spring", "zh": "春天"}}
+    assert d["room"] == {"en": "初级场 base 1 coef 100 fee 10", "zh": "初级场 底分 1 系数 100 台费 10"}
 
 
 def test_guandan_and_shuangkou_pages_know_level_wild_cards_and_teams():
     gd = hand_data(first("sample_logs/guandan_standard_simulated.jsonl"))
     assert gd["level"] == "2" and gd["wild"] == ["2h"] and gd["teams"] == [0, 1, 0, 1]
     assert gd["bottom"] is None and len(gd["frames"][0]["hands"][0]) == 27
-    # at level 5 the fives rank just under the jokers and the twos lowest: the page shows the hand in that order
-    gd5 = next(item.record for item in iter_items(["sample_logs/guandan_standard_simulated.jsonl"], strict=False)
-               if item.record["id"] == "guandan-standard-s2026-000001")
-    assert hand_data(gd5)["frames"][0]["hands"][0] == (
-        "SJ SJ 5h 5d Ah Ks Kh Qs Qh Qh Qc Jh Th Tc 9s 8s 7s 7h 7d 6c 4s 4s 4c 3s 3s 3d 2s".split())
+    # at level 4 the fours rank just under the jokers and the twos lowest: the page shows the hand in that order
+    gd4 = next(item.record for item in iter_items(["sample_logs/guandan_standard_simulated.jsonl"], strict=False)
+               if item.record["id"] == "guandan-standard-s2026-000002")
+    assert gd4["level"] == "4" and hand_data(gd4)["frames"][0]["hands"][0] == (
+        "BJ SJ 4s 4d As Ac Ks Kh Kc Qs Qh Qc Jd Ts Tc 8s 8c 8c 7s 7h 6c 5s 5h 5c 3s 3d 2s".split())
     sk = hand_data(first("sample_logs/shuangkou_simulated.jsonl"))
     assert sk["level"] is None and sk["wild"] == ["BJ", "SJ"] and sk["teams"] == [0, 1, 0, 1]
     ddz = hand_data(handmade())
@@ -164,12 +168,17 @@ def test_report_sections_for_players_and_suspects_link_hands_to_replays(tmp_path
     pl.DataFrame({"player": ["A", "B"], "hands": [5, 12], "win_rate": [0.2, 0.5]}).write_parquet(pfolder / "p.parquet")
     out = tmp_path / "report" / "r.html"
     out.parent.mkdir()
-    r = invoke("report", str(ds), "--out", str(out), "--replays", str(tmp_path / "pages"))
+    pages = tmp_path / "pages"
+    assert invoke("replay", str(ds), "--hands", records[0]["id"], "--html", str(pages)).exit_code == 0
+    r = invoke("report", str(ds), "--out", str(out), "--replays", str(pages))
     assert r.exit_code == 0, r.output
     text = out.read_text(encoding="utf-8")
     suspects = text[text.index("<section id='suspects'>"):]
     assert "&lt;i&gt;x&lt;/i&gt;" in suspects and "<i>x" not in suspects
-    assert f"<a href='../pages/{html_name(records[0]['id'])}'>{records[0]['id']}</a>" in suspects
+    # a link only to the page that is there; the other hand is named, unlinked, and the note says so
+    assert f"<td class='t'><a href='../pages/{html_name(records[0]['id'])}'>{records[0]['id']}</a>, " \
+           f"{records[1]['id']}</td>" in suspects
+    assert f"1 of the hands have no page in {pages} and are not linked" in suspects
     players = text[text.index("<section id='players'>"):text.index("<section id='suspects'>")]
     assert players.index(">B<") < players.index(">A<")  # most hands first
     assert "<a href='#suspects'>" in text and "<a href='#players'>" in text
@@ -177,7 +186,7 @@ def test_report_sections_for_players_and_suspects_link_hands_to_replays(tmp_path
 
 def test_guandan_tribute_moves_the_card_and_is_named():
     record = next(item.record for item in iter_items(["sample_logs/guandan_standard_simulated.jsonl"], strict=False)
-                  if item.record["actions"][0]["act"] == "tribute")
+                  if [a["act"] for a in item.record["actions"][:2]] == ["tribute", "return"])  # a single tribute
     pay, back = record["actions"][:2]
     assert back["act"] == "return" and (back["seat"], back["to"]) == (pay["to"], pay["seat"])
     frames = hand_data(record)["frames"]
@@ -185,8 +194,118 @@ def test_guandan_tribute_moves_the_card_and_is_named():
     assert frames[0]["hands"][giver].count(pay["card"]) - frames[1]["hands"][giver].count(pay["card"]) == 1
     assert frames[1]["hands"][taker].count(pay["card"]) - frames[0]["hands"][taker].count(pay["card"]) == 1
     assert frames[2]["hands"][giver].count(back["card"]) - frames[1]["hands"][giver].count(back["card"]) == 1
-    assert frames[1]["act"]["zh"].endswith(f"进贡 {pay['card']} → 座位 {taker}")
-    assert frames[2]["act"]["en"].endswith(f"returns {back['card']} → seat {giver}")
+    assert (pay["card"], back["card"]) == ("BJ", "2s")  # named as the cards are drawn: the joker in words, 2♠
+    assert frames[1]["act"]["zh"].endswith(f"进贡 大王 → 座位 {taker}")
+    assert frames[1]["act"]["en"].endswith(f"pays tribute BJ → seat {taker}")
+    single_joker = next(f for f in frames if f["cards"] == ["BJ"])  # a joker played alone: named, in Chinese too
+    assert single_joker["act"]["zh"].endswith("出 单张 大王") and single_joker["act"]["en"].endswith("plays single to BJ")
+    assert frames[2]["act"]["en"].endswith(f"returns 2♠ → seat {giver}")
     left = [27] * 4
     left[giver], left[taker] = 26, 28
     assert frames[1]["left"] == left and frames[2]["left"] == [27] * 4
+
+
+def test_the_installed_command_writes_a_page_from_outside_the_checkout(tmp_path):
+    """The page's assets are found through the installed package, not the current folder."""
+    import subprocess
+    import sys
+
+    src = os.path.abspath(HANDMADE)
+    out = tmp_path / "a.html"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    p = subprocess.run([sys.executable, "-m", "paipu.cli", "replay", src, "--html", str(out)], cwd=tmp_path, env=env,
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == f"wrote {out}"
+    assert "function cardEl" in out.read_text(encoding="utf-8")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert os.stat(out).st_mode & 0o777 == 0o666 & ~mask  # readable as any new file is, not private (mkstemp's 0600)
+
+
+def test_hands_judged_at_the_deal_get_their_page_and_the_others_theirs(tmp_path):
+    """Params the rules do not know (stored by ingest, bad_record in audit) and a bad deal are
+    pages with the deal and the verdict; --hands goes on to the next hand."""
+    from helpers import DDZ_HEAD, SPRING, ddz
+
+    bad_params = ddz(SPRING, params={"must_play": True})
+    bad_params["id"] = "p-1"
+    bad_deal = ddz(SPRING, head=DDZ_HEAD.replace("SJ 3h\n", "SJ 3h 3h\n"))
+    bad_deal["id"] = "d-1"
+    d = hand_data(bad_deal)
+    assert d["violation"]["code"] == "bad_deal" and len(d["frames"]) == 1
+    assert d["frames"][0]["left"] == [18, 17, 17] and d["frames"][0]["violation"] == d["violation"]
+    assert d["bottom"] == ["BJ", "2c", "3d"] and d["game_zh"] == "斗地主"
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in (bad_params, bad_deal, handmade())))
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(src), "--out", ds).exit_code == 0
+    out = tmp_path / "pages"
+    r = invoke("replay", ds, "--hands", "p-1,d-1,ddz-handmade-1", "--html", str(out))
+    assert r.exit_code == 1, r.output
+    assert sorted(os.listdir(out)) == ["d-1.html", "ddz-handmade-1.html", "index.html", "p-1.html"]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "p-1</a> — bad_record" in index and "d-1</a> — bad_deal" in index and "ddz-handmade-1</a></li>" in index
+    r = invoke("replay", ds, "--hand", "p-1")
+    assert r.exit_code == 1 and "VIOLATION bad_record: params.must_play" in r.stdout
+
+
+def paodekuai_dataset(tmp_path, hands: int = 6, seed: int = 5):
+    records = list(simulate("paodekuai", "huopin", hands, seed))
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in records))
+    ds = tmp_path / "ds"
+    assert invoke("ingest", str(src), "--out", str(ds)).exit_code == 0
+    assert invoke("audit", str(ds), "--workers", "1").exit_code == 0
+    return ds, records
+
+
+def test_a_partition_name_is_escaped_for_every_attribute_and_text(tmp_path):
+    ds, _ = paodekuai_dataset(tmp_path)
+    evil = "game=x'><b>injected<b><marquee>"
+    for table in os.listdir(ds):
+        if os.path.isdir(ds / table / "game=paodekuai"):
+            os.rename(ds / table / "game=paodekuai", ds / table / evil)
+    out = tmp_path / "r.html"
+    assert invoke("report", str(ds), "--out", str(out)).exit_code == 0
+    text = out.read_text(encoding="utf-8")
+    assert "<b>" not in text and "<marquee>" not in text and "x'>" not in text
+    ids = re.findall(r"\sid='([^']*)'", text)
+    assert "game-x_27_3e_3cb_3einjected_3cb_3e_3cmarquee_3e" in ids
+    assert all(re.fullmatch(r"[A-Za-z0-9._-]+", i) for i in ids), ids
+    assert set(re.findall(r"href='#([^']*)'", text)) <= set(ids)  # every link of the contents lands
+    assert "<h2>x&#x27;&gt;&lt;b&gt;injected&lt;b&gt;&lt;marquee&gt;</h2>" in text
+
+
+def test_rate_charts_end_at_100_with_even_ticks_labels_clear_of_the_bars_and_a_named_line():
+    from paipu.analysis.report import hbars
+
+    rows = [{"cat": "a", "group": "g", "value": 1.0, "lo": 0.8, "hi": 1.0, "n": 12},
+            {"cat": "b", "group": "g", "value": 0.5, "lo": 0.3, "hi": 0.7, "n": 12}]
+    fig = hbars(rows, ["g"], ["a", "b"], ref=0.5, ref_label="50%: even")
+    ax = fig.axes[0]
+    assert ax.get_xlim() == (0.0, 1.0)
+    fig.canvas.draw()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0%", "20%", "40%", "60%", "80%", "100%"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["50%: even", "g"]
+    renderer = fig.canvas.get_renderer()
+    bars_right = max(line.get_window_extent(renderer).x1 for line in ax.collections + ax.lines)
+    labels = [t for t in ax.texts]
+    assert [t.get_text() for t in labels] == ["100%  n=12", "50.0%  n=12"]
+    assert labels[0].get_window_extent(renderer).x0 > bars_right  # beside the error bar that ends at 100%
+
+
+def test_the_players_table_names_the_game_of_each_row(tmp_path):
+    records = list(simulate("doudizhu", "huopin", 4, 1)) + list(simulate("paodekuai", "huopin", 4, 1))
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in records))
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(src), "--out", ds).exit_code == 0
+    invoke("audit", ds, "--workers", "1")
+    out = tmp_path / "r.html"
+    assert invoke("report", ds, "--out", str(out)).exit_code == 0
+    players = out.read_text(encoding="utf-8").split("<section id='players'>")[1]
+    assert players.split("<tr>")[1].startswith("<th>game</th><th>variant</th><th>player</th>")
+    games = re.findall(r"<tr><td class='t'>([^<]*)</td><td class='t'>huopin</td>", players)
+    assert set(games) == {"Dou Dizhu", "Paodekuai"}
+    assert "50%: landlord and farmers even" in out.read_text(encoding="utf-8")  # the 50% line's legend

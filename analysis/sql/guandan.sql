@@ -1,4 +1,8 @@
--- Guandan: 双下 rate, the upgrade distribution and the levels played (decided legal hands).
+-- Guandan: 双下 rate, the upgrade distribution, the levels played and the tribute of each
+-- hand (decided legal hands). Tribute, as the hand's record has it (the audit checked it
+-- against the previous hand of its match): 'double' (two tributes, after a 双下), 'single'
+-- (one), 'resisted' (抗贡: a resist act, no tribute), 'none' (the first hand of a match,
+-- guandan/no_tribute, or a hand whose previous hand is not known).
 select game, variant, setting, measure, level,
        hands, k, k / hands as rate, wilson_lo(k, hands) as lo, wilson_hi(k, hands) as hi
 from (
@@ -18,5 +22,18 @@ from (
     join (select game, variant, setting, count(*) as total from legal($game, $variant)
           where game = 'guandan' group by all) t using (game, variant, setting)
     where u.game = 'guandan' group by all
+    union all
+    select game, variant, setting, 'tribute', p.kind, any_value(t.total), count(*)
+    from (select h.game, h.variant, h.setting, h.hand_id,
+                 case when count(a.act) filter (where a.act = 'resist') > 0 then 'resisted'
+                      when count(a.act) filter (where a.act = 'tribute') = 2 then 'double'
+                      when count(a.act) filter (where a.act = 'tribute') = 1 then 'single'
+                      else 'none' end as kind
+          from legal($game, $variant) h
+          left join actions a on a.hand_id = h.hand_id and a.game = h.game and a.act in ('tribute', 'resist')
+          where h.game = 'guandan' group by all) p
+    join (select game, variant, setting, count(*) as total from legal($game, $variant)
+          where game = 'guandan' group by all) t using (game, variant, setting)
+    group by all
 )
 order by game, variant, setting, measure, level

@@ -33,8 +33,8 @@
     if (name === "SJ" || name === "BJ") {
       e.classList.add("joker", name === "BJ" ? "big" : "small");
       var zh = state.lang === "zh";
-      add(e, el("span", null, name === "BJ" ? (zh ? "大" : "BIG") : (zh ? "小" : "SML")));
-      add(e, el("span", null, zh ? "王" : "JKR"));
+      add(e, el("span", zh ? null : "word", name === "BJ" ? (zh ? "大" : "BIG") : (zh ? "小" : "SML")));
+      add(e, el("span", zh ? null : "word", zh ? "王" : "JKR"));
       e.title = name === "BJ" ? (zh ? "大王" : "big joker") : (zh ? "小王" : "small joker");
     } else {
       var rank = name[0], suit = name[1];
@@ -46,12 +46,30 @@
     if (wild[name]) { e.classList.add("wild"); e.title = (e.title ? e.title + " · " : "") + ui("wild"); }
     return e;
   }
+  // a card in words, for the move log: its rank (ten as 10) and suit symbol, the jokers named
+  function cardText(name) {
+    var zh = state.lang === "zh";
+    if (name === "BJ") return zh ? "大王" : "BJ";
+    if (name === "SJ") return zh ? "小王" : "SJ";
+    if (name.length !== 2 || !SUIT[name[1]]) return name;  // a token that is no card, as the record has it
+    return (name[0] === "T" ? "10" : name[0]) + SUIT[name[1]];
+  }
   function cardsEl(names, cls) {
     var box = el("div", cls || "cards");
     names.forEach(function (c) { add(box, cardEl(c)); });
     return box;
   }
-  function seatLabel(s) { return ui("seat") + " " + s + " · " + D.players[s]; }
+  // a name cut for display (as replay/html.py cuts it in the frames' words); the whole name on hover
+  function clip(text) {
+    var chars = Array.from(String(text));
+    return chars.length <= D.name_chars ? String(text) : chars.slice(0, D.name_chars - 1).join("") + "…";
+  }
+  function nameEl(tag, cls, text) {
+    var e = el(tag, cls, clip(text));
+    if (clip(text) !== String(text)) e.title = String(text);
+    return e;
+  }
+  function seatLabel(s) { return ui("seat") + " " + s + " · " + clip(D.players[s]); }
   function role(s, f) {
     if (D.teams) return ui("team") + " " + D.teams[s];
     if (f.landlord === null || f.landlord === undefined) return null;
@@ -65,7 +83,7 @@
     var h = add(app, el("header"));
     var title = add(h, el("h1", null, D.id + " · " + (D.game_zh ? D.game_zh + " " : "") + D.game + "/" + D.variant));
     if (D.level) add(title, el("span", "badge level", ui("level") + " " + D.level));
-    var bits = [D.time, D.room].filter(function (x) { return x; });
+    var bits = [D.time, D.room[state.lang]].filter(function (x) { return x; });
     if (bits.length) add(h, el("div", "meta", bits.join(" · ")));
   }
 
@@ -100,7 +118,7 @@
     view.setAttribute("aria-label", ui("view"));
     add(view, el("option", null, ui("all_open"))).value = "all";
     D.players.forEach(function (p, s) {
-      add(view, el("option", null, ui("seat_view").replace("{s}", s + " " + p))).value = String(s);
+      add(view, el("option", null, ui("seat_view").replace("{s}", s + " " + clip(p)))).value = String(s);
     });
     view.value = state.view;
     view.addEventListener("change", function () { state.view = view.value; render(); });
@@ -118,11 +136,13 @@
       d.dataset.seat = String(s);
       if (f.seat === s) d.classList.add("acting");
       var who = add(d, el("div", "who", seatLabel(s)));
+      if (clip(p) !== p) who.title = p;
       var r = role(s, f);
       if (r) add(who, el("span", "badge role" + (f.landlord === s ? " landlord" : ""), r));
       add(who, el("span", "badge", ui("left") + " " + f.left[s]));
       var place = f.out.indexOf(s);
-      if (place >= 0) add(who, el("span", "badge out", ui("out") + " #" + (place + 1)));
+      // the last seat of a Guandan hand is placed without going out: its place, not "out"
+      if (place >= 0) add(who, el("span", "badge out", (f.left[s] === 0 ? ui("out") : ui("place")) + " #" + (place + 1)));
       if (f.turn === s && place < 0 && state.step < LAST) add(who, el("span", "badge turn", "▶"));
       if (visible(s, f)) {
         add(d, cardsEl(f.hands[s], "hand"));
@@ -160,7 +180,11 @@
       box.id = "violation";
       add(box, el("strong", null, ui("violation") + " "));
       add(box, el("code", null, v.code));
-      add(box, document.createTextNode((v.action !== null ? " @" + v.action : "") + ": " + v.message));
+      var zh = state.lang === "zh";
+      if (zh && v.explain_zh) add(box, document.createTextNode("（" + v.explain_zh + "）"));
+      // the action's step on this page (frame k shows action k - 1), as the step counter counts
+      add(box, document.createTextNode((v.action !== null ? " " + ui("at_step").replace("{k}", v.action + 1) : "") +
+        ": " + (zh ? v.message_zh : v.message_en)));
     }
   }
 
@@ -179,7 +203,7 @@
     D.result.seats.forEach(function (x) {
       var row = add(t, el("tr"));
       add(row, el("td", null, x.seat));
-      add(row, el("td", "t", D.players[x.seat]));
+      add(row, nameEl("td", "t", D.players[x.seat]));
       add(row, el("td", "t", role(x.seat, f) || ""));
       add(row, el("td", null, x.place === null ? "–" : x.place));
       add(row, el("td", null, signed(x.score)));
@@ -188,7 +212,8 @@
     });
     var ul = add(r, el("ul"));
     D.result.fields.forEach(function (x) {
-      add(ul, el("li", null, x[state.lang] + ": " + (typeof x.value === "number" ? num(x.value) : x.value)));
+      var value = typeof x.value === "number" ? num(x.value) : typeof x.value === "object" ? x.value[state.lang] : x.value;
+      add(ul, el("li", null, x[state.lang] + ": " + value));
     });
   }
 
@@ -199,7 +224,7 @@
     ol.id = "log";
     F.forEach(function (f, k) {
       if (k === 0) return;
-      var li = add(ol, el("li", null, (f.act ? f.act[state.lang] : "") + (f.cards ? "  " + f.cards.join(" ") : "")));
+      var li = add(ol, el("li", null, (f.act ? f.act[state.lang] : "") + (f.cards ? "  " + f.cards.map(cardText).join(" ") : "")));
       li.value = k;
       if (k === state.step) li.classList.add("current");
       if (f.bomb) li.classList.add("bomb");

@@ -222,6 +222,21 @@ class Doudizhu(Table):
             return frozenset()
         return frozenset(s for s in range(self.n) if s not in (seat, self.landlord))
 
+    def known_cards(self, viewer: int, played: list[list[tuple[int, int]]]) -> dict[int, list[int]]:
+        """A shown hand (明牌) whole; the bottom's cards the landlord has not played (the
+        bottom is public after the bidding)."""
+        known: dict[int, list[int]] = {}
+        for s in range(self.n):
+            if s == viewer:
+                continue
+            if s in self.shows:
+                hand = self.hands[s]
+                known[s] = [c for c in range(54) for _ in range(hand[c])]
+            elif s == self.landlord and self.phase == "play":
+                gone = {c for _, c in played[s]}
+                known[s] = [c for c in (CARD_OF[t] for t in self.spec.bottom or ()) if c not in gone]
+        return known
+
     # ------------------------------------------------------------------ bidding
 
     def do_other(self, i: int, action: dict[str, Any]) -> Violation | None:

@@ -505,6 +505,25 @@ def levels_after(rules: GuandanRules, levels: list[int], level: int, order: list
     return LevelsAfter(new, upgrade, place == 2, fails, winner)
 
 
+#: the big joker's card id (resisting, 抗贡, needs both)
+BIG_JOKER = card_id(RANK_BIG_JOKER, 0)
+
+
+def tribute_seats(order: list[int]) -> tuple[list[int], list[int]]:
+    """Who pays tribute after a hand that ended in *order* and to whom (docs/rules.md §6.6):
+    after a 双下 (the winners took places 1 and 2; *order* then lists only them) both losers,
+    to places 1 and 2; otherwise the losing seat placed lowest (the last place, or the third
+    when the winner's partner came last), to place 1.
+
+    >>> tribute_seats([0, 2]), tribute_seats([1, 0, 3, 2]), tribute_seats([1, 2, 0, 3])
+    (([1, 3], [0, 2]), ([2], [1]), ([0], [1]))
+    """
+    first, second = order[0], order[1]
+    if second == PARTNER[first]:
+        return [s for s in range(4) if TEAM[s] != TEAM[first]], [first, second]
+    return [s for s in order if TEAM[s] != TEAM[first]][-1:], [first]
+
+
 class GuandanHand(Guandan):
     """A hand of Guandan: tribute (internal checks), the play, places, upgrade, coins."""
 
@@ -574,9 +593,7 @@ class GuandanHand(Guandan):
                              f"that won the previous hand is at {level_name(want)}")
         self.prev_first = order[0]
         if self.rules.tribute:
-            losers = [s for s in order if TEAM[s] != TEAM[order[0]]]
-            self.givers = losers if prev.get("double_down") else losers[-1:]
-            self.receivers = [order[0], order[1]] if prev.get("double_down") else [order[0]]
+            self.givers, self.receivers = tribute_seats(order)
         return None
 
     def opening_rule(self) -> str:
@@ -596,9 +613,11 @@ class GuandanHand(Guandan):
             return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} does not pay tribute this hand (the previous hand makes "
                              f"{' and '.join(map(str, self.givers))} pay)", seat)
         if act == "resist":
-            givers = set(self.givers) if self.givers is not None else {seat} | {g for g, _, _ in self.tributes}
-            jokers = sum(self.hands[s][card_id(RANK_BIG_JOKER, 0)] for s in givers)
-            if jokers < 2:
+            if self.resisted:
+                return Violation(Code.BAD_TRIBUTE, i, "the tribute was resisted (抗贡) already", seat)
+            if self.tributes:
+                return Violation(Code.BAD_TRIBUTE, i, "resisting (抗贡) after a tribute was paid", seat)
+            if self.givers_big_jokers(seat, resisting=True) < 2:
                 return Violation(Code.BAD_TRIBUTE, i, "resisting (抗贡) needs both big jokers in the givers' hands", seat)
             self.resisted = True
             self.events.append(Event("resist", i, seat))
@@ -612,11 +631,18 @@ class GuandanHand(Guandan):
         if not self.hands[seat][card]:
             return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} does not hold {action['card']}", seat)
         if act == "tribute":
+            if self.resisted:
+                return Violation(Code.BAD_TRIBUTE, i, "a tribute after the tribute was resisted (抗贡)", seat)
+            if self.givers_big_jokers(seat) >= 2:
+                return Violation(Code.BAD_TRIBUTE, i, f"{self.givers_hold(seat)} both big jokers: no tribute is "
+                                 "paid, the tribute is resisted (抗贡)", seat)
             if self.givers is not None and to not in self.receivers:
                 return Violation(Code.BAD_TRIBUTE, i, f"tribute goes to {' or '.join(map(str, self.receivers))}, "
                                  f"not seat {to}", seat)
             if any(g == seat for g, _, _ in self.tributes):
                 return Violation(Code.BAD_TRIBUTE, i, f"seat {seat} already paid its tribute", seat)
+            if any(r == to for _, r, _ in self.tributes):
+                return Violation(Code.BAD_TRIBUTE, i, f"seat {to} already received a tribute", seat)
             best = max(value(RANK[c], self.level) for c in range(54) if self.hands[seat][c] and c != self.wild)
             if card == self.wild or value(RANK[card], self.level) != best:
                 return Violation(Code.BAD_TRIBUTE, i, f"a tribute is the giver's highest card (never a wild heart); "
@@ -638,8 +664,34 @@ class GuandanHand(Guandan):
         self.events.append(Event(act, i, seat, {"card": card, "to": to}))
         return None
 
+    def payers(self, seat: int, resisting: bool = False) -> list[int]:
+        """The seats that pay tribute this hand, as the previous hand says; unknown without it,
+        the fewest they can be: *seat* and those that paid already, or, for *seat* resisting,
+        its team (after a 双下 both pay)."""
+        if self.givers is not None:
+            return self.givers
+        if resisting:
+            return sorted({seat} | PARTNERS[seat])
+        return sorted({seat} | {g for g, _, _ in self.tributes})
+
+    def givers_big_jokers(self, seat: int, resisting: bool = False) -> int:
+        """The big jokers the givers (:meth:`payers`) held before the tribute: those in their
+        hands and those they gave (a return is never a joker)."""
+        givers = self.payers(seat, resisting)
+        return sum(self.hands[g][BIG_JOKER] for g in givers) + \
+            sum(1 for g, _, c in self.tributes if c == BIG_JOKER and g in givers)
+
+    def givers_hold(self, seat: int) -> str:
+        """"seats 1 and 3 hold" (or "seat 1 holds"): the givers, for a message."""
+        givers = self.payers(seat)
+        many = len(givers) > 1
+        return f"seat{'s' if many else ''} {' and '.join(map(str, givers))} hold{'' if many else 's'}"
+
     def start_play(self, i: int, seat: int) -> Violation | None:
         """The tribute phase ends at the first play: check it was complete, set the leader."""
+        if self.givers and not self.resisted and self.givers_big_jokers(seat) >= 2:
+            return Violation(Code.BAD_TRIBUTE, i, f"{self.givers_hold(seat)} both big jokers: the record says "
+                             "resist (抗贡) before the play", seat)
         if self.givers is not None and not self.resisted and len(self.tributes) != len(self.givers):
             return Violation(Code.BAD_TRIBUTE, i, f"the play began before seat(s) {' and '.join(map(str, self.givers))} "
                              f"paid tribute", seat)
@@ -854,7 +906,7 @@ GAME = Game(
                      "level": pa.string(), "levels_after": pa.list_(pa.string()), "match_over": pa.bool_()},
     stats=("guandan",), classify=_classify,
     report={"metrics": ("double_down", "first_lead", "bomb_hands", "escape"),
-            "charts": ("seat_advantage", "first_lead", "double_down", "upgrade", "bomb_hands", "bombs_by_kind",
+            "charts": ("seat_advantage", "first_lead", "double_down", "upgrade", "tribute", "bomb_hands", "bombs_by_kind",
                        "bombs_by_seat", "coins_tail", "ends", "compare")},
 )
 

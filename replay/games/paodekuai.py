@@ -260,6 +260,9 @@ class Paodekuai(Table):
     def beats_exist(self, seat: int, last: Combo) -> bool:
         return beating_exists(self.packed[seat], last, self.rules)
 
+    def pass_reveals(self) -> bool:
+        return self.rules.must_play
+
     def allows(self, seat: int, packed: int) -> bool:
         if not self.first_play_done and self.rules.opening_card_played:
             return (packed >> (5 * RANK[self.rules.opening_card])) & 31 > 0

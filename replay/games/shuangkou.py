@@ -398,6 +398,16 @@ class Shuangkou(Table):
     def opening_rule(self) -> str:
         return "the holder of the drawn card leads"
 
+    def known_cards(self, viewer: int, played: list[list[tuple[int, int]]]) -> dict[int, list[int]]:
+        """The drawn card (``lead_card``, face up) in the first leader's hand until it
+        plays a card of that name (which may be the other copy: then nothing is known)."""
+        card = CARD_OF.get(self.spec.lead_card or "")
+        firsts = [(plays[0][0], s) for s, plays in enumerate(played) if plays]
+        leader = self.spec.leader if self.spec.leader is not None else min(firsts)[1] if firsts else None
+        if card is None or leader is None or leader == viewer or any(c == card for _, c in played[leader]):
+            return {}
+        return {leader: [card]}
+
     def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
         return legal_moves(self, seat)  # with wild jokers, below
 

@@ -27,7 +27,7 @@ import pyarrow.compute  # noqa: F401  (pa.compute)
 from ..kernel import compiled
 from ..record import FIELDS, content_hash  # noqa: F401  (content_hash: here for its users)
 from . import store
-from .commit import StagedBatch, read_table, settle
+from .commit import StagedBatch, part_files, read_table, settle
 
 HANDS = pa.schema([
     ("id", pa.string()), ("variant", pa.string()),
@@ -49,6 +49,8 @@ ACTIONS = pa.schema([
 REJECTS = pa.schema([
     ("source", pa.string()), ("line", pa.int64()), ("code", pa.string()),
     ("message", pa.string()), ("raw", pa.string()), ("hand_id", pa.string()),
+    # a reject's identity with its line: the input file (os.path.realpath) and its content's hash
+    ("file", pa.string()), ("digest", pa.int64()),
 ])
 TABLES = {"hands": HANDS, "actions": ACTIONS, "rejects": REJECTS}
 _HAND_KEYS = set(FIELDS)
@@ -62,7 +64,25 @@ def _json(value) -> str | None:
 
 
 def id_key(hand_id: str) -> int:
-    return int.from_bytes(hashlib.blake2b(hand_id.encode(), digest_size=8).digest(), "little") >> 1
+    return _hash63(hand_id)
+
+
+def _hash63(text: str) -> int:
+    data = text.encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") >> 1
+
+
+def file_identity(source: str) -> str:
+    """The input file *source* names, for a reject's identity: its absolute path with
+    symbolic links resolved, so that ``bad.jsonl``, ``./bad.jsonl`` and ``/abs/bad.jsonl``
+    are one file (a URI as it is)."""
+    return source if store.is_uri(source) else os.path.realpath(source)
+
+
+def reject_digest(raw: str | None, message: str) -> int:
+    """The hash of a reject's content: its raw input text, else (a file that could not be
+    read past a line) its message."""
+    return _hash63(raw if raw is not None else message)
 
 
 class Columns:
@@ -296,6 +316,69 @@ class IdIndex:
         values = np.fromiter(self.recent.values(), dtype=np.int64, count=len(self.recent))
         self._sorted(np.concatenate([self.keys, keys]), np.concatenate([self.values, values]))
         self.merges += 1
+
+
+def reject_keys(lines: np.ndarray, digests: np.ndarray) -> np.ndarray:
+    """A reject's line and digest as one 64-bit key (within one file), for NumPy lookups."""
+    return digests.astype(np.uint64) ^ (lines.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+
+
+class RejectIndex:
+    """Where the dataset's rejects are, to tell a reject already stored from a new one.
+
+    A reject is identified by its file (:func:`file_identity`), line and content
+    (:func:`reject_digest`).  Memory stays bounded whatever the number of rejects: the
+    index holds one line range per rejects part file and input file in it, and
+    :meth:`stored` reads only the parts whose range meets a batch's lines.
+    """
+
+    def __init__(self, root: str):
+        self.files: dict[str, int] = {}  # file identity -> number
+        self.paths: list[str] = []
+        self._cols = np.empty((3, 64), dtype=np.int64)  # file number, first line, last line
+        self._n = 0
+        for path in part_files(root, "rejects"):
+            table = _reject_identities(path).group_by("file").aggregate([("line", "min"), ("line", "max")])
+            for f, lo, hi in zip(*(table.column(c).to_pylist() for c in ("file", "line_min", "line_max"))):
+                self.add(path, f, lo, hi)
+
+    def add(self, path: str, file: str, first: int, last: int) -> None:
+        """A part file *path* holds rejects of *file* from line *first* to *last*."""
+        if self._n == self._cols.shape[1]:
+            self._cols = np.concatenate([self._cols, np.empty_like(self._cols)], axis=1)
+        self._cols[:, self._n] = (self.files.setdefault(file, len(self.files)), first, last)
+        self.paths.append(path)
+        self._n += 1
+
+    def stored(self, file: str, first: int, last: int) -> np.ndarray:
+        """The keys (:func:`reject_keys`) of the stored rejects of *file* between lines
+        *first* and *last*."""
+        number = self.files.get(file)
+        if number is None:
+            return np.empty(0, dtype=np.uint64)
+        f, lo, hi = self._cols[:, :self._n]
+        found = [np.empty(0, dtype=np.uint64)]
+        for k in np.flatnonzero((f == number) & (lo <= last) & (hi >= first)).tolist():
+            t = _reject_identities(self.paths[k])
+            line = t.column("line")
+            pc = pa.compute
+            t = t.filter(pc.and_(pc.equal(t.column("file"), file),
+                                 pc.and_(pc.greater_equal(line, first), pc.less_equal(line, last))))
+            found.append(reject_keys(t.column("line").to_numpy(), t.column("digest").to_numpy()))
+        return np.concatenate(found)
+
+
+def _reject_identities(path: str) -> pa.Table:
+    """The file, line and digest of each reject of a part file; for a part written before
+    rejects had them, worked out from its source, raw text and message."""
+    try:
+        return store.read_parquet(path, ["file", "line", "digest"])
+    except (pa.ArrowInvalid, KeyError):
+        t = store.read_parquet(path, ["source", "line", "raw", "message"])
+    files = {s: file_identity(s) for s in set(t.column("source").to_pylist())}
+    digests = [reject_digest(r, m or "") for r, m in zip(t.column("raw").to_pylist(), t.column("message").to_pylist())]
+    return pa.table({"file": [files[s] for s in t.column("source").to_pylist()], "line": t.column("line"),
+                     "digest": pa.array(digests, pa.int64())})
 
 
 class DatasetWriter:

@@ -14,6 +14,10 @@ order, are the episodes of one match (or several, with a ``match`` field). A dea
   "order": [...], "curRank": "3", "restCards": [[seat, [cards]]]}``;
 - optionally ``match`` (id), ``players``, ``leader`` (the first hand's first player).
 
+A deal's id is its ``id``, else ``MATCH-NNN`` with NNN its place among the match's deal
+lines, read or not (:meth:`MatchState.count`); ``match`` and ``id`` are a string or an
+integer, anything else a ``bad_record`` naming the field.
+
 Cards are suit ``S H C D`` + rank ``23456789TJQKA``; ``SB`` is the small joker, ``HR`` the
 big one. The level of each deal is the ``episodeOver`` message's ``curRank``; the levels
 before it follow from the previous deal's finishing order (rules.md's upgrade), so that
@@ -68,13 +72,40 @@ def _seat(value: object, field: str) -> int:
 
 
 class MatchState:
-    """Levels carried from one deal of a match to the next."""
+    """Levels carried from one deal of a match to the next, and the deals counted so far."""
 
     def __init__(self) -> None:
         self.matches: dict[str, dict] = {}
+        self.last: str | None = None  # the match of the line before
 
     def start(self, match_id: str) -> dict:
         return self.matches.setdefault(match_id, {"levels": ["2", "2"], "hand": 0})
+
+    def count(self, match_id: str | None, source: str) -> dict:
+        """One more deal line of *match_id* (None: a line that cannot tell its match counts
+        for the match of the line before, or the file's): its match's state, whose ``hand``
+        is the deal's number. Every line counts, read or not, so that a deal's number (and
+        id) is its position in the match, not how many deals before it could be read."""
+        match_id = match_id if match_id is not None else self.last if self.last is not None else _file_match(source)
+        m_state = self.start(match_id)
+        m_state["hand"] += 1
+        self.last = match_id
+        return m_state
+
+
+def _file_match(source: str) -> str:
+    return os.path.splitext(os.path.basename(source))[0]
+
+
+def _name(obj: dict, field: str) -> str | None:
+    """The ``id`` or ``match`` of a deal as text (a string or an integer), None when absent."""
+    value = obj.get(field)
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return str(value)
+    what = "the match id" if field == "match" else "the deal's id"
+    raise CompetitionError(field, f"{what}, a string or an integer, got {value!r}")
 
 
 def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> dict:
@@ -82,7 +113,15 @@ def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> di
     from ..games.guandan import GAME, STANDARD, level_name, levels_after, parse_level
 
     if not isinstance(obj, dict):
+        state.count(None, source)
         raise CompetitionError("(line)", "a JSON object per deal")
+    try:
+        match_id = _name(obj, "match") or _file_match(source)
+        hand_id = _name(obj, "id")
+    except CompetitionError:
+        state.count(None, source)
+        raise
+    m_state = state.count(match_id, source)
     messages = obj.get("messages", obj.get("notify"))
     if not isinstance(messages, list):
         raise CompetitionError("messages", "a list of notify messages")
@@ -147,14 +186,11 @@ def deal_to_record(obj: object, line: int, source: str, state: MatchState) -> di
     except ValueError:
         raise CompetitionError("episodeOver.curRank", f"the level rank played, 2..A, got {rank!r}") from None
     keep_declarations(declared, level)
-    match_id = str(obj.get("match") or os.path.splitext(os.path.basename(source))[0])
-    m_state = state.start(match_id)
-    m_state["hand"] += 1
     # our finishing order stops when a team is out: after a double-down, the first two
     stop = 2 if GAME.team_of(order[0]) == GAME.team_of(order[1]) else 4
     outcome: dict[str, object] = {"order": order[:stop]}
     record = {
-        "paipu": 1, "id": str(obj.get("id") or f"{match_id}-{m_state['hand']:03d}"), "game": "guandan",
+        "paipu": 1, "id": hand_id or f"{match_id}-{m_state['hand']:03d}", "game": "guandan",
         "variant": str(obj.get("variant") or "standard"),
         "players": obj.get("players") or [f"seat {s}" for s in range(4)], "deal": hands, "actions": actions,
         "match": {"id": match_id, "hand": m_state["hand"]}, "levels": list(m_state["levels"]),
@@ -239,11 +275,13 @@ def items_of_competition_lines(lines: Iterable[tuple[int, bytes]], source: str, 
             continue
         raw = short(data.decode("utf-8", "replace"))
         if type(data) is LongLine:
+            state.count(None, source)
             yield Item(source, number, "unknown", code=Code.BAD_RECORD, message=data.message, raw=raw)
             continue
         try:
             obj = orjson.loads(data)
         except orjson.JSONDecodeError as e:
+            state.count(None, source)
             yield Item(source, number, "utf-8", code=Code.BAD_RECORD, message=f"not valid JSON ({e})", raw=raw)
             continue
         record = None

@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+
+import orjson
 
 from .jsonl import iter_jsonl
+from .mapping import is_mapping
 from .sources import Item, expand_inputs, sniff_format
 from .text import iter_text
 
-FORMATS = ("auto", "jsonl", "text", "guandan-competition")
+#: the importers of other tools' logs (docs/formats.md): format -> (module, its lines -> items)
+FOREIGN = {
+    "rlcard": ("rlcard", "items_of_rlcard_lines"), "rlcard-showdown": ("rlcard", "items_of_showdown_lines"),
+    "douzero": ("douzero", "items_of_douzero_lines"), "openspiel": ("openspiel", "items_of_openspiel_lines"),
+    "botzone": ("botzone", "items_of_botzone_lines"),
+}
+#: the formats ``paipu convert --to`` writes besides jsonl and text
+WRITERS = ("openspiel", "rlcard-showdown", "botzone")
+FORMATS = ("auto", "jsonl", "text", "guandan-competition", *FOREIGN)
+
+
+def foreign_items(fmt: str) -> Callable[[Iterable[tuple[int, bytes]], str, bool], Iterator[Item]]:
+    """The importer of format *fmt* (a key of :data:`FOREIGN`, or a mapping file's path):
+    a file's lines -> items."""
+    if is_mapping(fmt):
+        from .mapping import items_of_mapping_lines
+
+        return functools.partial(items_of_mapping_lines, fmt)
+    module, name = FOREIGN[fmt]
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)  # type: ignore[no-any-return]
 
 
 def iter_file(path: str, fmt: str = "auto", strict: bool = True) -> Iterator[Item]:
@@ -25,6 +49,10 @@ def iter_file(path: str, fmt: str = "auto", strict: bool = True) -> Iterator[Ite
         from .guandan_competition import iter_competition
 
         return iter_competition(path, strict=strict)
+    if fmt in FOREIGN or is_mapping(fmt):
+        from .foreign import items_of_file
+
+        return items_of_file(path, path, foreign_items(fmt), strict)
     raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
 
 
@@ -32,3 +60,19 @@ def iter_items(inputs: list[str], fmt: str = "auto", strict: bool = True) -> Ite
     """Every hand of every input (files, folders, globs), in order."""
     for path in expand_inputs(inputs):
         yield from iter_file(path, fmt, strict)
+
+
+def write_foreign(fmt: str, record: dict) -> bytes:
+    """One record in format *fmt* (of :data:`WRITERS`); ValueError (CannotHold) when the
+    format cannot hold the hand."""
+    if fmt == "openspiel":
+        from .openspiel import record_to_state
+
+        return record_to_state(record).encode()
+    if fmt == "botzone":
+        from .botzone import record_to_log
+
+        return orjson.dumps(record_to_log(record)) + b"\n"
+    from .rlcard import record_to_showdown
+
+    return orjson.dumps(record_to_showdown(record)) + b"\n"

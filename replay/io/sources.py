@@ -233,19 +233,22 @@ def decode_line(data: bytes, first: bool) -> tuple[str, str]:
 _READ_ERRORS = (OSError, EOFError, zlib.error, UnicodeDecodeError)
 
 
-def iter_lines(path: str, encoding: list[str] | None = None) -> Iterator[tuple[int, bytes]]:
+def iter_lines(path: str, encoding: list[str] | None = None,
+               unended: list[int] | None = None) -> Iterator[tuple[int, bytes]]:
     """(line number from 1, raw bytes without the line end) for every line of *path*.
 
     Memory stays bounded whatever the file holds: a line longer than :data:`MAX_LINE`
     comes as a :class:`LongLine` and its bytes are skipped, not held.  A file that cannot
     be read to its end raises :class:`ReadError` naming the line where reading stopped.
     *encoding*, when given, receives the file's encoding when it is not read as bytes
-    (UTF-16).
+    (UTF-16).  *unended*, when given, receives the number of the file's last line before
+    it is yielded when that line has no line end and the file is not compressed: a file
+    still being written (a compressed one is whole when it can be read to its end).
     """
     count = [0]
     try:
         with _opened(path, count, encoding) as f:
-            yield from _lines(f, count)
+            yield from _lines(f, count, None if isinstance(f, gzip.GzipFile) else unended)
     except ReadError:
         raise
     except _READ_ERRORS as e:
@@ -299,7 +302,7 @@ def _long_line(head: bytes, length: int) -> LongLine:
     return line
 
 
-def _lines(f: io.BufferedIOBase, count: list[int]) -> Iterator[tuple[int, bytes]]:
+def _lines(f: io.BufferedIOBase, count: list[int], unended: list[int] | None = None) -> Iterator[tuple[int, bytes]]:
     readline = f.readline
     while True:
         data = readline(MAX_LINE + 1)
@@ -316,6 +319,8 @@ def _lines(f: io.BufferedIOBase, count: list[int]) -> Iterator[tuple[int, bytes]
                     break
             yield count[0], _long_line(head, length)
             continue
+        if unended is not None and not data.endswith(b"\n"):  # (only the last line can end so)
+            unended.append(count[0])
         yield count[0], data.rstrip(b"\r\n")
 
 
@@ -371,12 +376,18 @@ def _blocks(f: io.BufferedIOBase, count: list[int]) -> Iterator[tuple[int, bytes
 
 
 def sniff_format(path: str) -> str:
-    """``jsonl``, ``text`` or ``guandan-competition``: by the first meaningful line (a JSON
+    """``jsonl``, ``text``, ``guandan-competition`` or another tool's format
+    (:func:`~replay.io.foreign.sniff_foreign`): by the first meaningful line (a JSON
     object with notify messages and no ``paipu`` field is a competition log), else by the
     file ending."""
     suffix = base_suffix(path)
     if suffix == ".paipu":
         return "text"
+    from .foreign import sniff_foreign
+
+    foreign = sniff_foreign(path)
+    if foreign is not None:
+        return foreign
     try:
         for _, data in iter_lines(path):
             stripped = data.lstrip(b"\xef\xbb\xbf \t")

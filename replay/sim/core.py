@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, TypedDict
 
 #: player names the simulated tables draw from (Chinese and Latin, to exercise both)
@@ -137,6 +137,18 @@ def play_turn(table, rng: random.Random, act: Recorder, policy: Policy, hints: d
         act({"seat": seat, "act": "pass"}, options)
     else:
         act({"seat": seat, "act": "play", "cards": [card_name(c) for c in cards]}, options)
+
+
+def play_to_end(table, rng: random.Random, act: Recorder, policies: Sequence[Policy],
+                hints: Callable[[Any, random.Random], dict[str, Any]], escape_at: int) -> None:
+    """The play of a simulated hand to its end: each seat as its policy decides with the
+    game's *hints*, a random seat escaping when the hand reaches *escape_at* actions (-1:
+    never; an escape ends the hand)."""
+    while not table.over:
+        if len(act) == escape_at:
+            act({"seat": rng.randrange(table.n), "act": "escape"})
+            break
+        play_turn(table, rng, act, policies[table.turn], hints(table, rng))
 
 
 class Recorder:

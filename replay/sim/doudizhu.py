@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 from ..cards import RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_name, counts
 from ..games.doudizhu import SHOW_FACTOR_LANDLORD, SHOW_FACTORS_BEFORE, Doudizhu, DoudizhuRules
 from .bots import HEURISTIC
-from .core import Recorder, Room, Seat, deal as deal_cards, play_turn, seat_names
+from .core import Policy, Recorder, Room, Seat, deal as deal_cards, play_to_end, seat_names
 
 ROOMS: tuple[Room, ...] = (
     {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
@@ -42,16 +43,29 @@ def simulate_hand(rng: random.Random, rules: DoudizhuRules, hand_id: str, escape
     table = Doudizhu(rules, record)
     table.setup()
     act = Recorder(rng, table, record, seats=seats)
-    actions = record["actions"]
 
     power = [strength(table.packed[s]) for s in range(rules.players)]
     for s in range(rules.players):  # 明牌 before bidding: rare, on strong hands
         if power[s] >= 7 and rng.random() < 0.3:
             act({"seat": s, "act": "show", "factor": rng.choice(SHOW_FACTORS_BEFORE)})
     escape_at = rng.randrange(5, 40) if rng.random() < escape_rate else -1
+    bid_out(table, rng, act, policies, record["leader"])
+    play_to_end(table, rng, act, policies, play_hints, escape_at)
+    outcome = table.outcome()
+    record["result"] = {k: outcome[k] for k in ("order", "landlord", "multiplier", "spring", "scores", "coins", "redeal") if k in outcome}
+    return record
+
+
+def bid_out(table: Doudizhu, rng: random.Random, act: Callable[..., None], policies: Sequence[Policy],
+            leader: int) -> None:
+    """The bidding from where *table* stands to its end (the peeks, the calls and grabs as
+    the *policies* decide), then the landlord's show; *act(action, options)* records and
+    takes each action; *leader*: who bids first (the record's)."""
+    rules = table.rules
+    power = [strength(table.packed[s]) for s in range(rules.players)]
     while table.phase == "bidding" and not table.over:
         seat = table.turn if table.stage != "before" else (
-            table.first_shower if table.first_shower is not None else record["leader"])
+            table.first_shower if table.first_shower is not None else leader)
         if rng.random() < 0.05 and table.peeks[seat] < rules.peek_limit:
             act({"seat": seat, "act": "peek"})
         if table.stage in ("before", "call"):
@@ -61,14 +75,11 @@ def simulate_hand(rng: random.Random, rules: DoudizhuRules, hand_id: str, escape
     landlord = table.landlord  # None until the bidding names one
     if table.phase == "play" and landlord is not None and strength(table.packed[landlord]) >= 9 and rng.random() < 0.3:
         act({"seat": landlord, "act": "show", "factor": SHOW_FACTOR_LANDLORD})
-    while not table.over:
-        if len(actions) == escape_at:
-            act({"seat": rng.randrange(rules.players), "act": "escape"})
-            break
-        seat = table.turn
-        partners = frozenset() if seat == table.landlord else frozenset(
-            s for s in range(rules.players) if s not in (seat, table.landlord))
-        play_turn(table, rng, act, policies[seat], {"partners": partners})
-    outcome = table.outcome()
-    record["result"] = {k: outcome[k] for k in ("order", "landlord", "multiplier", "spring", "scores", "coins", "redeal") if k in outcome}
-    return record
+
+
+def play_hints(table: Doudizhu, rng: random.Random) -> dict:
+    """The advice to the policy of the seat to act (its partners: the other farmer)."""
+    seat = table.turn
+    partners = frozenset() if seat == table.landlord else frozenset(
+        s for s in range(table.n) if s not in (seat, table.landlord))
+    return {"partners": partners}

@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 
-from ..cards import RANK, RANK_2, RANK_BIG_JOKER, card_id, card_name
-from ..games.guandan import PARTNERS, TEAM, GuandanHand, GuandanRules, level_name, parse_level, value
+from ..cards import RANK, RANK_2, card_name
+from ..games.guandan import (
+    BIG_JOKER, PARTNERS, TEAM, GuandanHand, GuandanRules, level_name, parse_level, tribute_seats, value,
+)
 from .bots import HEURISTIC
-from .core import Recorder, Seat, play_turn, seat_names
+from .core import Recorder, Seat, play_to_end, seat_names
 
 ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初级场", "base": 1, "coef": 500, "fee": 50})
 
@@ -18,6 +20,11 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
     """One hand of a match played by *seats* (default: the heuristic bot); *state* carries
     the match along (levels, the previous finishing order, players, match id, seats)."""
     state = state if state is not None else {}
+    # the deal first: hand k gets the same cards whether or not a match starts with it (a
+    # match won earlier under one rule setting than another)
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    deal = [sorted(deck[27 * s:27 * (s + 1)]) for s in range(4)]
     if not state:
         state.update(levels=[RANK_2, RANK_2], order=None, players=seat_names(rng, seats, 4), match=hand_id,
                      number=0, room=dict(rng.choice(ROOMS)), seats=seats)
@@ -25,9 +32,6 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
     state["number"] += 1
     prev = state["order"]
     level = state["levels"][TEAM[prev[0]]] if prev else RANK_2
-    deck = list(rules.deck)
-    rng.shuffle(deck)
-    deal = [sorted(deck[27 * s:27 * (s + 1)]) for s in range(4)]
     record: dict = {
         "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant, "players": list(state["players"]),
         "deal": [[card_name(c) for c in hand] for hand in deal], "actions": [], "room": state["room"],
@@ -45,20 +49,17 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
     act = Recorder(rng, table, record, (300, 5000), seats)
 
     if prev and rules.tribute:
-        double_down = prev[1] == (prev[0] + 2) % 4
-        # the losers pay: both after 双下, else the lowest-placed seat of the losing team
-        # (the last place, or third when the winner's partner came last)
-        losers = [p for p in prev if TEAM[p] != TEAM[prev[0]]]
-        givers = losers if double_down else losers[-1:]
-        big = card_id(RANK_BIG_JOKER, 0)
-        if sum(table.hands[g][big] for g in givers) >= 2:
+        # the losers pay: both after 双下 (the previous order lists the winners only), else
+        # the lowest-placed seat of the losing team
+        givers, receivers = tribute_seats(prev)
+        if sum(table.hands[g][BIG_JOKER] for g in givers) >= 2:
             act({"seat": givers[0], "act": "resist"})
         else:
             def best(seat: int) -> int:
                 return max((c for c in range(54) if table.hands[seat][c] and c != table.wild),
                            key=lambda c: (value(RANK[c], level), -c))
+            # the larger tribute to the first place (equal ones: the lower seat's)
             gifts = sorted(((best(g), g) for g in givers), key=lambda x: -value(RANK[x[0]], level))
-            receivers = [prev[0], prev[1]] if double_down else [prev[0]]
             pairs = [(g, r, c) for (c, g), r in zip(gifts, receivers)]
             for g, r, c in pairs:
                 act({"seat": g, "act": "tribute", "card": card_name(c), "to": r})
@@ -70,13 +71,7 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
         table.turn = record.get("leader", 0)
     table.start_play(len(actions), table.turn)
     escape_at = rng.randrange(10, 80) if rng.random() < escape_rate else -1
-    while not table.over:
-        if len(actions) == escape_at:
-            act({"seat": rng.randrange(4), "act": "escape"})
-            break
-        seat = table.turn
-        play_turn(table, rng, act, policies[seat],
-                  {"partners": PARTNERS[seat], "strong": 13, "bomb_chance": 0.15})
+    play_to_end(table, rng, act, policies, play_hints, escape_at)
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "levels", "upgrade", "scores", "coins") if k in outcome}
     if table.end_reason == "escape" or outcome.get("match_over"):
@@ -108,3 +103,8 @@ def simulate_match_hands(rng_for: Callable[[int], random.Random], rules: Guandan
             state = {}
         seats = seats_for(k) if seats_for is not None and not state else None
         yield simulate_hand(rng_for(k), rules, f"{prefix}-{k:06d}", escape_rate, state, seats)
+
+
+def play_hints(table: GuandanHand, rng: random.Random) -> dict:
+    """The advice to the policy of the seat to act (its partner; keep the top cards longer)."""
+    return {"partners": PARTNERS[table.turn], "strong": 13, "bomb_chance": 0.15}

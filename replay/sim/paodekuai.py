@@ -7,7 +7,7 @@ import random
 from ..cards import card_name
 from ..games.paodekuai import Paodekuai, PaodekuaiRules
 from .bots import HEURISTIC
-from .core import Recorder, Room, Seat, deal as deal_cards, play_turn, seat_names
+from .core import Recorder, Room, Seat, deal as deal_cards, play_to_end, seat_names
 
 ROOMS: tuple[Room, ...] = (
     {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
@@ -33,16 +33,16 @@ def simulate_hand(rng: random.Random, rules: PaodekuaiRules, hand_id: str, escap
     table.setup()
     act = Recorder(rng, table, record, seats=seats)
     escape_at = rng.randrange(3, 30) if rng.random() < escape_rate else -1
-    while not table.over:
-        if len(act) == escape_at:
-            act({"seat": rng.randrange(rules.players), "act": "escape"})
-            continue
-        seat = table.turn
-        nxt = table.next_active(seat)
-        hints = {"must_play": rules.must_play,
-                 # 报单: the highest single; under 放走包赔 nine times in ten (some let-goes for the data)
-                 "high_single": table.left[nxt] == 1 and (not rules.let_go or rng.random() < 0.9)}
-        play_turn(table, rng, act, policies[seat], hints)
+    play_to_end(table, rng, act, policies, play_hints, escape_at)
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "scores", "coins") if k in outcome}
     return record
+
+
+def play_hints(table: Paodekuai, rng: random.Random) -> dict:
+    """The advice to the policy of the seat to act: 有出必出 and 报单."""
+    rules = table.rules
+    nxt = table.next_active(table.turn)
+    # 报单: the highest single; under 放走包赔 nine times in ten (some let-goes for the data)
+    return {"must_play": rules.must_play,
+            "high_single": table.left[nxt] == 1 and (not rules.let_go or rng.random() < 0.9)}

@@ -7,7 +7,7 @@ import random
 from ..cards import card_name
 from ..games.shuangkou import PARTNERS, Shuangkou, ShuangkouRules
 from .bots import HEURISTIC
-from .core import Recorder, Seat, play_turn, seat_names
+from .core import Recorder, Seat, play_to_end, seat_names
 
 ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初级场", "base": 5, "coef": 100, "fee": 20})
 
@@ -33,12 +33,12 @@ def simulate_hand(rng: random.Random, rules: ShuangkouRules, hand_id: str, escap
     assert table.setup() is None
     act = Recorder(rng, table, record, (300, 5000), seats)
     escape_at = rng.randrange(10, 60) if rng.random() < escape_rate else -1
-    while not table.over:
-        if len(act) == escape_at:
-            act({"seat": rng.randrange(4), "act": "escape"})
-            continue
-        seat = table.turn
-        play_turn(table, rng, act, policies[seat], {"partners": PARTNERS[seat], "bomb_chance": 0.15})
+    play_to_end(table, rng, act, policies, play_hints, escape_at)
     outcome = table.outcome()
     record["result"] = {k: outcome[k] for k in ("order", "kou", "scores", "coins") if k in outcome}
     return record
+
+
+def play_hints(table: Shuangkou, rng: random.Random) -> dict:
+    """The advice to the policy of the seat to act (its partner)."""
+    return {"partners": PARTNERS[table.turn], "bomb_chance": 0.15}

@@ -1,0 +1,125 @@
+"""``paipu fraud``'s text output: each suspect and its evidence in words for people
+(rates in per cent, counts with separators, tiny p- and q-values as ``< 0.0001``, never
+scientific notation). The JSON and the ``suspects`` table keep the raw values.
+
+>>> t = Test("co_seating", "doudizhu", "huopin", "A", "B", 3.2e-9, 4.0, 120,
+...          {"sittings_together": 40, "expected": 10.0, "sittings_a": 120, "sittings_b": 95}, q=4.9e-7)
+>>> print("\\n".join(suspect_lines(1, t, 0.01)))
+  1 FLAG co_seating doudizhu/huopin A & B  q < 0.0001  p < 0.0001  effect 4  n 120
+      sat together 40 times where 10 were expected (of 120 and 95 sittings)
+"""
+
+from __future__ import annotations
+
+from .. import fmt as human
+from . import Test
+
+#: each kind's evidence as a sentence (fields formatted by :func:`_values`)
+SENTENCES = {
+    "co_seating": "sat together {sittings_together} times where {expected} were expected "
+                  "(of {sittings_a} and {sittings_b} sittings)",
+    "soft_play": "spared {spared} of {chances} chances to beat ({rate}, 95% interval {ci95}) against "
+                 "{baseline_spared} of {baseline_chances} ({baseline_rate}) with the other opponents from the "
+                 "same places; z {z}",
+    "feeding": "{taken_by_other} of {leads} leads taken by the other ({rate}, 95% interval {ci95}) against "
+               "{baseline_rate_leader} of the leader's {baseline_leads} other leads and {baseline_rate_taker} of "
+               "the taker's {baseline_takes} other takes; z {z_leader} (leader), {z_taker} (taker), "
+               "{z_sittings} over {sittings} sittings",
+    "chip_flow": "met as opponents in {hands_as_opponents} hands, the giver lost {losses_of_giver}; giver's "
+                 "result {giver_result_with} a hand with the receiver, {giver_result_elsewhere} in "
+                 "{giver_hands_elsewhere} other hands; receiver's {receiver_result_with}, {receiver_result_elsewhere} "
+                 "in {receiver_hands_elsewhere} other hands; {share_flowed} hands' worth of the giver's losses "
+                 "({coins_flowed} coins) went to the receiver; t {t_giver} (giver), {t_receiver} (receiver), "
+                 "{t_df} degrees of freedom",
+}
+#: fields whose name alone says too little
+NAMES = {"think_options_corr": "think time's correlation with the options", "hours_of_day": "hours of day played",
+         "longest_session_h": "longest session (hours)", "long_pause_rate": "long pauses"}
+#: what each sentence says beside its own fields when they are there
+EXTRAS = {"hands": "over {hands} hands, z {z_hands}", "dispersion": "over-dispersion {dispersion}"}
+
+
+def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
+    """A suspect's lines: rank, mark, kind, who, q, p, effect and n; its evidence; its telling hands."""
+    # soft play, feeding and chip flow are directed (the sparer, the feeder, the giver first); co-seating is not
+    who = t.player + (f" {'&' if t.kind == 'co_seating' else '->'} {t.other}" if t.other else "")
+    mark = "FLAG" if t.q <= alpha else "    "
+    lines = [f"{rank:3d} {mark} {t.kind:<10} {t.game}/{t.variant} {who}  q {human.p_value(t.q)}  p {human.p_value(t.p)}  "
+             f"effect {human.number(t.effect, _decimals(t.effect))}  n {t.n:,}",
+             "      " + evidence_words(t.kind, t.evidence)]
+    if t.hands:
+        lines.append("      hands: " + " ".join(t.hands))
+    return lines
+
+
+def evidence_words(kind: str, evidence: dict) -> str:
+    """A test's evidence in words: its kind's sentence, else each field as ``name value``.
+
+    >>> evidence_words("soft_play", {"spared": 661, "chances": 785, "rate": 0.842, "ci95": [0.8149, 0.8659],
+    ...     "baseline_rate": 0.1277, "baseline_chances": 799, "baseline_spared": 97, "dispersion": 1.0,
+    ...     "z": 40.991, "hands": 141, "z_hands": 16.604})
+    'spared 661 of 785 chances to beat (84.2%, 95% interval 81.5% to 86.6%) against 97 of 799 (12.8%) with the other opponents from the same places; z 41.0; over 141 hands, z 16.6'
+    >>> evidence_words("bot_timing", {"regularity": {"value": 0.9296, "population_median": -0.3416, "z": 4.19},
+    ...     "long_pause_rate": {"value": 0.0, "population_median": 0.0526, "z": 24.96},
+    ...     "features_needed": "3 of 5", "decisions": 5584, "players_compared": 12})
+    "regularity 0.930 (players' median -0.342, z 4.2); long pauses 0.0% (players' median 5.3%, z 25.0); features needed 3 of 5; decisions 5,584; players compared 12"
+    """
+    values = _values(evidence)
+    parts, used = [], set()
+    sentence = SENTENCES.get(kind)
+    if sentence is not None:
+        try:
+            parts.append(sentence.format(**values))
+            used = {name for name in evidence if "{" + name + "}" in sentence}
+        except KeyError:  # an older table's evidence: field by field
+            parts = []
+    for name, extra in EXTRAS.items():
+        if parts and name in evidence and name not in used and not (name == "dispersion" and evidence[name] == 1):
+            try:
+                parts.append(extra.format(**values))
+                used |= {field for field in evidence if "{" + field + "}" in extra}
+            except KeyError:
+                pass
+    used |= {"dispersion"} if parts else set()
+    parts += [f"{NAMES.get(name, name.replace('_', ' '))} {values[name]}" for name in evidence if name not in used]
+    return "; ".join(parts)
+
+
+def _values(evidence: dict) -> dict[str, str]:
+    """Each field of *evidence* as text for people (rates and their intervals as per cent)."""
+    out = {}
+    for name, x in evidence.items():
+        rate = "rate" in name and not name.startswith("z")
+        if isinstance(x, dict):  # a bot feature: its value, the players' median, its z
+            if "value" in x:
+                def show(v, r=rate):
+                    return "–" if v is None else (human.percent(v) if r else human.number(v, _decimals(v)))
+                out[name] = (f"{show(x.get('value'))} (players' median {show(x.get('population_median'))}, "
+                             f"z {_z(x.get('z'))})")
+            else:
+                out[name] = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in x.items())
+        elif isinstance(x, list) and len(x) == 2 and all(isinstance(v, (int, float)) for v in x):
+            out[name] = f"{human.percent(x[0])} to {human.percent(x[1])}" if name == "ci95" else \
+                f"{_number(x[0])} to {_number(x[1])}"
+        elif isinstance(x, bool) or not isinstance(x, (int, float)):
+            out[name] = "–" if x is None else str(x)
+        elif rate:
+            out[name] = human.percent(x)
+        elif name == "z" or name.startswith(("z_", "t_")) and name != "t_df":
+            out[name] = _z(x)
+        else:
+            out[name] = _number(x)
+    return out
+
+
+def _number(x: float | int) -> str:
+    return human.number(x, None if isinstance(x, int) else _decimals(x))
+
+
+def _decimals(x: float) -> int:
+    """Three significant digits, at most three decimals; whole numbers whole."""
+    return 0 if float(x).is_integer() else min(human.decimals_for([x]), 3)
+
+
+def _z(z: float | None) -> str:
+    return "–" if z is None else f"{z:,.1f}"
