@@ -373,11 +373,10 @@ def convert(
             chunks.append((("\n" if chunks else "") + text).encode())
     data = b"".join(chunks)
     if output:
-        import gzip
+        from paipu.replay.io.output import write_bytes
 
         try:
-            with (gzip.open if output.endswith(".gz") else open)(output, "wb") as f:
-                f.write(data)
+            write_bytes(output, data)  # the old file or the new one, whatever happens
         except OSError as e:
             os_fail(e, output)
     else:
@@ -688,10 +687,11 @@ def _simulate_population(game: str, variant: str | None, hands: int, seed: int, 
                          labels: str | None, output: str, text: bool, escape_rate: float) -> None:
     """``paipu simulate --players``: one process, hands in time order (the seating of a
     hand depends on who played before)."""
-    import gzip
+    from contextlib import nullcontext
 
     from paipu.replay.games import UnknownGame
     from paipu.replay.io.jsonl import record_to_json
+    from paipu.replay.io.output import atomic_file
     from paipu.replay.io.text import record_to_text
     from paipu.replay.sim.population import parse_cheats, simulate_population, write_labels
 
@@ -703,14 +703,13 @@ def _simulate_population(game: str, variant: str | None, hands: int, seed: int, 
                 write_labels(labels, pop)
             except OSError as e:
                 os_fail(e, labels)
-        f = sys.stdout.buffer if output == "-" else (gzip.open if output.endswith(".gz") else open)(output, "wb")
         n = 0
-        for record in records:
-            f.write((("\n" if n else "") + record_to_text(record)).encode() if text else record_to_json(record) + b"\n")
-            n += 1
-        f.flush()
+        with nullcontext(sys.stdout.buffer) if output == "-" else atomic_file(output) as f:
+            for record in records:
+                f.write((("\n" if n else "") + record_to_text(record)).encode() if text else record_to_json(record) + b"\n")
+                n += 1
+            f.flush()
         if output != "-":
-            f.close()
             err.print(f"wrote {human.count(n, 'hand')} to {output}", markup=False)
     except (UnknownGame, ValueError) as e:
         fail(str(e))
@@ -836,17 +835,24 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
             err.print(f"{source}: no hand {hand_id!r}", markup=False)
             bad += 1
             continue
-        name = html_name(hand_id)
+        name = html_name(hand_id)  # one name per id, never index.html, always short
         try:
             v = write_page(record, os.path.join(folder, name), lang)
-        except OSError as e:
-            fail(f"{os.path.join(folder, name)}: cannot write: {e.strerror}")
+        except OSError as e:  # that page is missing (said so); the others and the index still come
+            err.print(f"{os.path.join(folder, name)}: cannot write: {e.strerror}", markup=False)
+            bad += 1
+            continue
         bad += v is not None
         note = f" — {v['code']}" if v else ""
         items.append(f"<li><a href='{escape(name)}'>{escape(hand_id)}</a>{escape(note)}</li>")
-    with open(os.path.join(folder, "index.html"), "w", encoding="utf-8") as f:
-        f.write(f"<!doctype html><html><head><meta charset='utf-8'><title>paipu replays</title></head><body>"
-                f"<h1>paipu replays</h1><ul>{''.join(items)}</ul></body></html>")
+    from paipu.replay.io.output import write_bytes
+
+    index = os.path.join(folder, "index.html")
+    try:
+        write_bytes(index, (f"<!doctype html><html><head><meta charset='utf-8'><title>paipu replays</title></head>"
+                            f"<body><h1>paipu replays</h1><ul>{''.join(items)}</ul></body></html>").encode(), gz=False)
+    except OSError as e:
+        fail(f"{index}: cannot write: {e.strerror}")
     err.print(f"wrote {human.count(len(items), 'hand')} to {folder}", markup=False)
     return 1 if bad else 0
 
@@ -1177,7 +1183,10 @@ def sql(
         fail(f"query failed: {' '.join(str(e).split())}")
     try:
         if parquet:
-            df.write_parquet(parquet)
+            from paipu.replay.io.output import atomic_file
+
+            with atomic_file(parquet, gz=False) as f:  # the old file or the new one
+                df.write_parquet(f)
             err.print(f"wrote {human.count(df.height, 'row')} to {parquet}", markup=False)
         elif csv:
             sys.stdout.write(flat_columns(df).write_csv())

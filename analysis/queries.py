@@ -56,7 +56,7 @@ def connect(root: str, need_audit: bool = True, safe: bool = False, memory: str 
     extension) is downloaded at first use, which machines without internet cannot do.
     """
     from paipu.replay.io import store
-    from paipu.replay.io.commit import part_files, settle
+    from paipu.replay.io.commit import settle, snapshot
 
     def has(table: str) -> bool:
         return store.isdir(store.join(root, table))
@@ -69,14 +69,17 @@ def connect(root: str, need_audit: bool = True, safe: bool = False, memory: str 
     except OSError as e:
         raise DatasetError(f"{root}: cannot read it ({str(e).splitlines()[0]})") from None
     settle(root)  # a batch a crashed writer committed is completed first (never half seen)
+    # every view from one listing of whole batches: beside a running ingest, no actions
+    # of hands the hands view lacks (nor the other way round)
+    listed = snapshot(root, TABLES + OPTIONAL_TABLES)
     con = duckdb.connect()
     for table in TABLES + OPTIONAL_TABLES:
         if store.is_uri(root):
-            files = part_files(root, table)
+            files = listed[table]
             if files:  # through Arrow, safe or not: DuckDB's own S3 reader is not available
                 con.register(table, store.dataset(files, store.join(root, table)))
             continue
-        files = parquet_files(os.path.join(root, table))
+        files = [os.path.abspath(f) for f in listed[table]]
         if files and safe:
             con.register(table, arrow_dataset(os.path.join(root, table), files))
         elif files:

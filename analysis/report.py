@@ -753,11 +753,12 @@ def text_cell(text: str) -> str:
 
 
 def anchor(*parts: str) -> str:
-    """An id of the page from names in the data (a game's partition name): letters, digits,
-    ``.``, ``_`` and ``-`` only (anything else spelled as bytes), the same in ``id=`` and ``href='#...'``.
+    """An id of the page from names in the data (a game's partition name), spelled as a replay
+    page's file name is (:func:`paipu.replay.html.html_name`): a short plain name as it is, any
+    other a slug of safe characters and a hash of the name, the same in ``id=`` and ``href='#...'``.
 
     >>> anchor("game", "dou_dizhu"), anchor("x'><b>")
-    ('game-dou-dizhu', 'x_27_3e_3cb_3e')
+    ('game-dou-dizhu', 'x_b_~a8077e950b252886')
     """
     from paipu.replay.html import html_name
 
@@ -849,11 +850,10 @@ class Page:
 def write_report(root: str, out: str, game: str | None = None, lang: str = "en", replays: str | None = None) -> int:
     """Write the HTML report of the audited dataset *root* to the file *out* (whole or not
     at all); returns the number of game sections."""
+    from paipu.replay.io.output import write_bytes
+
     doc, n = report_html(root, out, game, lang, replays)
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(doc)
-    os.replace(tmp, out)
+    write_bytes(out, doc.encode("utf-8"), gz=False)  # the old report or the new one, nothing beside it
     return n
 
 

@@ -88,6 +88,8 @@ class PartSummary:
     #: hands by violation code (None when *skipped*: not counted)
     by_code: dict[str, int] | None = None
     skipped: bool = False
+    #: the part's tables, staged and not committed yet (``audit_parts(commit=False)``)
+    staged: object = None
 
 
 def _targets(root: str, game: str, hands_path: str, decisions: bool = False) -> dict[str, str]:
@@ -106,10 +108,12 @@ def _audited(root: str, game: str, hands_path: str, decisions: bool = False) -> 
 
 
 def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force: bool = False,
-                decisions: bool = False) -> list[PartSummary]:
+                decisions: bool = False, commit: bool = True) -> list[PartSummary]:
     """Audit hands part files in order, one :class:`Matches` across them (a match may span
     parts); write each part's verdicts, plays, outcomes and seats beside it (and its
-    ``decisions`` with *decisions*)."""
+    ``decisions`` with *decisions*).  Without *commit* each part's tables are only staged
+    (:class:`~replay.io.commit.StagedBatch`, in its summary's ``staged``): the caller, who
+    holds the dataset's lock, commits them, so a worker never makes anything visible."""
     import gc
 
     from .derive import AuditRows
@@ -155,7 +159,10 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
                 by_code["bad_record"] = by_code.get("bad_record", 0) + 1
             for table, data in tables.items():
                 staged.write(os.path.join(table, f"game={game}", name), data)
-            staged.commit()
+            if commit:
+                staged.commit()
+            else:
+                summary.staged = staged
             out.append(summary)
         return out
     finally:
@@ -217,21 +224,53 @@ def audit_dataset(root: str, force: bool = False, workers: int | None = None, on
     The dataset is locked meanwhile; each part's four tables appear together or not at
     all (a kill or a full disk leaves no part half audited).
     """
-    from .distributed import run_parts
-    from .io.commit import writing
+    from .distributed import WorkerDied, run_parts
+    from .io import store
+    from .io.commit import DatasetWriteError, writing
 
     done = 0
 
     def count(_: int, summaries: list[PartSummary]) -> None:
         nonlocal done
         for s in summaries:
+            if s.staged is not None:  # the worker staged it; only this process commits
+                s.staged.commit()  # type: ignore[attr-defined]
             done += not s.skipped
             if on_part:
                 on_part(s)
 
     with writing(root):
-        run_parts(audit_parts, audit_jobs(root, force, decisions), ray_address, workers, count)
+        jobs = audit_jobs(root, force, decisions)
+        try:
+            run_parts(_stage_parts, jobs, ray_address, workers, count)
+        except WorkerDied as e:
+            _tidy(root)  # every worker is gone: what the dead one staged goes
+            parts = [store.basename(h) for k in e.failed or e.unfinished for h, _ in jobs[k][2]]
+            which = (f"while auditing {jobs[e.failed[0]][1]} part {', '.join(parts)}" if e.failed
+                     else f"(the part is one of {len(parts)} not audited)")
+            raise DatasetWriteError(f"{root}: an audit worker process was killed (out of memory?) {which}; "
+                                    f"the {done:,} parts audited are kept: run paipu audit again to finish") from None
+        except BaseException:
+            _tidy(root)  # what the workers staged for a run that stops here goes now
+            raise
+        _tidy(root)  # a Ray task run again after its worker died left the first try's staging
     return done
+
+
+def _tidy(root: str) -> None:
+    """Remove what workers staged and nobody will commit (call with the lock, no job running)."""
+    from .io.commit import recover
+
+    try:
+        recover(root)
+    except OSError:
+        pass  # (a full disk, say): the next writer removes it
+
+
+def _stage_parts(root: str, game: str, parts: list[tuple[str, str | None]], force: bool = False,
+                 decisions: bool = False) -> list[PartSummary]:
+    """:func:`audit_parts` of one job, staged only (the parent commits: :func:`audit_dataset`)."""
+    return audit_parts(root, game, parts, force, decisions, commit=False)
 
 
 def verdict_counts(root: str) -> dict[str | None, int]:
@@ -240,10 +279,10 @@ def verdict_counts(root: str) -> dict[str | None, int]:
     import duckdb
 
     from .io import store
-    from .io.commit import part_files, settle
+    from .io.commit import settle, snapshot
 
     settle(root)
-    files = part_files(root, "verdicts")
+    files = snapshot(root, ["verdicts"])["verdicts"]
     if not files:
         return {}
     con = duckdb.connect()
@@ -258,13 +297,15 @@ def verdict_counts(root: str) -> dict[str | None, int]:
 def dataset_verdicts(root: str):
     """Every verdict row of a dataset (after :func:`audit_dataset`), as dicts, each with
     the ``source`` file and ``line`` its hand was ingested from."""
-    from .io.commit import read_table, settle
+    from .io import store
+    from .io.commit import settle, snapshot
 
     settle(root)
-    verdicts = read_table(root, "verdicts")
-    hands = read_table(root, "hands", ["id", "source", "line"])
-    if verdicts is None or hands is None:
+    listed = snapshot(root, ["verdicts", "hands"])  # both from the same batches
+    if not listed["verdicts"] or not listed["hands"]:
         return []
+    verdicts = store.dataset(listed["verdicts"], store.join(root, "verdicts")).to_table()
+    hands = store.dataset(listed["hands"], store.join(root, "hands")).to_table(columns=["id", "source", "line"])
     rows = verdicts.to_pylist()
     where = dict(zip(hands.column("id").to_pylist(), zip(hands.column("source").to_pylist(),
                                                           hands.column("line").to_pylist())))

@@ -51,6 +51,85 @@ def run_parts(fn: Callable[..., Any], jobs: Sequence[tuple], ray_address: str | 
     return _run_local(fn, jobs, workers or os.cpu_count() or 1, on_result)
 
 
+def die_with_parent(parent: int) -> None:
+    """In a worker process: be killed (SIGKILL) when the process *parent* ends, however it
+    ends (``kill -9`` included), so that no worker goes on writing or computing for a run
+    that is gone.  Linux's ``PR_SET_PDEATHSIG``; elsewhere a thread polls the parent."""
+    import signal
+    import sys
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            _poll_parent(parent)
+    else:
+        _poll_parent(parent)
+    if os.getppid() != parent:  # the parent died before the call: nothing would signal us
+        os._exit(1)
+
+
+def _poll_parent(parent: int) -> None:
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+class WorkerDied(RuntimeError):
+    """A worker process of the local pool died (killed: the out-of-memory killer, ``kill -9``).
+
+    *failed*: the indexes of the jobs the dead workers were running (empty when it cannot
+    be told); *unfinished*: every job without a result.  The pool is shut down by then."""
+
+    def __init__(self, failed: list[int], unfinished: list[int]):
+        super().__init__(f"a worker process died while running job(s) {failed or unfinished}")
+        self.failed, self.unfinished = failed, unfinished
+
+
+#: in a pool worker: (the pool's table of running jobs, this worker's row in it)
+_slot: tuple[Any, int] | None = None
+
+
+def _init_worker(parent: int, running, count) -> None:
+    """A local pool worker: dies with its parent, and notes in *running* the job it runs
+    (-1: none), so that the parent can tell which job a killed worker took down with it.
+    The pool ends the workers it shuts down with SIGTERM: those mark their row free first,
+    so that only a worker killed otherwise leaves its job there."""
+    import signal
+
+    global _slot
+    die_with_parent(parent)
+    with count.get_lock():
+        row = count.value
+        count.value += 1
+    _slot = (running, row)
+    running[row] = -1
+
+    def ended(signum, frame) -> None:
+        running[row] = -1
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, ended)
+
+
+def _run_job(fn, index: int, job: tuple):
+    if _slot is None:  # pragma: no cover - always set by _init_worker
+        return fn(*job)
+    running, row = _slot
+    running[row] = index
+    result = fn(*job)
+    running[row] = -1
+    return result
+
+
 def _run_local(fn, jobs, workers: int, on_result) -> list:
     results: list = [None] * len(jobs)
     if workers <= 1 or len(jobs) <= 1:
@@ -60,15 +139,30 @@ def _run_local(fn, jobs, workers: int, on_result) -> list:
                 on_result(i, results[i])
         return results
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
     from multiprocessing import get_context
 
-    with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=get_context("spawn")) as pool:
-        futures = {pool.submit(fn, *job): i for i, job in enumerate(jobs)}
+    context = get_context("spawn")
+    n = min(workers, len(jobs))
+    running, count = context.Array("q", [-1] * n, lock=False), context.Value("i", 0)
+    pool = ProcessPoolExecutor(n, mp_context=context, initializer=_init_worker,
+                               initargs=(os.getpid(), running, count))
+    done: set[int] = set()
+    try:
+        futures = {pool.submit(_run_job, fn, i, job): i for i, job in enumerate(jobs)}
         for future in as_completed(futures):
             i = futures[future]
-            results[i] = future.result()
+            try:
+                results[i] = future.result()
+            except BrokenProcessPool:
+                pool.shutdown(wait=True, cancel_futures=True)
+                failed = sorted({k for k in running if 0 <= k < len(jobs) and k not in done})
+                raise WorkerDied(failed, [k for k in range(len(jobs)) if k not in done]) from None
+            done.add(i)
             if on_result:
                 on_result(i, results[i])
+    finally:  # an error: no job left running or queued (its output would never be committed)
+        pool.shutdown(wait=True, cancel_futures=True)
     return results
 
 

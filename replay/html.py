@@ -21,9 +21,7 @@ and the script writes every string with ``textContent``.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from html import escape
 from importlib.resources import files
 from collections.abc import Mapping
@@ -275,42 +273,34 @@ def page(data: dict) -> str:
             f"<script>{asset('replayer.js')}</script></body></html>")
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_PLAIN = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+_UNSAFE = re.compile(r"[^A-Za-z0-9.-]+")
 
 
 def html_name(hand_id: str) -> str:
-    """The file name of a hand's page in a folder of replays (safe on every file system).
+    """The file name of a hand's page in a folder of replays: a different name for every
+    id (on case-insensitive file systems too), never ``index.html``, and short (at most
+    62 bytes) whatever the id.  A short id of lower-case letters, digits, ``.``, ``_``
+    and ``-`` is its own name; any other is a readable slug cut short and a hash of the
+    id after a ``~`` (which plain names never hold).
 
-    >>> html_name("ddz-1"), html_name("a/b c"), html_name("..")
-    ('ddz-1.html', 'a_2fb_20c.html', '_2e_2e.html')
+    >>> html_name("ddz-1"), html_name("a/b c"), html_name("a_2fb"), html_name("index")
+    ('ddz-1.html', 'a_b_c~ec3aa749a081644c.html', 'a_2fb.html', 'index~590407b549d6e3b4.html')
     """
-    safe = _UNSAFE.sub(lambda m: "".join(f"_{b:02x}" for b in m.group().encode()), str(hand_id))
-    if set(safe) <= {"."}:
-        safe = "".join(f"_{ord(ch):02x}" for ch in safe)
-    return safe + ".html"
+    hand_id = str(hand_id)
+    if _PLAIN.fullmatch(hand_id) and hand_id != "index":
+        return hand_id + ".html"
+    import hashlib
 
-
-def _umask() -> int:
-    """The process's umask (read by setting it, then set back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+    slug = _UNSAFE.sub("_", hand_id)[:40].lstrip(".")
+    return f"{slug}~{hashlib.blake2b(hand_id.encode('utf-8', 'surrogatepass'), digest_size=8).hexdigest()}.html"
 
 
 def write_page(record: dict, path: str, lang: str = "en") -> dict | None:
     """Write the page of *record* to *path* (whole or not at all); returns its violation or None."""
     data = hand_data(record, lang)
     text = page(data)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".paipu-", suffix=".html")
-    try:
-        if hasattr(os, "fchmod"):  # mkstemp's 0600 is for secrets: a page is read as any new file is
-            os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from .io.output import write_bytes
+
+    write_bytes(path, text.encode("utf-8"), gz=False)  # never onto a device or a FIFO (NotRegularFile)
     return data["violation"]

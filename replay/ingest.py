@@ -21,6 +21,7 @@ import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -29,7 +30,7 @@ import numpy as np
 import orjson
 import pyarrow as pa
 
-from .io.commit import writing
+from .io.commit import DatasetWriteError, writing
 from .io.dataset import (
     HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, RejectIndex, _action_from_row, _record_from_row,
     add_hand, content_hash, file_identity, id_key, reject_digest, reject_keys, unfit_field,
@@ -369,14 +370,23 @@ def _ingest(paths, out, fmt, batch_size, workers, on_reject, on_batch) -> Ingest
                 if on_batch:
                     on_batch(batch.size)
         else:
-            with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-                window: list[tuple[Future, int]] = []
-                for batch in batches:
-                    window.append((pool.submit(work, batch), batch.size))
-                    if len(window) > workers:
+            from .distributed import die_with_parent
+
+            # the workers return tables (this process writes) and die with it (no orphans)
+            try:
+                with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=die_with_parent,
+                                         initargs=(os.getpid(),)) as pool:
+                    window: list[tuple[Future, int]] = []
+                    for batch in batches:
+                        window.append((pool.submit(work, batch), batch.size))
+                        if len(window) > workers:
+                            _take(window, ingester, on_batch)
+                    while window:
                         _take(window, ingester, on_batch)
-                while window:
-                    _take(window, ingester, on_batch)
+            except BrokenProcessPool:  # a worker was killed: the batches written stay
+                raise DatasetWriteError(f"{out}: an ingest worker process was killed (out of memory?); the "
+                                        f"{ingester.stats.written:,} hands written are kept: run the same paipu "
+                                        "ingest again to finish (hands already in are skipped)") from None
     return ingester.stats
 
 

@@ -8,10 +8,15 @@ what an interrupted one left: a staged batch with ``COMMIT`` is rolled forward, 
 without is deleted, and stray ``*.parquet.tmp`` files of older versions are removed.
 So after a kill at any point the next writer leaves each batch complete or absent.
 
-Readers need no lock: table folders only ever hold whole ``.parquet`` files, and the
-staging folder starts with ``_`` (pyarrow, DuckDB and polars globs of ``DS/TABLE/**``
-never reach it).  A reader that runs between a crash and the next writer repairs a
-committed batch itself when no writer holds the lock (:func:`settle`).
+Readers never wait for a writer's run: table folders only ever hold whole ``.parquet``
+files, and the staging folder starts with ``_`` (pyarrow, DuckDB and polars globs of
+``DS/TABLE/**`` never reach it).  paipu's own readers also see whole batches only, every
+table from the same set (:func:`snapshot`): the moves of a batch into place happen under
+an exclusive ``flock`` on ``DS/.moving``, a reader lists every table it reads under a
+shared one (a few milliseconds), and leaves out the files of any batch still staged with
+its ``COMMIT`` that a crashed writer began to move.  A reader that runs between a crash
+and the next writer repairs a committed batch itself when no writer holds the lock
+(:func:`settle`).
 
 On object storage (a dataset URI, :mod:`replay.io.store`) the same steps run with
 objects: each object appears whole when its upload completes, the COMMIT marker is one
@@ -33,6 +38,8 @@ import os
 import shutil
 import sys
 import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -42,6 +49,8 @@ from . import store
 STAGING = "_staging"
 COMMIT = "COMMIT"
 LOCK = ".lock"
+#: the lock of the moves into place (exclusive) and of the readers' listings (shared)
+MOVING = ".moving"
 
 
 class DatasetLocked(RuntimeError):
@@ -96,14 +105,22 @@ class Lock:
         now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
         info = json.dumps({"pid": os.getpid(), "command": " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:]),
                            "since": now}, ensure_ascii=False).encode()
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, info, 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, info, 0)
+        except OSError as e:  # a full disk: nothing could be written anyway
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+            raise DatasetWriteError(_failure(self.root, e, "nothing was written")) from None
         self.fd = fd
         return self
 
     def release(self) -> None:
         if self.fd is not None:
-            os.ftruncate(self.fd, 0)
+            try:
+                os.ftruncate(self.fd, 0)
+            except OSError:
+                pass  # the holder's line stays: the next writer overwrites it
             fcntl.flock(self.fd, fcntl.LOCK_UN)
             os.close(self.fd)
             self.fd = None
@@ -134,6 +151,10 @@ class writing:
         self.lock.acquire()
         try:
             recover(self.root)
+        except OSError as e:  # a full disk while rolling a batch forward: it stays staged
+            self.lock.release()
+            raise DatasetWriteError(_failure(self.root, e, "an interrupted batch could not be repaired yet; "
+                                                            "the next paipu run on it repairs it")) from None
         except BaseException:
             self.lock.release()
             raise
@@ -224,14 +245,41 @@ def _reason(e: OSError) -> str:
     return e.strerror or str(e) or type(e).__name__
 
 
-def _failure(root: str, e: OSError) -> str:
+def _failure(root: str, e: OSError, state: str = "it is as it was before this batch") -> str:
     what = "the disk is full" if e.errno == errno.ENOSPC else _reason(e)
-    return f"{root}: cannot write the dataset ({what}); it is as it was before this batch"
+    return f"{root}: cannot write the dataset ({what}); {state}"
+
+
+@contextmanager
+def _moving(root: str, exclusive: bool) -> Iterator[None]:
+    """The ``DS/.moving`` lock: exclusive around a batch's moves, shared around a reader's
+    listing.  A reader of a dataset no writer of this version touched yet (no lock file)
+    or of object storage (no locks there) goes without."""
+    fd = None
+    if not store.is_uri(root):
+        path = os.path.join(root, MOVING)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644) if exclusive else os.open(path, os.O_RDONLY)
+        except OSError:
+            if exclusive:
+                raise
+    try:
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # (the lock goes with it)
 
 
 def roll_forward(root: str, folder: str) -> None:
     """Move a committed batch's files into place (idempotent), then drop its folder."""
     files = [x for x in store.read_bytes(store.join(folder, COMMIT)).decode().split("\n") if x]
+    with _moving(root, exclusive=True):
+        _move(root, folder, files)
+
+
+def _move(root: str, folder: str, files: list[str]) -> None:
     for rel in files:
         src, dst = store.join(folder, rel), store.join(root, rel)
         if store.exists(src):
@@ -288,6 +336,37 @@ def settle(root: str) -> None:
 # ---------------------------------------------------------------- reading part files
 
 
+def snapshot(root: str, tables: Iterable[str]) -> dict[str, list[str]]:
+    """The part files of each of *tables* (as :func:`part_files`), all from the same set
+    of whole batches: listed while no batch is being moved into place, without the files
+    of a batch still staged with its COMMIT (see the module doc).  Read every table of
+    one query from one snapshot."""
+    tables = list(tables)
+    had_lock = store.is_uri(root) or os.path.exists(os.path.join(root, MOVING))
+    with _moving(root, exclusive=False):
+        pending = _staged_files(root)
+        out = {t: [f for f in part_files(root, t) if f not in pending] for t in tables}
+    if not had_lock and os.path.exists(os.path.join(root, MOVING)):  # a writer began meanwhile
+        return snapshot(root, tables)
+    return out
+
+
+def _staged_files(root: str) -> set[str]:
+    """The paths in place of the files of every committed batch moved in part only (a
+    writer crashed while moving it): neither its new files nor the old ones it replaces.
+    A batch none of whose files has moved yet leaves the old state whole: it is seen."""
+    staging = store.join(root, STAGING)
+    out: set[str] = set()
+    for name in store.listdir(staging):
+        try:
+            rels = [x for x in store.read_bytes(store.join(staging, name, COMMIT)).decode().split("\n") if x]
+        except OSError:
+            continue  # not committed (its files are not in place), or gone meanwhile
+        if not all(store.exists(store.join(staging, name, rel)) for rel in rels):
+            out.update(store.join(root, rel) for rel in rels)
+    return out
+
+
 def part_files(root: str, table: str) -> list[str]:
     """The ``.parquet`` files of a table, sorted; folders and files starting with ``.``
     or ``_`` are not part of it (as pyarrow and Spark treat them)."""
@@ -304,7 +383,7 @@ def part_files(root: str, table: str) -> list[str]:
 
 def read_table(root: str, table: str, columns: list[str] | None = None) -> pa.Table | None:
     """A whole table (``game`` from the folder names), or None when it has no part file."""
-    files = part_files(root, table)
+    files = snapshot(root, [table])[table]
     if not files:
         return None
     return store.dataset(files, store.join(root, table)).to_table(columns=columns)

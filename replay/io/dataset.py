@@ -27,7 +27,7 @@ import pyarrow.compute  # noqa: F401  (pa.compute)
 from ..kernel import compiled
 from ..record import FIELDS, content_hash  # noqa: F401  (content_hash: here for its users)
 from . import store
-from .commit import StagedBatch, part_files, read_table, settle
+from .commit import StagedBatch, part_files, read_table, settle, snapshot
 
 HANDS = pa.schema([
     ("id", pa.string()), ("variant", pa.string()),
@@ -423,17 +423,18 @@ class DatasetWriter:
 
 
 def iter_hand_files(root: str) -> Iterator[tuple[str, str, str | None]]:
-    """(game, hands part file, matching actions part file or None), in a stable order."""
+    """(game, hands part file, matching actions part file or None), in a stable order,
+    hands and actions from the same whole batches (:func:`~replay.io.commit.snapshot`)."""
+    listed = snapshot(root, ["hands", "actions"])
+    actions = set(listed["actions"])
     hands_root = store.join(root, "hands")
-    for part in store.listdir(hands_root):
-        if not part.startswith("game="):
+    for path in listed["hands"]:
+        rest = path[len(hands_root) + 1:].replace(os.sep, "/").split("/")
+        if len(rest) != 2 or not rest[0].startswith("game="):
             continue
-        game = part[len("game="):]
-        with_actions = set(store.listdir(store.join(root, "actions", part)))
-        for name in store.listdir(store.join(hands_root, part)):
-            if name.endswith(".parquet") and not name.startswith((".", "_")):
-                actions = store.join(root, "actions", part, name) if name in with_actions else None
-                yield game, store.join(hands_root, part, name), actions
+        part, name = rest
+        twin = store.join(root, "actions", part, name)
+        yield part[len("game="):], path, twin if twin in actions else None
 
 
 def read_records(root: str, ids: Iterable[str] | None = None) -> Iterator[dict]:

@@ -371,10 +371,15 @@ def simulate_population(game: str, variant: str | None, hands: int, seed: int, p
 
 
 def write_labels(path: str, pop: Population) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=["player", "kind", "mate"])
-        w.writeheader()
-        w.writerows(pop.labels())
+    import io
+
+    from ..io.output import write_bytes
+
+    text = io.StringIO(newline="")
+    w = csv.DictWriter(text, fieldnames=["player", "kind", "mate"])
+    w.writeheader()
+    w.writerows(pop.labels())
+    write_bytes(path, text.getvalue().encode("utf-8"), gz=False)
 
 
 __all__ = ["BotClock", "Colluder", "Dumper", "HumanClock", "Population", "parse_cheats", "simulate_population",

@@ -8,16 +8,15 @@ hands (a new match starts at each block), and blocks are written in order.
 
 from __future__ import annotations
 
-import gzip
 import itertools
 import os
 import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from types import FrameType
-from typing import BinaryIO
 
 from . import BLOCK, simulate
 from .bots import BOTS
@@ -82,7 +81,10 @@ def run_job(job: Job) -> list[bytes]:
     return [encode(r, job.text) for r in records(job)]
 
 
-def _quiet_worker() -> None:
+def _quiet_worker(parent: int) -> None:
+    from ..distributed import die_with_parent
+
+    die_with_parent(parent)  # a killed run leaves no worker playing on
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
@@ -123,7 +125,7 @@ def produce(job_list: Iterable[Job], workers: int, stop: Stop) -> Iterator[list[
     import multiprocessing
 
     pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
-        workers, initializer=_quiet_worker)
+        workers, initializer=_quiet_worker, initargs=(os.getpid(),))
     try:
         todo = iter(job_list)
         pending = deque(pool.apply_async(run_job, (job,)) for job in itertools.islice(todo, 2 * workers))
@@ -140,18 +142,15 @@ def produce(job_list: Iterable[Job], workers: int, stop: Stop) -> Iterator[list[
 
 def write(output: str, job_list: Iterable[Job], workers: int = 1,
           on_hands: Callable[[int], None] | None = None) -> tuple[int, bool]:
-    """Play *job_list* into *output* ("-": stdout); (hands written, interrupted?)."""
+    """Play *job_list* into *output* ("-": stdout); (hands written, interrupted?).
+
+    A file is written through :func:`~replay.io.output.atomic_file`: an error (a full
+    disk) leaves the old file and nothing beside it; a kill leaves the old file and a
+    ``.NAME.part-PID`` that the next run removes."""
+    from ..io.output import atomic_file
+
     n = 0
-    temp = None
-    f: BinaryIO | gzip.GzipFile
-    if output == "-":
-        f = sys.stdout.buffer
-    else:
-        folder, name = os.path.split(os.path.abspath(output))
-        temp = os.path.join(folder, f".{name}.part-{os.getpid()}")
-        f = gzip.open(temp, "wb") if output.endswith(".gz") else open(temp, "wb")  # noqa: SIM115 - closed below
-    done = False
-    try:
+    with nullcontext(sys.stdout.buffer) if output == "-" else atomic_file(output) as f:
         with Stop() as stop:
             for block in produce(job_list, workers, stop):
                 for chunk in block:
@@ -162,12 +161,4 @@ def write(output: str, job_list: Iterable[Job], workers: int = 1,
                     on_hands(len(block))
             interrupted = stop.asked
         f.flush()
-        if temp is not None:
-            f.close()
-            os.replace(temp, output)
-        done = True
-    finally:
-        if not done and temp is not None:  # a crash: the old file stays as it was
-            f.close()
-            os.unlink(temp)
     return n, interrupted
