@@ -23,7 +23,15 @@ class _Group(typer.core.TyperGroup):
     def main(self, args=None, *rest, **kw):
         for command in self.commands.values():
             command.help = unwrap(command.help)
-        return super().main(ray_flag_args(list(sys.argv[1:] if args is None else args)), *rest, **kw)
+        try:
+            return super().main(ray_flag_args(list(sys.argv[1:] if args is None else args)), *rest, **kw)
+        except OSError as e:  # storage that fails under any command (a server gone): one line, never a traceback
+            store = sys.modules.get("paipu.replay.io.store")  # not imported: no StoreError could come
+            if store is None or not isinstance(e, store.StoreError):
+                raise
+            err.print("[bold red]error:[/] ", markup=True, end="")
+            err.print(str(e), markup=False, soft_wrap=True)
+            raise SystemExit(2) from None
 
 
 def ray_flag_args(args: list[str]) -> list[str]:
@@ -171,6 +179,20 @@ def main_options(
         set_endpoint(s3_endpoint)
 
 
+def place(value):
+    """Option and argument callback of dataset places: ``file:///x`` is the local path /x,
+    another URI must name storage paipu opens (a known scheme and a bucket): else one line."""
+    if value is None or not any("://" in v for v in ([value] if isinstance(value, str) else value)):
+        return value
+    from paipu.replay.io.store import StoreError
+    from paipu.replay.io.store import place as checked
+
+    try:
+        return checked(value) if isinstance(value, str) else [checked(v) for v in value]
+    except StoreError as e:
+        fail(str(e))
+
+
 def writable_file(path: str, what: str, stdout: str = "") -> None:
     """Fail with one line unless *path* can be created or replaced as a file; *stdout* is
     how the command writes to standard output instead (its hint), if it can."""
@@ -198,6 +220,27 @@ def writable_folder(path: str, what: str) -> None:
         fail(f"{what} {path}: {probe} is not writable (permission denied)")
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # pragma: no cover - no affinity on this platform
+        return os.cpu_count() or 1
+
+
+def capped_workers(workers: int | None, work: int | None = None, what: str = "blocks") -> int | None:
+    """--workers at most the cores, and at most the pieces of *work* when known; a cap
+    is said on stderr (a thousand processes for 17 blocks took 2.3 GB on two cores)."""
+    if workers is None or workers <= 1:
+        return workers
+    cap = min(cores(), work if work is not None else workers)
+    if workers > max(cap, 1):
+        why = f"{human.count(cores(), 'core')}" + (f", {work:,} {what} of work" if work is not None else "")
+        err.print(f"--workers {workers:,}: {max(cap, 1):,} used ({why})", markup=False)
+        return max(cap, 1)
+    return workers
+
+
 def os_fail(e: OSError, path: str) -> None:
     """An OS error while writing *path* as one line (full disk, permissions, ...)."""
     fail(f"{e.filename or path}: {e.strerror or e}")
@@ -205,12 +248,13 @@ def os_fail(e: OSError, path: str) -> None:
 
 @app.command()
 def ingest(
-    inputs: Annotated[list[str], typer.Argument(help="files, folders or globs (JSONL or text, optionally .gz)")],
-    out_dir: Annotated[str, typer.Option("--out", "-o", help="dataset folder (created or added to)")],
+    inputs: Annotated[list[str], typer.Argument(help="files, folders or globs (JSONL or text, optionally .gz)",
+                                                callback=place)],
+    out_dir: Annotated[str, typer.Option("--out", "-o", help="dataset folder (created or added to)", callback=place)],
     fmt: Annotated[str, FORMAT_OPT] = "auto",
     batch: Annotated[int, typer.Option(help="hands per part file (bounds memory)")] = 5_000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no per-reject lines")] = False,
-    workers: Annotated[int | None, typer.Option(help="parsing processes (default: all cores for large inputs)")] = None,
+    workers: Annotated[int | None, typer.Option(help="parsing processes (default: all cores for large inputs; at most the cores)")] = None,
 ) -> None:
     """Read hand histories into a Parquet dataset (hands, actions, rejects)."""
     from paipu.replay.ingest import ingest_files
@@ -242,7 +286,8 @@ def ingest(
     with progress:
         task = progress.add_task("ingest", total=total)
         try:
-            stats = ingest_files(files, out_dir, fmt, batch_size=batch, workers=workers, on_reject=on_reject,
+            stats = ingest_files(files, out_dir, fmt, batch_size=batch, workers=capped_workers(workers),
+                                 on_reject=on_reject,
                                  on_batch=on_batch)
         except (DatasetLocked, DatasetWriteError) as e:
             fail(str(e))
@@ -315,10 +360,17 @@ def convert(
                 except ValueError as e:  # the format cannot hold this hand
                     bad += 1
                     err.print(f"{item.where}: {to} cannot hold hand {item.record['id']}: {e}", markup=False, soft_wrap=True)
-            elif to == "jsonl":
+                continue
+            if to == "jsonl":
                 chunks.append(record_to_json(item.record) + b"\n")
-            else:
-                chunks.append((("\n" if chunks else "") + record_to_text(item.record)).encode())
+                continue
+            try:
+                text = record_to_text(item.record)
+            except ValueError as e:  # a field name the text format cannot hold: said, never a traceback
+                bad += 1
+                err.print(f"{item.where}: not converted: {e} (keep it in JSONL)", markup=False, soft_wrap=True)
+                continue
+            chunks.append((("\n" if chunks else "") + text).encode())
     data = b"".join(chunks)
     if output:
         from paipu.replay.io.output import write_bytes
@@ -429,7 +481,8 @@ def beats(
 
 @app.command()
 def audit(
-    inputs: Annotated[list[str], typer.Argument(help="record files (any format paipu reads), folders, globs or datasets")],
+    inputs: Annotated[list[str], typer.Argument(help="record files (any format paipu reads), folders, globs or datasets",
+                                                callback=place)],
     jsonl: Annotated[bool, typer.Option("--jsonl", help="one JSON verdict per hand (format.md)")] = False,
     fmt: Annotated[str, FORMAT_OPT] = "auto",
     force: Annotated[bool, typer.Option("--force", help="re-audit a dataset's hands that were audited already")] = False,
@@ -484,7 +537,7 @@ def audit(
         with progress:
             task = progress.add_task("audit", total=in_ds)
             try:
-                audit_dataset(ds, force=force, workers=workers, on_part=on_part, ray_address=ray,
+                audit_dataset(ds, force=force, workers=capped_workers(workers), on_part=on_part, ray_address=ray,
                               decisions=decisions)
             except (DatasetLocked, DatasetWriteError, ClusterError) as e:
                 fail(str(e))
@@ -542,7 +595,7 @@ def simulate(
     compare: Annotated[bool, typer.Option(
         "--compare", help="duplicate deals: play the same deals under each SETTING given as arguments")] = False,
     bot: Annotated[str, typer.Option("--bot", help="fast (default), strong or simple")] = "fast",
-    workers: Annotated[int | None, typer.Option(help="processes (default: every core)")] = None,
+    workers: Annotated[int | None, typer.Option(help="processes (default: every core; at most the cores and the blocks of 120 hands)")] = None,
     players: Annotated[int | None, typer.Option("--players", help="population mode: draw the seats from N players with their own hours and think times")] = None,
     cheat: Annotated[str | None, typer.Option("--cheat", help="plant cheaters among --players: collude=PAIRS,dump=PAIRS,bot=N")] = None,
     labels: Annotated[str | None, typer.Option("--labels", help="write who is who (player,kind,mate) to this CSV file")] = None,
@@ -554,7 +607,7 @@ def simulate(
     from paipu.replay.games import UnknownGame
     from paipu.replay.sim import BLOCK
     from paipu.replay.sim.bots import BOTS
-    from paipu.replay.sim.run import jobs, write
+    from paipu.replay.sim.run import job_count, jobs, write
     from paipu.replay.sim.settings import SettingError, settings_of, trial
 
     if hands < 0:
@@ -590,7 +643,9 @@ def simulate(
     job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text)
     total = hands * len(params)
     if workers in (None, 0):
-        workers = (os.cpu_count() or 1) if total > BLOCK else 1
+        workers = min(cores(), job_count(hands, len(params))) if total > BLOCK else 1
+    else:
+        workers = capped_workers(workers, job_count(hands, len(params)))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
@@ -664,7 +719,7 @@ def _simulate_population(game: str, variant: str | None, hands: int, seed: int, 
 
 @app.command("replay")
 def replay_cmd(
-    source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset")],
+    source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset", callback=place)],
     hand: Annotated[str | None, typer.Option("--hand", help="the hand id (default: the first hand)")] = None,
     seat: Annotated[int | None, typer.Option("--seat", help="show only what this seat could see")] = None,
     step: Annotated[bool, typer.Option("--step", help="one action per key: space/enter next, b back, q quit")] = False,
@@ -683,8 +738,8 @@ def replay_cmd(
             fail("--hands writes HTML pages: give the folder with --html DIR")
         try:
             wanted = _hand_ids(hands)
-        except OSError as e:
-            fail(f"--hands: cannot read {e.filename}: {e.strerror}")
+        except OSError as e:  # InputError: one line naming the file
+            fail(str(e))
         if not wanted:
             fail("--hands: no hand ids given")
         try:
@@ -721,13 +776,19 @@ def replay_cmd(
     raise typer.Exit(1 if v is not None else 0)
 
 
+#: the largest --hands @FILE read (a million ids and more)
+MAX_ID_LIST = 16 << 20
+
+
 def _hand_ids(values: list[str]) -> list[str]:
     """Hand ids from --hands: comma-separated, repeated, or @FILE (one a line; blank lines and # skipped)."""
+    from paipu.replay.io.sources import read_small
+
     ids: list[str] = []
     for value in values:
         if value.startswith("@"):
-            with open(value[1:], encoding="utf-8-sig") as f:
-                ids += [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
+            text = read_small(value[1:], MAX_ID_LIST, "--hands").decode("utf-8-sig", "replace")
+            ids += [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
         else:
             ids += [x.strip() for x in value.split(",") if x.strip()]
     return list(dict.fromkeys(ids))
@@ -820,11 +881,10 @@ def _nearest(source: str, hand: str) -> str:
 
 def _dataset_ids(root: str) -> list[str]:
     """Every hand id of a dataset (the ``id`` column only)."""
-    import pyarrow.parquet as pq
-
     from paipu.analysis.queries import parquet_files
+    from paipu.replay.io.store import read_parquet
 
-    return [i for f in parquet_files(os.path.join(root, "hands")) for i in pq.read_table(f, columns=["id"])["id"].to_pylist()]
+    return [i for f in parquet_files(os.path.join(root, "hands")) for i in read_parquet(f, columns=["id"])["id"].to_pylist()]
 
 
 def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> None:
@@ -966,7 +1026,7 @@ def _variant_or_fail(game: str | None, variant: str | None) -> None:
 
 @app.command()
 def stats(
-    dataset: Annotated[str, typer.Argument(help="an audited dataset (paipu ingest, then paipu audit)")],
+    dataset: Annotated[str, typer.Argument(help="an audited dataset (paipu ingest, then paipu audit)", callback=place)],
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     variant: Annotated[str | None, typer.Option("--variant", help="only this variant")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools (raw numbers, rates as fractions)")] = False,
@@ -1009,7 +1069,7 @@ def stats(
 
 @app.command()
 def hands(
-    dataset: Annotated[str, typer.Argument(help="a dataset folder (audited or not)")],
+    dataset: Annotated[str, typer.Argument(help="a dataset folder (audited or not)", callback=place)],
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     variant: Annotated[str | None, typer.Option("--variant", help="only this variant")] = None,
     player: Annotated[str | None, typer.Option("--player", help="only hands this player sat in (exact name)")] = None,
@@ -1052,7 +1112,8 @@ def hands(
 
 @app.command()
 def compare(
-    dataset: Annotated[str, typer.Argument(help="an audited dataset with duplicate deals (paipu simulate --compare)")],
+    dataset: Annotated[str, typer.Argument(help="an audited dataset with duplicate deals (paipu simulate --compare)",
+                                           callback=place)],
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     variant: Annotated[str | None, typer.Option("--variant", help="only this variant")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON for other tools")] = False,
@@ -1088,12 +1149,16 @@ def compare(
 
 @app.command()
 def sql(
-    dataset: Annotated[str, typer.Argument(help="a dataset folder")],
+    dataset: Annotated[str, typer.Argument(help="a dataset folder", callback=place)],
     query: Annotated[str, typer.Argument(help="SQL over the views hands, actions, rejects, verdicts, plays, outcomes, seats")],
     csv: Annotated[bool, typer.Option("--csv", help="CSV on standard output (lists and structs as JSON text)")] = False,
     parquet: Annotated[str | None, typer.Option("--parquet", help="write the result to this Parquet file")] = None,
     safe: Annotated[bool, typer.Option("--safe", help="the query may read the dataset's views only: no other "
-                                                      "file, no writing, no extensions (for use behind a service)")] = False,
+                                                      "file, no writing, no extensions (for use behind a service), "
+                                                      "within --memory, --timeout and --max-rows")] = False,
+    memory: Annotated[str, typer.Option("--memory", help="with --safe: DuckDB's memory limit")] = "1GB",
+    timeout: Annotated[float, typer.Option("--timeout", help="with --safe: seconds the query may run")] = 30.0,
+    max_rows: Annotated[int, typer.Option("--max-rows", help="with --safe: rows the result may have")] = 1_000_000,
 ) -> None:
     """Run local ad-hoc SQL (DuckDB) with the dataset's tables as named views.
 
@@ -1106,10 +1171,12 @@ def sql(
 
     from paipu.analysis.queries import DatasetError, QueryError, run_sql
 
+    if timeout <= 0 or max_rows < 1:
+        fail("--timeout must be more than 0 and --max-rows 1 or more")
     if parquet:
         writable_file(parquet, "--parquet")
     try:
-        df = run_sql(dataset, query, safe=safe)
+        df = run_sql(dataset, query, safe=safe, memory=memory, timeout=timeout, max_rows=max_rows)
     except (DatasetError, QueryError) as e:
         fail(str(e))
     except duckdb.Error as e:
@@ -1144,7 +1211,8 @@ def flat_columns(df):
 
 @app.command()
 def fraud(
-    dataset: Annotated[str, typer.Argument(help="a dataset (paipu ingest); audited with decisions when needed")],
+    dataset: Annotated[str, typer.Argument(help="a dataset (paipu ingest); audited with decisions when needed",
+                                           callback=place)],
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     min_hands: Annotated[int, typer.Option("--min-hands", help="screen only players with at least this many hands")] = 100,
     alpha: Annotated[float, typer.Option("--fdr", help="false discovery rate: flag suspects with q at most this")] = 0.01,
@@ -1207,7 +1275,7 @@ def fraud(
 
 @app.command()
 def report(
-    dataset: Annotated[str, typer.Argument(help="an audited dataset")],
+    dataset: Annotated[str, typer.Argument(help="an audited dataset", callback=place)],
     output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write ('-': standard output)")] = "report.html",
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
     lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",

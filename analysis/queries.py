@@ -44,11 +44,12 @@ def parquet_files(folder: str) -> list[str]:
     return sorted(os.path.join(dp, f) for dp, _, fs in os.walk(folder) for f in fs if f.endswith(".parquet"))
 
 
-def connect(root: str, need_audit: bool = True, safe: bool = False) -> duckdb.DuckDBPyConnection:
+def connect(root: str, need_audit: bool = True, safe: bool = False, memory: str | None = None) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the dataset's tables as views and the statistics' macros.
 
     *safe*: the tables are scanned through Arrow, and DuckDB itself may then touch no file
-    at all (no ``read_csv``, ``copy ... to``, ``attach``, extensions); see :func:`lock_down`.
+    at all (no ``read_csv``, ``copy ... to``, ``attach``, extensions), and uses *memory* at most
+    (default :data:`SAFE_MEMORY`); see :func:`lock_down`.
 
     A dataset on object storage (a URI) is read through pyarrow's filesystems, each table
     registered as an Arrow dataset that DuckDB scans: DuckDB's own S3 reader (the httpfs
@@ -91,7 +92,11 @@ def connect(root: str, need_audit: bool = True, safe: bool = False) -> duckdb.Du
     if has("outcomes"):
         con.execute(sql_text("_legal"))
     if safe:
-        lock_down(con)
+        try:
+            lock_down(con, memory)
+        except DatasetError:
+            con.close()
+            raise
     return con
 
 
@@ -173,35 +178,79 @@ def arrow_dataset(folder: str, files: list[str]):
     import pyarrow.dataset as pads
     import pyarrow.parquet as pq
 
-    schema = pa.unify_schemas([pq.read_schema(f) for f in files], promote_options="permissive")
+    from paipu.replay.io.store import LOCAL
+
+    schema = pa.unify_schemas([pq.read_schema(f, filesystem=LOCAL) for f in files], promote_options="permissive")
     part = pa.schema([("game", pa.string())])
     if "game" not in schema.names:
         schema = schema.append(part.field("game"))
-    return pads.dataset(files, format="parquet", schema=schema, partition_base_dir=os.path.abspath(folder),
+    return pads.dataset(files, format="parquet", schema=schema, partition_base_dir=os.path.abspath(folder), filesystem=LOCAL,
                         partitioning=pads.partitioning(part, flavor="hive"))
 
 
-def lock_down(con: duckdb.DuckDBPyConnection) -> None:
-    """No file, network or extension access for DuckDB any more, and the configuration
-    locked so that a query cannot undo it (the tables must be Arrow scans by then)."""
+#: the bounds of ``paipu sql --safe`` (docs/analysis.md): DuckDB's memory (its default is
+#: 80% of the machine's), the seconds a query may run, the rows of its result
+SAFE_MEMORY = "1GB"
+SAFE_TIMEOUT = 30.0
+SAFE_ROWS = 1_000_000
+
+
+def lock_down(con: duckdb.DuckDBPyConnection, memory: str | None = None) -> None:
+    """No file, network or extension access for DuckDB any more, *memory* at most and no
+    spilling to disk, and the configuration locked so that a query cannot undo it (the
+    tables must be Arrow scans by then)."""
+    try:
+        con.execute("set memory_limit = ?", [memory or SAFE_MEMORY])
+    except duckdb.Error:
+        raise DatasetError(f"--memory must be a size such as 512MB or 2GB, got {memory!r}") from None
+    con.execute("set temp_directory = ''")  # over the limit a query fails: it never fills a disk
     con.execute("set enable_external_access = false")
     con.execute("set lock_configuration = true")
 
 
-def run_sql(root: str, query: str, safe: bool = False) -> pl.DataFrame:
+class QueryStopped(DatasetError):
+    """A query past a bound of ``--safe`` (its time or its rows)."""
+
+
+def run_sql(root: str, query: str, safe: bool = False, memory: str | None = None, timeout: float | None = SAFE_TIMEOUT,
+            max_rows: int | None = SAFE_ROWS) -> pl.DataFrame:
     """An ad-hoc query with the dataset's tables as views.
 
     The query runs with the user's rights: DuckDB can read and write any file the user
-    can (``read_csv('/etc/passwd')``, ``copy ... to``); *safe* allows only the views.
+    can (``read_csv('/etc/passwd')``, ``copy ... to``); *safe* allows only the views, and
+    bounds the query: DuckDB's *memory*, *timeout* seconds (the connection is interrupted
+    from a timer thread), *max_rows* rows in the result (None: no bound).
     """
-    con = connect(root, need_audit=False, safe=safe)
+    import threading
+
+    con = connect(root, need_audit=False, safe=safe, memory=memory)
+    timer = threading.Timer(timeout, con.interrupt) if safe and timeout else None
     try:
-        cursor = con.execute(query)
-        if cursor is None:  # DuckDB's answer to no statement at all: "", ";", a comment
-            raise QueryError("the query has no SQL statement (give one, e.g. \"select count(*) from hands\")")
-        if cursor.description is None:
-            return pl.DataFrame()
-        names = [d[0] for d in cursor.description]
-        return pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+        if timer is not None:
+            timer.start()
+        try:
+            cursor = con.execute(query)
+            if cursor is None:  # DuckDB's answer to no statement at all: "", ";", a comment
+                raise QueryError("the query has no SQL statement (give one, e.g. \"select count(*) from hands\")")
+            if cursor.description is None:
+                return pl.DataFrame()
+            names = [d[0] for d in cursor.description]
+            rows = cursor.fetchmany(max_rows + 1) if safe and max_rows is not None else cursor.fetchall()
+        except duckdb.OutOfMemoryException as e:
+            if not safe:
+                raise
+            said = str(e).split("\n")[0].split(" Database is launched")[0]
+            raise QueryStopped(f"query stopped: it needs more than the memory limit of --safe ({memory or SAFE_MEMORY}; "
+                               f"--memory): {said}") from None
+        except duckdb.InterruptException:
+            if timer is not None and timer.finished.is_set():
+                raise QueryStopped(f"query stopped after {timeout:g} s (the time limit of --safe; --timeout)") from None
+            raise
+        if safe and max_rows is not None and len(rows) > max_rows:
+            raise QueryStopped(f"the result has more than {max_rows:,} rows (the limit of --safe; --max-rows, "
+                               "or a limit clause)")
+        return pl.DataFrame(rows, schema=names, orient="row", infer_schema_length=None)
     finally:
+        if timer is not None:
+            timer.cancel()
         con.close()

@@ -123,9 +123,7 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
     from .replayer import Matches
 
     if not force and all(_audited(root, game, h, decisions) for h, _ in parts):
-        import pyarrow.parquet as pq
-
-        return [PartSummary(hands=pq.ParquetFile(h).metadata.num_rows, skipped=True) for h, _ in parts]
+        return [PartSummary(hands=store.parquet_rows(h), skipped=True) for h, _ in parts]
     if decisions:
         from .decisions import DecisionRows
     gc.disable()

@@ -48,6 +48,9 @@ ROOM_NUMBERS = ("base", "coef", "fee", "multiplier", "xiqian")
 LEVEL_NAMES = frozenset(RANK_NAMES[:13]) | {"10"}
 #: lists and objects nest at most this deep, the record itself counting as one
 MAX_DEPTH = 254
+#: the most actions a hand may have (docs/format.md): far above any real hand (a few
+#: hundred), so that one hostile hand cannot take the memory of its neighbours
+MAX_ACTIONS = 100_000
 
 
 def _bad(field: str, expected: str, got: Any, code: Code = Code.BAD_RECORD) -> RecordError:
@@ -201,6 +204,8 @@ def _check_fields(obj: Any, action_cards: bool) -> None:
     actions = get("actions")
     if type(actions) is not list:
         actions = _need(obj, "actions", list)
+    if len(actions) > MAX_ACTIONS:
+        raise RecordError(Code.BAD_RECORD, "actions", f"expected at most {MAX_ACTIONS:,} actions, got {len(actions):,}")
     CHECK_ACTIONS(actions, n, action_cards, _CARD_SET, _check_action)
     for key, kind in _OPTIONAL_FIELDS:
         value = get(key)

@@ -594,3 +594,409 @@ def test_text_without_hands_is_read_in_bounded_chunks(tmp_path, monkeypatch):
     firsts = [r["line"] for r in rows]
     assert len(firsts) == 3 and firsts[0] == 1 and all(r["raw"].startswith("x" * 99) for r in rows)
     assert sum(r["raw"].count("\n") + 1 for r in rows) == 100  # every junk line in one reject
+
+
+# ---------------------------------------------------------------- paths, URIs and resource bounds
+
+
+def cli(*args: str):
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+def test_a_dataset_folder_with_a_colon_is_a_local_folder(tmp_path, monkeypatch):
+    """``run-2024-05-01T20:00`` is a relative path, not a URI: audit, replay, stats and sql
+    read it (pyarrow took it for a URI of the scheme ``run-2024-05-01t20``: a traceback)."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    monkeypatch.chdir(tmp_path)
+    write_jsonl(GOOD, "h.jsonl")
+    name = "run-2024-05-01T20:00"
+    assert cli("ingest", "h.jsonl", "--out", name, "-q").exit_code == 0
+    assert os.path.isdir(os.path.join(name, "hands")) and not os.path.exists("file:")
+    r = cli("audit", name)
+    assert r.exit_code == 0 and r.stdout.endswith(f"{len(GOOD)} hands: {len(GOOD)} ok, 0 with violations\n")
+    r = cli("replay", name, "--hand", GOOD[1]["id"])
+    assert r.exit_code == 0 and GOOD[1]["players"][0] in r.stdout
+    r = cli("sql", "--safe", "--csv", name, "select count(*) as n from verdicts")
+    assert (r.exit_code, r.stdout) == (0, f"n\n{len(GOOD)}\n")
+    assert cli("stats", name, "--json").exit_code == 0
+
+
+@pytest.mark.parametrize("uri, message", [
+    ("weird://x/y", "weird://x/y: unknown storage scheme weird:// (paipu opens local paths and s3://, gs://, "
+                    "gcs://, hdfs://, viewfs://, abfs://, abfss://)"),
+    ("s3://", "s3://: no bucket named (like s3://bucket/folder)"),
+    ("s3:///nobucket", "s3:///nobucket: no bucket named (like s3://bucket/folder)"),
+    ("file://elsewhere/x", "file://elsewhere/x: a file:// URI names a path on this machine (file:///path), "
+                           "not on elsewhere"),
+])
+def test_a_dataset_uri_that_names_no_storage_is_one_line(tmp_path, uri, message):
+    """Before: tracebacks (pyarrow's ArrowInvalid, or the StoreError itself), for ingest and readers alike."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    write_jsonl(GOOD, str(tmp_path / "h.jsonl"))
+    for args in (["ingest", str(tmp_path / "h.jsonl"), "--out", uri, "-q"], ["stats", uri], ["audit", uri],
+                 ["replay", uri], ["sql", uri, "select 1"]):
+        r = cli(*args)
+        assert (r.exit_code, r.stderr) == (2, f"error: {message}\n"), args
+
+
+def test_hdfs_without_its_library_is_one_line(tmp_path):
+    from paipu.replay.io.jsonl import write_jsonl
+
+    write_jsonl(GOOD, str(tmp_path / "h.jsonl"))
+    r = cli("ingest", str(tmp_path / "h.jsonl"), "--out", "hdfs://namenode/ds", "-q")
+    assert r.exit_code == 2 and r.stderr.startswith("error: hdfs://namenode/ds") and r.stderr.count("\n") == 1
+
+
+def test_a_file_uri_is_its_local_path(tmp_path, monkeypatch):
+    """``--out file:///abs/ds`` writes /abs/ds (before: ./file:/abs/ds, a folder named file:)."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    monkeypatch.chdir(tmp_path)
+    write_jsonl(GOOD, "h.jsonl")
+    target = tmp_path / "elsewhere" / "ds"
+    r = cli("ingest", "h.jsonl", "--out", f"file://{target}", "-q")
+    assert r.exit_code == 0 and f"into {target};" in r.stdout
+    assert (target / "hands").is_dir() and not (tmp_path / "file:").exists()
+    assert cli("audit", f"file://{target}").exit_code == 0
+    assert cli("hands", f"file://localhost{target}").exit_code == 0
+
+
+def test_an_s3_endpoint_that_refuses_connections_is_one_line(aws_env, tmp_path, monkeypatch):
+    import socket
+
+    from paipu.replay.io import store
+    from paipu.replay.io.jsonl import write_jsonl
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{port}")
+    store._filesystem.cache_clear()
+    write_jsonl(GOOD, str(tmp_path / "h.jsonl"))
+    try:
+        for args in (["ingest", str(tmp_path / "h.jsonl"), "--out", "s3://b/ds", "-q"], ["stats", "s3://b/ds"],
+                     ["sql", "s3://b/ds", "select 1"]):
+            r = cli(*args)
+            assert r.exit_code == 2 and r.stderr.startswith("error: s3://b/ds"), args
+            assert r.stderr.count("\n") == 1 and "Could not connect to server" in r.stderr
+    finally:
+        store._filesystem.cache_clear()
+
+
+def test_gcs_without_credentials_fails_in_bounded_time(monkeypatch):
+    """No network, no credentials: one line after the retry limit (pyarrow's default had
+    retried for 15 minutes)."""
+    import time
+
+    from paipu.replay.io import store
+
+    monkeypatch.setattr(store, "RETRY_SECONDS", 1)
+    store._filesystem.cache_clear()
+    t = time.monotonic()
+    r = cli("stats", "gs://paipu-test-bucket/ds")
+    store._filesystem.cache_clear()
+    assert time.monotonic() - t < 8
+    assert r.exit_code == 2 and r.stderr.startswith("error: gs://paipu-test-bucket/ds: cannot read it (")
+    assert r.stderr.count("\n") == 1 and len(r.stderr) < 500
+
+
+def test_ctrl_c_stops_a_request_to_object_storage_at_once():
+    """A request inside pyarrow (retrying for its credentials) did not see Ctrl-C: the
+    command went on for 20 s and more."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    child = ("import sys\nfrom paipu.replay.io import store\nprint('ready', flush=True)\n"
+             "try:\n    store.isdir('gs://paipu-test-bucket/ds')\nexcept KeyboardInterrupt:\n    sys.exit(130)\n")
+    p = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert p.stdout.readline() == "ready\n"
+    time.sleep(0.5)
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    p.wait(timeout=30)
+    assert (p.returncode, time.monotonic() - t < 2) == (130, True)
+
+
+def test_a_lone_surrogate_hand_id_is_printed_escaped(tmp_path):
+    """``hand "\\ud800"``: no UTF-8 output can hold the id; audit crashed with
+    UnicodeEncodeError printing it, and the next hand's verdict was never printed."""
+    path = tmp_path / "h.paipu"
+    path.write_bytes(text_of([record_to_text(GOOD[0]).replace(f"hand {GOOD[0]['id']}", 'hand "\\ud800"'), GOOD[1]]))
+    message = "field \"id\": expected valid Unicode text (a lone surrogate is not), got '\\ud800'"
+    r = cli("audit", str(path))
+    assert (r.exit_code, r.stdout) == (1, f"{path}:1 \\ud800: bad_record at record: {message}\n"
+                                          "2 hands: 1 ok, 1 with violations (bad_record 1)\n")
+    r = cli("audit", "--jsonl", str(path))
+    assert [json.loads(line)["id"] for line in r.stdout.splitlines()] == ["\\ud800", GOOD[1]["id"]]
+
+
+CONTROL_TEXT = ["a\x00b", "\x00", "x\x01", "\x7fy", "tab\there", "v\x0bt", "\x1e"]
+
+
+@pytest.mark.parametrize("value", CONTROL_TEXT)
+def test_convert_to_text_round_trips_control_characters(tmp_path, value):
+    """An id, a name or a field with a NUL (or another control character) was written raw
+    into the text format, which the reader then refused ("found a NUL byte")."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    record = copy.deepcopy(GOOD[0])
+    record["id"], record["players"][1], record["note"] = value, value + "p", value
+    record["actions"][0]["x"] = value
+    write_jsonl([record, GOOD[1]], str(tmp_path / "in.jsonl"))
+    assert cli("convert", "--to", "text", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "h.paipu")).exit_code == 0
+    assert b"\x00" not in (tmp_path / "h.paipu").read_bytes()
+    r = cli("convert", "--to", "jsonl", str(tmp_path / "h.paipu"), "-o", str(tmp_path / "back.jsonl"))
+    assert (r.exit_code, r.stderr) == (0, "")
+    back = [json.loads(line) for line in (tmp_path / "back.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert back == [json.loads(line) for line in (tmp_path / "in.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_convert_says_which_record_the_text_format_cannot_hold(tmp_path):
+    """A field name that is no text-format key: one line for that record, the others
+    converted, exit 1 (before: a ValueError traceback and nothing written)."""
+    from paipu.replay.io.jsonl import write_jsonl
+
+    record = copy.deepcopy(GOOD[0])
+    record["odd key"] = 1
+    write_jsonl([record, GOOD[1]], str(tmp_path / "in.jsonl"))
+    r = cli("convert", "--to", "text", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "h.paipu"))
+    assert (r.exit_code, r.stderr) == (1, f"{tmp_path / 'in.jsonl'}:1: not converted: field name 'odd key' cannot "
+                                          "be written in the text format (keep it in JSONL)\n")
+    assert (tmp_path / "h.paipu").read_text(encoding="utf-8") == record_to_text(GOOD[1])
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+@pytest.mark.parametrize("name, part", [
+    ("h.paipu", lambda records: text_of(records)),
+    # a GB18030 comment: the file is read line by line (not as one UTF-8 text)
+    ("h.paipu", lambda records: "# 注释\n".encode("gb18030") + text_of(records)),
+    ("h.jsonl", lambda records: jsonl_lines(records)),
+])
+def test_files_concatenated_with_their_byte_order_marks(tmp_path, name, part):
+    """``cat a b`` of two files that each begin with a byte-order mark: the second mark
+    begins a line in the middle. Before: the text format folded the hand it begins into
+    the hand before (2 hands and 1 reject of 4), JSONL refused the line."""
+    data = BOM + part(GOOD[:2]) + (b"\n" if name.endswith(".paipu") else b"") + BOM + part(GOOD[2:])
+    stats, ids, rows = ingest(tmp_path, name, data, len(GOOD))
+    assert (ids, rows) == (GOOD_IDS, [])
+    verdicts = list(iter_verdicts([str(tmp_path / "in" / name)]))
+    assert [(v.id, v.ok) for v in verdicts] == [(r["id"], True) for r in GOOD]
+    lines = data.split(b"\n")
+    third = next(k for k, line in enumerate(lines, 1) if GOOD[2]["id"].encode() in line)  # after the second mark
+    assert BOM in lines[third - 1] or BOM in lines[third - 2]
+    assert verdicts[2].line == third
+
+
+def test_a_byte_order_mark_before_an_action_line_is_skipped(tmp_path):
+    text = record_to_text(GOOD[0])
+    first_action = text.split("\n").index(next(line for line in text.split("\n") if line[:1].isdigit()))
+    lines = text.split("\n")
+    lines[first_action] = "\ufeff" + lines[first_action]
+    stats, ids, rows = ingest(tmp_path, "h.paipu", "\n".join(lines).encode() + b"\n" + text_of(GOOD[1:]), len(GOOD))
+    assert (ids, rows) == (GOOD_IDS, [])
+
+
+def _rss_of_interrupted(args: list[str], cwd, part_glob: str) -> tuple[int, int]:
+    """(exit code, peak RSS in kB) of ``paipu ARGS`` in a fresh process, interrupted
+    (SIGINT) as soon as a file matching *part_glob* in *cwd* holds some bytes."""
+    import subprocess
+    import sys
+
+    watcher = f"""
+import glob, os, resource, signal, subprocess, sys, time
+p = subprocess.Popen({args!r}, cwd={str(cwd)!r}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+end = time.monotonic() + 60
+while p.poll() is None and time.monotonic() < end:
+    if any(os.path.getsize(f) for f in glob.glob(os.path.join({str(cwd)!r}, {part_glob!r}))):
+        p.send_signal(signal.SIGINT)
+        break
+    time.sleep(0.02)
+code = p.wait(timeout=60)
+print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+    out = subprocess.run([sys.executable, "-c", watcher], capture_output=True, text=True, timeout=120).stdout.split()
+    return int(out[0]), int(out[1])
+
+
+def test_simulate_memory_does_not_depend_on_the_number_of_hands(tmp_path):
+    """The jobs of a run were built in one list before the first hand (2.5 GB for a billion
+    hands, a MemoryError traceback for ten billion): now made as they are consumed."""
+    import shutil
+
+    paipu = shutil.which("paipu")
+    small = _rss_of_interrupted([paipu, "simulate", "-g", "ddz", "-n", "1000", "--workers", "1", "-o", "a.jsonl"],
+                                tmp_path, ".a.jsonl.part-*")
+    large = _rss_of_interrupted([paipu, "simulate", "-g", "ddz", "-n", "100000000", "--workers", "1", "-o",
+                                 "b.jsonl"], tmp_path, ".b.jsonl.part-*")
+    assert small[0] == large[0] == 130
+    assert large[1] - small[1] < 30_000, (small, large)  # kB: 100 million hands' jobs took some 250 MB
+    assert (tmp_path / "b.jsonl").read_bytes().count(b"\n") >= 1
+
+
+def test_simulate_workers_are_capped_by_the_work_and_the_cores(tmp_path, monkeypatch):
+    from paipu import cli as cli_module
+
+    monkeypatch.setattr(cli_module, "cores", lambda: 2)
+    r = cli("simulate", "-g", "ddz", "-n", "250", "--workers", "1000", "-o", str(tmp_path / "a.jsonl"))
+    assert r.exit_code == 0
+    assert r.stderr == f"--workers 1,000: 2 used (2 cores, 3 blocks of work)\nwrote 250 hands to {tmp_path / 'a.jsonl'}\n"
+    monkeypatch.setattr(cli_module, "cores", lambda: 8)
+    r = cli("simulate", "-g", "ddz", "-n", "250", "--workers", "1000", "-o", str(tmp_path / "b.jsonl"))
+    assert r.stderr.startswith("--workers 1,000: 3 used (8 cores, 3 blocks of work)\n")
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    r = cli("ingest", str(tmp_path / "a.jsonl"), "--out", str(tmp_path / "ds"), "--workers", "1000", "-q")
+    assert r.exit_code == 0 and r.stderr == "--workers 1,000: 8 used (8 cores)\n"
+
+
+@pytest.fixture(scope="module")
+def small_ds(tmp_path_factory):
+    from paipu.replay.io.jsonl import write_jsonl
+
+    folder = tmp_path_factory.mktemp("sql")
+    write_jsonl(GOOD, str(folder / "h.jsonl"))
+    ingest_files([str(folder / "h.jsonl")], str(folder / "ds"))
+    return str(folder / "ds")
+
+
+def test_sql_safe_stops_a_query_at_its_time_limit(small_ds):
+    """A count over range(1e12) ran until killed (--safe had no time bound)."""
+    import time
+
+    t = time.monotonic()
+    r = cli("sql", "--safe", "--timeout", "1", small_ds, "select count(*) from range(1000000000000)")
+    assert time.monotonic() - t < 10
+    assert (r.exit_code, r.stderr) == (2, "error: query stopped after 1 s (the time limit of --safe; --timeout)\n")
+
+
+def test_sql_safe_bounds_memory_rows_and_its_own_settings(small_ds):
+    """DuckDB's memory limit was its default (80% of the machine: 18.8 GiB here)."""
+    r = cli("sql", "--safe", "--csv", small_ds, "select current_setting('memory_limit') as m, "
+                                                "current_setting('temp_directory') as t")
+    assert (r.exit_code, r.stdout) == (0, 'm,t\n953.6 MiB,""\n')  # 1GB, and no spilling to disk
+    r = cli("sql", "--safe", "--memory", "50MB", small_ds, "select list(range) from range(100000000)")
+    assert r.exit_code == 2 and r.stderr.startswith(
+        "error: query stopped: it needs more than the memory limit of --safe (50MB; --memory): Out of Memory Error: ")
+    assert r.stderr.count("\n") == 1
+    r = cli("sql", "--safe", "--max-rows", "3", small_ds, "select id from hands")
+    assert (r.exit_code, r.stderr) == (2, "error: the result has more than 3 rows (the limit of --safe; --max-rows, "
+                                          "or a limit clause)\n")
+    assert cli("sql", "--safe", "--max-rows", "4", "--csv", small_ds, "select id from hands").exit_code == 0
+    r = cli("sql", "--safe", small_ds, "set memory_limit = '20GB'")
+    assert r.exit_code == 2 and "the configuration has been locked" in r.stderr
+    r = cli("sql", "--safe", "--memory", "lots", small_ds, "select 1")
+    assert (r.exit_code, r.stderr) == (2, "error: --memory must be a size such as 512MB or 2GB, got 'lots'\n")
+    r = cli("sql", "--csv", small_ds, "select count(*) as n from range(2000000)")  # without --safe: no bounds
+    assert (r.exit_code, r.stdout) == (0, "n\n2000000\n")
+
+
+def test_inputs_that_are_not_regular_files_or_too_large_are_refused_in_one_line(tmp_path, monkeypatch):
+    """``--rules /dev/zero`` and ``replay --hands @/dev/zero`` read until memory ran out
+    (MemoryError tracebacks); so did a FIFO, and any file however large."""
+    from paipu import cli as cli_module
+    from paipu.replay.io.jsonl import write_jsonl
+    from paipu.replay.sim import settings
+
+    write_jsonl(GOOD, str(tmp_path / "h.jsonl"))
+    (tmp_path / "rules.toml").write_text('kinds- = ["four_two_single"]\n' + "# a comment\n" * 100)
+    monkeypatch.setattr(settings, "MAX_RULES_BYTES", 1000)
+    r = cli("simulate", "-g", "ddz", "-n", "1", "--rules", str(tmp_path / "rules.toml"))
+    assert (r.exit_code, r.stderr) == (2, f"error: {tmp_path / 'rules.toml'}: 1,229 bytes, more than the limit "
+                                          "of 1,000\n")
+    (tmp_path / "ids.txt").write_text("".join(f"{r['id']}\n" for r in GOOD))
+    monkeypatch.setattr(cli_module, "MAX_ID_LIST", 50)
+    r = cli("replay", str(tmp_path / "h.jsonl"), "--hands", f"@{tmp_path / 'ids.txt'}", "--html", str(tmp_path / "p"))
+    assert (r.exit_code, r.stderr) == (2, f"error: --hands {tmp_path / 'ids.txt'}: 104 bytes, more than the limit "
+                                          "of 50\n")
+    monkeypatch.setattr(cli_module, "MAX_ID_LIST", 104)
+    r = cli("replay", str(tmp_path / "h.jsonl"), "--hands", f"@{tmp_path / 'ids.txt'}", "--html", str(tmp_path / "p"))
+    assert r.exit_code == 0 and len(os.listdir(tmp_path / "p")) == len(GOOD) + 1
+    os.mkfifo(tmp_path / "fifo")  # last: before the fix, reading these never ended
+    for path in ("/dev/zero", str(tmp_path / "fifo")):
+        r = cli("simulate", "-g", "ddz", "-n", "1", "--rules", path)
+        assert (r.exit_code, r.stderr) == (2, f"error: {path}: not a regular file\n")
+        r = cli("replay", str(tmp_path / "h.jsonl"), "--hands", f"@{path}", "--html", str(tmp_path / "pages"))
+        assert (r.exit_code, r.stderr) == (2, f"error: --hands {path}: not a regular file\n")
+
+
+def test_a_population_past_its_bounds_is_refused_in_one_line(tmp_path):
+    """``--players 1000000000`` built a billion players' schedules: a MemoryError traceback."""
+    import time
+
+    t = time.monotonic()
+    r = cli("simulate", "-g", "ddz", "-n", "10", "--players", "1000000000")
+    assert (r.exit_code, r.stderr) == (2, "error: --players must be at most 100,000 (a population's schedules are "
+                                          "held in memory), got 1,000,000,000\n")
+    r = cli("simulate", "-g", "ddz", "-n", "10000000000", "--players", "10")
+    assert (r.exit_code, r.stderr) == (2, "error: --hands must be at most 1,000,000 with --players (the hands of a "
+                                          "population are scheduled up front), got 10,000,000,000\n")
+    assert time.monotonic() - t < 5
+
+
+def _long_hand(actions: int) -> str:
+    """GOOD[0] in the text format with *actions* passes before its actions."""
+    lines = record_to_text(GOOD[0]).split("\n")
+    k = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    return "\n".join(lines[:k] + ["0 pass"] * actions + lines[k:])
+
+
+def _peak_reading(path) -> int:
+    """Peak RSS (kB) of a fresh process that reads every item of *path* (audit's reader)."""
+    import subprocess
+    import sys
+
+    child = ("import resource, sys\nfrom paipu.replay.io.readers import iter_items\n"
+             "items = [(i.line, i.record is not None) for i in iter_items([sys.argv[1]])]\n"
+             "print(items[-1], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.split()[-1])
+
+
+def test_a_hand_past_the_line_limit_is_refused_unread_and_its_neighbour_kept(tmp_path):
+    """One text hand of 30 million actions took some 330 bytes an action (a MemoryError
+    traceback under 6 GB, its valid neighbour lost): a hand has at most MAX_ACTIONS actions,
+    and one of more than MAX_HAND_LINES lines is refused without its lines being split or
+    its actions parsed, at a cost of a few bytes a line."""
+    from paipu.replay.io import text
+
+    assert (text.MAX_HAND_LINES, text.MAX_ACTIONS) == (200_000, 100_000)
+    data = (_long_hand(300_000) + "\n" + record_to_text(GOOD[1])).encode()
+    stats, ids, rows = ingest(tmp_path, "h.paipu", data, 2)
+    assert ids == [GOOD[1]["id"]]
+    assert [(r["line"], r["code"], r["message"]) for r in rows] == [
+        (1, "bad_record", "a hand of more than 200,000 lines (a hand has at most 100,000 actions): not read, nor "
+                          "its lines up to the next hand")]
+    assert [v.id for v in iter_verdicts([str(tmp_path / "in" / "h.paipu")])] == [GOOD[0]["id"], GOOD[1]["id"]]
+    assert len(rows[0]["raw"]) == sources.RAW_LIMIT + 1
+    # read line by line (a GB18030 comment): the same reject, at the same line
+    stats, ids, rows2 = ingest(tmp_path / "gb", "h.paipu", "# 注释\n".encode("gb18030") + data, 2)
+    assert ids == [GOOD[1]["id"]] and [(r["line"], r["message"]) for r in rows2] == [(2, rows[0]["message"])]
+    small, large = tmp_path / "small.paipu", tmp_path / "large.paipu"
+    small.write_bytes((_long_hand(300_000) + "\n" + record_to_text(GOOD[1])).encode())
+    large.write_bytes((_long_hand(900_000) + "\n" + record_to_text(GOOD[1])).encode())
+    growth = (_peak_reading(large) - _peak_reading(small)) * 1024 / 600_000
+    assert growth < 40, growth  # bytes an action line (7 bytes each: the file's bytes, held a few times)
+
+
+def test_a_hand_past_the_action_limit_is_one_reject_in_both_formats(tmp_path):
+    from paipu.replay.record import MAX_ACTIONS
+
+    many = copy.deepcopy(GOOD[0])
+    many["actions"] = [{"seat": 0, "act": "pass"}] * (MAX_ACTIONS - len(GOOD[0]["actions"]) + 1) + many["actions"]
+    message = f"field \"actions\": expected at most {MAX_ACTIONS:,} actions, got {MAX_ACTIONS + 1:,}"
+    for name, data in (("h.jsonl", jsonl_lines([many, GOOD[1]])), ("h.paipu", text_of([many, GOOD[1]]))):
+        stats, ids, rows = ingest(tmp_path / name, name, data, 2)
+        assert ids == [GOOD[1]["id"]]
+        assert [(r["line"], r["code"], r["message"]) for r in rows] == [(1, "bad_record", message)]

@@ -18,7 +18,7 @@ def parse_line(data: bytes, first: bool = False) -> tuple[object, str]:
 
     Raises UnicodeDecodeError (neither UTF-8 nor GB18030) or orjson.JSONDecodeError.
     """
-    if not first or not data.startswith(b"\xef\xbb\xbf"):
+    if not data.startswith(b"\xef\xbb\xbf"):  # a mark on any line is skipped (decode_line)
         try:
             return orjson.loads(data), "utf-8"
         except orjson.JSONDecodeError:

@@ -95,6 +95,27 @@ def size_of(path: str) -> int:
         return 0
 
 
+def read_small(path: str, limit: int, what: str) -> bytes:
+    """The bytes of a small input (a TOML file of rules, a list of hand ids): a regular file
+    of at most *limit* bytes, else an :class:`InputError` of one line (``/dev/zero`` or a
+    pipe was read until memory ran out)."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"{what} {path}: not a regular file")
+        if st.st_size > limit:
+            raise InputError(f"{what} {path}: {st.st_size:,} bytes, more than the limit of {limit:,}")
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except InputError:
+        raise
+    except OSError as e:
+        raise InputError(f"{what} {path}: {e.strerror or e}") from None
+    if len(data) > limit:  # grown since
+        raise InputError(f"{what} {path}: more than the limit of {limit:,} bytes")
+    return data
+
+
 def _file_problem(path: str) -> str | None:
     """Why *path* (found in a folder) cannot be read as a file, or None."""
     try:
@@ -195,11 +216,16 @@ def file_encoding(head: bytes) -> str:
 
 
 def decode_line(data: bytes, first: bool) -> tuple[str, str]:
-    """Decode one line; returns (text, encoding). Raises UnicodeDecodeError if neither fits."""
-    if first and data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8"), "utf-8-sig"
+    """Decode one line; returns (text, encoding). Raises UnicodeDecodeError if neither fits.
+
+    A byte-order mark at the start of any line is skipped (files concatenated with ``cat``
+    keep each one's mark); it tells the encoding ``utf-8-sig`` on line 1 only.
+    """
+    utf8 = "utf-8"
+    if data.startswith(b"\xef\xbb\xbf"):
+        data, utf8 = data[3:], "utf-8-sig" if first else "utf-8"
     try:
-        return data.decode("utf-8"), "utf-8"
+        return data.decode("utf-8"), utf8
     except UnicodeDecodeError:
         return data.decode("gb18030"), "gb18030"
 
@@ -378,9 +404,21 @@ def sniff_format(path: str) -> str:
 
 
 def id_of(obj: object) -> str | None:
-    """The ``id`` of a record that could not be taken, when it has a usable one."""
+    r"""The ``id`` of a record that could not be taken, when it has a usable one; a lone
+    surrogate in it (``hand "\ud800"``: no Unicode text can hold it, so no output could
+    print it) as its escape.
+
+    >>> id_of({"id": "h\ud800"}), id_of({"id": ""}), id_of({"id": 7})
+    ('h\\ud800', None, None)
+    """
     hand_id = obj.get("id") if isinstance(obj, dict) else None
-    return hand_id if isinstance(hand_id, str) and hand_id else None
+    if not isinstance(hand_id, str) or not hand_id:
+        return None
+    try:
+        hand_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return hand_id.encode("utf-8", "backslashreplace").decode("utf-8")
+    return hand_id
 
 
 #: the raw text kept in a reject, in characters

@@ -29,7 +29,7 @@ from itertools import repeat
 from typing import Any
 
 from ..kernel import compiled
-from ..record import FIELDS, check_and_hash
+from ..record import FIELDS, MAX_ACTIONS, check_and_hash
 from ..verdicts import Code, RecordError
 from .sources import RAW_LIMIT, Item, LongLine, ReadError, decode_line, file_encoding, id_of, iter_blocks, short
 
@@ -41,7 +41,10 @@ _ACT_KEYS = {
 }
 _FLAG_OF = {"bid": "call", "grab": "grab"}
 _NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$")
-_NAME_UNSAFE = re.compile(r'[\s:"#]')
+_NAME_UNSAFE = re.compile(r'[\s:"#\x00-\x1f\x7f]')
+#: characters a bare value cannot hold: control characters (a NUL makes the line binary,
+#: which the reader refuses); JSON escapes them
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _KEY = re.compile(r"[A-Za-z_][\w.-]*")
 _SEAT = re.compile(r"seat\s+(\d+)\s*")
 _PLAIN_SEAT = re.compile(r'seat\s+(\d+)\s+([^\s:"][^\s:]*):(.*)')
@@ -109,6 +112,7 @@ def _value_text(value: Any) -> str:
 def _is_bare(s: str) -> bool:
     return (
         bool(s) and s == s.strip() and s[0] not in '{["@' and "#" not in s and len(s.splitlines()) == 1
+        and not _CONTROL.search(s)
         and s not in ("true", "false", "null") and not _NUMBER.match(s)
     )
 
@@ -466,6 +470,11 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
         builder.lines.append(raw_line)
         if enc == "gb18030":
             encoding = enc
+        if n - builder.line >= MAX_HAND_LINES:  # as _items_of_text: refused, its lines no longer held
+            failed = Item(source, builder.line, encoding, code=Code.BAD_RECORD, message=_TOO_LONG,
+                          raw=short("\n".join(builder.lines)), hand_id=id_of(builder.record))
+            builder = None
+            continue
         try:
             builder.feed(line, stripped, n)
         except TextError as e:
@@ -563,38 +572,61 @@ def _items_of_text(text: str, first: int, source: str, strict: bool, base: str =
     its ``hand`` line).
     """
     encoding = base  # the file's, told by the caller after line 1
-    if first == 1 and text.startswith("\ufeff"):
-        text, encoding = text[1:], "utf-8-sig"  # the encoding of line 1 holds for the rest, as there
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    if "\r" in text:
-        lines = [line.rstrip("\r") for line in lines]
+    if text.startswith("\ufeff"):  # a block starts at a line start: a mark there is skipped
+        text = text[1:]
+        if first == 1:
+            encoding = "utf-8-sig"  # the encoding of line 1 holds for the rest, as there
+    if "\n\ufeff" in text:  # files concatenated, each with its mark: skipped (decode_line)
+        text = text.replace("\n\ufeff", "\n")
     starts: list[tuple[int, int]] = []  # (line index, text position) of each hand line
     index = at = 0
-    maybe = [0] if lines and lines[0].lstrip().startswith("hand") else []
+    maybe = [0] if text.lstrip().startswith("hand") else []
     for pos in maybe + [m.start() + 1 for m in _MAYBE_HAND.finditer(text)]:
         index += text.count("\n", at, pos)
         at = pos
-        line = lines[index]
+        eol = text.find("\n", pos)
+        line = text[pos:eol if eol >= 0 else len(text)]
         stripped = (strip_comment(line) if "#" in line else line).strip()
         if len(stripped) == 4 or stripped[4] in " \t":  # as iter_text_lines tells a hand line
             starts.append((index, at))
-    starts.append((len(lines), len(text)))
+    starts.append((index + text.count("\n", at) + (not text.endswith("\n")), len(text)))
 
-    def plain(begin: int, end: int) -> Iterator[Item]:
-        yield from iter_text_lines(zip(range(first + begin, first + end), lines[begin:end], repeat("utf-8")),
+    def lines_of(pos: int, next_pos: int) -> list[str]:
+        """The lines of text[pos:next_pos] (whole lines), split only now: a hand at a time."""
+        lines = text[pos:next_pos].split("\n")
+        if text.endswith("\n", pos, next_pos) or not lines[-1]:
+            lines.pop()
+        return [line.rstrip("\r") for line in lines] if "\r" in text else lines
+
+    def plain(begin: int, lines: list[str]) -> Iterator[Item]:
+        yield from iter_text_lines(zip(range(first + begin, first + begin + len(lines)), lines, repeat("utf-8")),
                                    source, strict, encoding)
 
     if starts[0][0] > 0:
-        yield from plain(0, starts[0][0])
+        yield from plain(0, lines_of(0, starts[0][1]))
     for (begin, pos), (end, next_pos) in zip(starts, starts[1:]):
-        item = None if text.find("#", pos, next_pos) >= 0 else _plain_hand(lines, begin, end, first, source, strict)
+        if end - begin > MAX_HAND_LINES:  # refused unread: its lines and actions would cost their number
+            head = text[pos:min(next_pos, pos + RAW_LIMIT + 1)]
+            yield Item(source, first + begin, encoding, code=Code.BAD_RECORD, message=_TOO_LONG, raw=short(head),
+                       hand_id=id_of({"id": head.split("\n", 1)[0].strip()[4:].strip()}))
+            continue
+        lines = lines_of(pos, next_pos)
+        item = None if text.find("#", pos, next_pos) >= 0 else _plain_hand(lines, 0, len(lines), first + begin,
+                                                                            source, strict)
         if item is None:
-            yield from plain(begin, end)
+            yield from plain(begin, lines)
         else:
             item.encoding = encoding
             yield item
+
+
+#: the most lines a hand of the text format may have (docs/format.md): the most actions a
+#: hand may have (record.MAX_ACTIONS) and as many lines again for the rest; a longer
+#: hand is refused without being read
+MAX_HAND_LINES = 2 * MAX_ACTIONS
+_TOO_LONG = (f"a hand of more than {MAX_HAND_LINES:,} lines (a hand has at most {MAX_ACTIONS:,} actions): "
+             "not read, nor its lines up to the next hand")
+
 
 
 def _plain_hand(lines: list[str], begin: int, end: int, first: int, source: str, strict: bool) -> Item | None:
@@ -650,7 +682,7 @@ def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:
 HAND_LINE = re.compile(rb"^\s*hand(\s|$)")
 #: HAND_LINE on the lines after the first of a block (a line has no \\n); the leading
 #: \\n lets the regex engine skip from line end to line end
-_NEXT_HAND_LINE = re.compile(rb"\n[ \t\r\f\v]*hand(?=[ \t\r\f\v\n]|$)")
+_NEXT_HAND_LINE = re.compile(rb"\n(?:\xef\xbb\xbf)?[ \t\r\f\v]*hand(?=[ \t\r\f\v\n]|$)")
 
 
 def hand_starts(block: bytes, first: int) -> list[int]:
@@ -658,7 +690,7 @@ def hand_starts(block: bytes, first: int) -> list[int]:
     the number of its first line (line 1 may begin with a byte-order mark)."""
     end = block.find(b"\n")
     head = block[:end] if end >= 0 else block
-    if first == 1 and head.startswith(b"\xef\xbb\xbf"):
+    if head.startswith(b"\xef\xbb\xbf"):  # a byte-order mark at a line start is skipped
         head = head[3:]
     starts = [0] if HAND_LINE.match(head) else []
     if end >= 0:

@@ -37,6 +37,10 @@ from .core import Move, Seat
 #: planted kinds, in the order ``--cheat`` lists them; pairs plant two players each
 CHEATS = {"collude": ("colluder", "colluder"), "dump": ("dumper", "receiver"), "bot": ("bot",)}
 SLOT = 600  # seconds: the schedule's time step
+#: the bounds of a population (docs/fraud.md): a player's schedule costs some 3 kB, a
+#: hand's start time (scheduled up front, in time order) some 150 bytes
+MAX_PLAYERS = 100_000
+MAX_HANDS = 1_000_000
 START = datetime(2026, 3, 2, tzinfo=UTC)
 
 
@@ -250,6 +254,12 @@ class Population:
             raise ValueError(f"--cheat plants {planted} players but --players is {players}")
         if players < self.n:
             raise ValueError(f"--players must be at least {self.n} for {self.rules.game}")
+        if players > MAX_PLAYERS:
+            raise ValueError(f"--players must be at most {MAX_PLAYERS:,} (a population's schedules are held in "
+                             f"memory), got {players:,}")
+        if hands > MAX_HANDS:
+            raise ValueError(f"--hands must be at most {MAX_HANDS:,} with --players (the hands of a population are "
+                             f"scheduled up front), got {hands:,}")
         self.days, self.follow = days, follow
         names = [f"player{i:03d}" for i in range(players)]
         rng.shuffle(names)

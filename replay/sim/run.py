@@ -8,10 +8,12 @@ hands (a new match starts at each block), and blocks are written in order.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
 from types import FrameType
@@ -38,18 +40,23 @@ class Job:
 
 
 def jobs(game: str, variant: str | None, hands: int, seed: int, settings: list[dict | None],
-         compare: bool = False, **kw) -> list[Job]:
-    """The blocks of a run, in file order: each block of deals under every setting in turn."""
+         compare: bool = False, **kw) -> Iterator[Job]:
+    """The blocks of a run, in file order: each block of deals under every setting in turn.
+    Made as they are consumed: the memory of a run does not depend on its number of hands
+    (a list of a billion hands' jobs took 2.5 GB before the first hand)."""
     from ..games import find_rules
 
     rules = find_rules(game, variant)
-    out = []
     for start in range(0, hands, BLOCK):
         for j, params in enumerate(settings):
             prefix = f"{rules.game}-{rules.variant}-s{seed}" + (f"-c{j}" if compare else "")
-            out.append(Job(rules.game, rules.variant, seed, start, min(BLOCK, hands - start), params or None,
-                           prefix, **kw))
-    return out
+            yield Job(rules.game, rules.variant, seed, start, min(BLOCK, hands - start), params or None,
+                      prefix, **kw)
+
+
+def job_count(hands: int, settings: int) -> int:
+    """The number of blocks :func:`jobs` makes."""
+    return -(-hands // BLOCK) * settings
 
 
 def records(job: Job) -> Iterator[dict]:
@@ -105,9 +112,10 @@ class Stop:
             signal.signal(sig, old)
 
 
-def produce(job_list: list[Job], workers: int, stop: Stop) -> Iterator[list[bytes]]:
-    """Blocks of encoded hands in order; one hand at a time in-process (workers ≤ 1)."""
-    if workers <= 1 or len(job_list) <= 1:
+def produce(job_list: Iterable[Job], workers: int, stop: Stop) -> Iterator[list[bytes]]:
+    """Blocks of encoded hands in order; one hand at a time in-process (workers ≤ 1).
+    With workers, at most two blocks a worker are asked for ahead of the one written."""
+    if workers <= 1:
         for job in job_list:
             for record in records(job):
                 yield [encode(record, job.text)]
@@ -119,7 +127,11 @@ def produce(job_list: list[Job], workers: int, stop: Stop) -> Iterator[list[byte
     pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
         workers, initializer=_quiet_worker, initargs=(os.getpid(),))
     try:
-        for block in pool.imap(run_job, job_list):
+        todo = iter(job_list)
+        pending = deque(pool.apply_async(run_job, (job,)) for job in itertools.islice(todo, 2 * workers))
+        while pending:
+            block = pending.popleft().get()
+            pending.extend(pool.apply_async(run_job, (job,)) for job in itertools.islice(todo, 1))
             yield block
             if stop.asked:
                 return
@@ -128,7 +140,7 @@ def produce(job_list: list[Job], workers: int, stop: Stop) -> Iterator[list[byte
         pool.join()
 
 
-def write(output: str, job_list: list[Job], workers: int = 1,
+def write(output: str, job_list: Iterable[Job], workers: int = 1,
           on_hands: Callable[[int], None] | None = None) -> tuple[int, bool]:
     """Play *job_list* into *output* ("-": stdout); (hands written, interrupted?).
 
@@ -137,12 +149,13 @@ def write(output: str, job_list: list[Job], workers: int = 1,
     ``.NAME.part-PID`` that the next run removes."""
     from ..io.output import atomic_file
 
-    n, text = 0, bool(job_list and job_list[0].text)
+    n = 0
     with nullcontext(sys.stdout.buffer) if output == "-" else atomic_file(output) as f:
         with Stop() as stop:
             for block in produce(job_list, workers, stop):
                 for chunk in block:
-                    f.write(chunk[1:] if text and n == 0 else chunk)
+                    # a text-format record starts with its blank line (encode), but not the file's first
+                    f.write(chunk[1:] if n == 0 and chunk[:1] == b"\n" else chunk)
                     n += 1
                 if on_hands:
                     on_hands(len(block))

@@ -98,18 +98,25 @@ def check(rules: Rules, params: dict[str, Any], where: str) -> Rules:
         raise SettingError(f"{where}: {str(e).removeprefix('params.')}") from None
 
 
+#: the largest TOML file of rule changes read (a rule change is a line)
+MAX_RULES_BYTES = 1 << 20
+
+
 def load_toml(rules: Rules, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
     """The rule changes of a TOML file: ``name = value`` per rule; a key ending in ``+`` or
     ``-`` adds to or takes out of a set (``kinds- = ["four_two_single"]``)."""
+    from ..io.sources import InputError, read_small
+
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise SettingError(f"{path}: {e.strerror or e}") from None
+        raw = read_small(path, MAX_RULES_BYTES, "--rules")
+        data = tomllib.loads(raw.decode("utf-8"))
+    except InputError as e:
+        raise SettingError(str(e).removeprefix("--rules ")) from None
+    except UnicodeDecodeError as e:
+        raise SettingError(f"{path}: not TOML: not UTF-8 text ({e.reason} at byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:
         raise SettingError(f"{path}: not TOML: {e}") from None
-    with open(path, encoding="utf-8", errors="replace") as lines:
-        text = lines.read().splitlines()
+    text = raw.decode("utf-8", "replace").splitlines()
     params = dict(params or {})
     for key, value in data.items():
         line = next((k + 1 for k, s in enumerate(text) if re.match(rf"\s*\"?{re.escape(key)}\"?\s*=", s)), None)
