@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from tests.crashkit import Bench, Tally
+from crashkit import Bench, Tally
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +52,7 @@ def test_the_tally_sees_a_loss_and_a_duplicate(bench, tmp_path):
     import os
     import shutil
 
-    from tests.crashkit import keys
+    from crashkit import keys
 
     out = str(tmp_path / "ds")
     shutil.copytree(bench.ingested, out)
@@ -73,7 +73,7 @@ def test_a_rerun_naming_the_input_another_way_repairs_without_doubling(bench, tm
     import os
 
     from paipu.replay.io.commit import read_table
-    from tests.crashkit import INGEST, keys, run
+    from crashkit import INGEST, keys, run
 
     link = str(tmp_path / "link.jsonl")
     os.symlink(bench.src, link)

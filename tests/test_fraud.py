@@ -21,7 +21,7 @@ from paipu.cli import app
 from paipu.replay.decisions import hand_decisions
 from paipu.replay.io.jsonl import record_to_json
 from paipu.replay.sim.population import BotClock, HumanClock, Population, parse_cheats
-from tests.helpers import ANTI_SPRING, SPRING, ddz
+from helpers import ANTI_SPRING, SPRING, ddz
 
 runner = CliRunner()
 

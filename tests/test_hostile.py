@@ -310,7 +310,7 @@ def test_dangling_looping_symlinks_and_fifos_are_reported(tmp_path):
 
 
 def test_audit_exits_2_on_unreadable_inputs_and_still_audits_the_rest(tmp_path, monkeypatch):
-    from tests.test_cli import invoke
+    from test_cli import invoke
 
     src = _folder_with_problems(tmp_path)
     r = invoke("audit", str(src), "--jsonl")
@@ -405,7 +405,7 @@ def test_full_disk_leaves_the_dataset_as_before_the_batch(tmp_path, monkeypatch)
 
 def test_full_disk_is_one_line_from_the_cli(tmp_path, monkeypatch):
     from paipu.replay.io import commit
-    from tests.test_cli import invoke
+    from test_cli import invoke
 
     src = tmp_path / "h.jsonl"
     src.write_bytes(jsonl_lines(GOOD))
@@ -443,7 +443,7 @@ def test_a_second_writer_fails_at_once_naming_the_first(tmp_path):
 
         with pytest.raises(DatasetLocked):
             audit_dataset(out)
-        from tests.test_cli import invoke
+        from test_cli import invoke
 
         r = invoke("ingest", str(src), "--out", out)
         assert r.exit_code == 2 and r.stderr.count("\n") == 1 and f"pid {holder.pid}" in r.stderr
@@ -498,7 +498,7 @@ def test_uncommitted_staging_is_dropped_and_committed_is_completed(tmp_path):
 
 
 def test_the_cli_never_shows_a_traceback_on_the_hostile_corpus(tmp_path):
-    from tests.test_cli import invoke
+    from test_cli import invoke
 
     src = _folder_with_problems(tmp_path)
     for k, (_name, bad, _, _) in enumerate(JSONL_CASES):

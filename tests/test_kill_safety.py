@@ -21,7 +21,7 @@ from paipu.replay.audit import audit_dataset
 from paipu.replay.ingest import ingest_files
 from paipu.replay.io.jsonl import record_to_json
 from paipu.replay.sim import simulate
-from tests.crashkit import keys
+from crashkit import keys
 
 #: the child: ``paipu audit`` whose every part file write first sleeps (in the spawned
 #: workers too: they import this file as their __mp_main__), so that a kill lands mid-part

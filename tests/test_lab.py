@@ -20,7 +20,7 @@ from paipu.replay.replayer import Matches, replay
 from paipu.replay.sim import BLOCK, simulate, simulate_settings
 from paipu.replay.sim.run import Job, jobs, write
 from paipu.replay.sim.settings import SettingError, changes, load_toml, setting, settings_of
-from tests.helpers import BID_0, code_at, ddz, stepping
+from helpers import BID_0, code_at, ddz, stepping
 
 runner = CliRunner()
 
