@@ -17,6 +17,8 @@ import sys
 
 import pytest
 
+from test_text_reading import BASE_LINES, HAND, SEAT_AT, _item_tuples
+
 from paipu.replay import replayer
 from paipu.replay.cards import CARD_NAMES
 from paipu.replay.kernel import compiled
@@ -395,7 +397,6 @@ def test_kernel_reads_text_hands_as_the_pure_reader(edits, strict):
     """Whole text hands, good and spoilt by inserted or replacing text: the items (records,
     codes, messages, lines, raw text) with the kernel's line loop are the pure loop's."""
     from paipu.replay.io import text
-    from test_text_reading import BASE_LINES, _item_tuples
 
     lines = list(BASE_LINES)
     for at, column, token, replace in edits:
@@ -513,7 +514,6 @@ def test_kernel_reads_field_lines_as_the_pure_reader(extra, replace):
     """Game, seat and field lines (JSON orjson may read and JSON it must leave to the
     standard decoder) added to a hand or replacing one of its lines: the same items."""
     from paipu.replay.io import text
-    from test_text_reading import HAND, SEAT_AT, _item_tuples
 
     lines = list(HAND)
     if replace:

@@ -201,13 +201,26 @@ def test_a_what_if_names_its_significant_differences(tmp_path):
 
 def test_any_number_of_workers_gives_the_same_file(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    job_list = jobs("gd", None, BLOCK + 30, 5, [{}], escape_rate=0.05)
+    job_list = list(jobs("gd", None, BLOCK + 30, 5, [{}], escape_rate=0.05))  # made as consumed: listed to be played twice
     assert write(str(a), job_list, workers=1) == (BLOCK + 30, False)
     assert write(str(b), job_list, workers=2) == (BLOCK + 30, False)
     assert a.read_bytes() == b.read_bytes()
     # a block starts a new match: hands from BLOCK on are the same played alone
     tail = list(simulate("gd", None, 30, 5, escape_rate=0.05, start=BLOCK))
     assert [json.loads(x) for x in a.read_text().splitlines()[BLOCK:]] == json.loads(json.dumps(tail))
+
+
+def test_a_run_with_workers_and_no_work_ends_at_once(tmp_path):
+    """A pool terminated before its workers had set their own signal handlers waited for
+    ever: the SIGTERM only set the inherited Stop flag (5 runs of 6 hung here)."""
+    import subprocess
+    import sys
+
+    code = ("from paipu.replay.sim.run import write\n"
+            "for k in range(5):\n"
+            f"    assert write({str(tmp_path / 'x.jsonl')!r}, iter([]), workers=2) == (0, False)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
 
 
 def test_an_interrupted_run_leaves_a_valid_gzip_of_complete_hands(tmp_path):

@@ -81,12 +81,18 @@ def run_job(job: Job) -> list[bytes]:
     return [encode(r, job.text) for r in records(job)]
 
 
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _quiet_worker(parent: int) -> None:
     from ..distributed import die_with_parent
 
     die_with_parent(parent)  # a killed run leaves no worker playing on
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # the pool forked this process with the stop signals blocked (produce): a SIGTERM of the
+    # pool's terminate() that came before the handlers above is delivered now and ends it
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
 
 
 class Stop:
@@ -124,11 +130,22 @@ def produce(job_list: Iterable[Job], workers: int, stop: Stop) -> Iterator[list[
         return
     import multiprocessing
 
-    pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
-        workers, initializer=_quiet_worker, initargs=(os.getpid(),))
+    todo = iter(job_list)
+    first = list(itertools.islice(todo, 2 * workers))
+    if not first:  # no work: no pool
+        return
+    # A forked worker inherits the parent's handlers, Stop's among them, which only note a
+    # SIGTERM: one that the pool's terminate() sent before the worker's own handlers were set
+    # was noted and ignored, and the pool's join waited for ever (a run stopped or done at
+    # once). The workers start with the stop signals blocked and unblock them when ready.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
-        todo = iter(job_list)
-        pending = deque(pool.apply_async(run_job, (job,)) for job in itertools.islice(todo, 2 * workers))
+        pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
+            workers, initializer=_quiet_worker, initargs=(os.getpid(),))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    try:
+        pending = deque(pool.apply_async(run_job, (job,)) for job in first)
         while pending:
             block = pending.popleft().get()
             pending.extend(pool.apply_async(run_job, (job,)) for job in itertools.islice(todo, 1))
