@@ -33,7 +33,7 @@ import pyarrow as pa
 from .io.commit import DatasetWriteError, writing
 from .io.dataset import (
     HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, RejectIndex, _action_from_row, _record_from_row,
-    add_hand, content_hash, file_identity, id_key, reject_digest, reject_keys, unfit_field,
+    add_hand, content_hash, file_identity, id_key, reject_digest, reject_keys, stored_path, unfit_field,
 )
 from .io.jsonl import items_of_lines, parse_line, record_to_json
 from .io.mapping import is_mapping
@@ -329,7 +329,8 @@ class Ingester:
             self.stats.reject(code[k])
             if self.on_reject:
                 self.on_reject(Item(source[k], line[k], "", code=Code(code[k]), message=message[k], raw=raw[k]))
-        table = pa.table([pa.array(c, type=t) for c, t in zip((source, line, code, message, raw, hand_id, file, digest),
+        table = pa.table([pa.array(c, type=t) for c, t in zip(([stored_path(x) for x in source], line, code, message, raw,
+                                                                hand_id, file, digest),
                                                                REJECTS.types)], schema=REJECTS)
         return table.filter(pa.array(new)) if len(kept) < len(rows) else table
 

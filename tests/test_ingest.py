@@ -348,3 +348,25 @@ def test_ingest_says_what_it_held_back(tmp_path):
     assert r.exit_code == 0
     assert r.stdout.strip().endswith("0 already there, 0 rejected, 1 held back")
     assert f"{tmp_path / 'live.jsonl'}:2: held back: the file's last line has no line end" in r.stderr
+
+
+def test_a_file_name_that_is_not_utf8_is_stored_escaped_and_found_again(tmp_path):
+    """Its name's bytes reach Python as lone surrogates, which Arrow cannot store: ingest ended
+    in a UnicodeEncodeError traceback, the hand of that file and its neighbours lost."""
+    folder = os.fsencode(str(tmp_path))
+    good, bad = os.fsdecode(folder + b"/x\xff.jsonl"), os.fsdecode(folder + b"/r\xfe.jsonl")
+    record = next(iter(simulate("doudizhu", "huopin", 1, 3)))
+    with open(good, "w", encoding="utf-8") as f:
+        f.write(json.dumps(record) + "\n")
+    with open(bad, "w", encoding="utf-8") as f:
+        f.write('{"bad": 1}\n')
+    ds = str(tmp_path / "ds")
+    stats = ingest_files([good, bad], ds)
+    assert (stats.written, stats.rejected) == (1, 1)
+    con = duckdb.connect()
+    hands = con.sql(f"select source, line from read_parquet('{ds}/hands/**/*.parquet')").fetchall()
+    rejects = con.sql(f"select source, line, file from read_parquet('{ds}/rejects/**/*.parquet')").fetchall()
+    assert hands == [(str(tmp_path) + "/x\\xff.jsonl", 1)]
+    assert rejects == [(str(tmp_path) + "/r\\xfe.jsonl", 1, str(tmp_path) + "/r\\xfe.jsonl")]
+    again = ingest_files([good, bad], ds)  # the same files: nothing new, nothing doubled
+    assert (again.written, again.rejected, again.duplicates) == (0, 0, 2)

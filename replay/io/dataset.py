@@ -72,11 +72,30 @@ def _hash63(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") >> 1
 
 
+def stored_path(path: str) -> str:
+    r"""A file's path as the dataset stores it, text: a name that is not UTF-8 (its bytes held by
+    Python as lone surrogates, which Arrow cannot store) spelled with ``\x`` escapes.
+
+    >>> stored_path("logs/a.jsonl"), stored_path("x\udcff.paipu")
+    ('logs/a.jsonl', 'x\\xff.paipu')
+    """
+    if path.isascii():
+        return path
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        try:
+            return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:
+            return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def file_identity(source: str) -> str:
     """The input file *source* names, for a reject's identity: its absolute path with
     symbolic links resolved, so that ``bad.jsonl``, ``./bad.jsonl`` and ``/abs/bad.jsonl``
     are one file (a URI as it is)."""
-    return source if store.is_uri(source) else os.path.realpath(source)
+    return stored_path(source if store.is_uri(source) else os.path.realpath(source))
 
 
 def reject_digest(raw: str | None, message: str) -> int:
@@ -210,7 +229,7 @@ def add_hand(hands: Columns, actions: ActionRows, record: dict, source: str, lin
     if len(match) > 2:
         extra = dict(extra or {}, match=match)
     h["extra"].append(_json(extra) if extra else None)
-    h["source"].append(source)
+    h["source"].append(stored_path(source))
     h["line"].append(line)
     h["encoding"].append(encoding)
     h["hash"].append(digest)
