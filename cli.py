@@ -474,8 +474,13 @@ def beats(
 
     from paipu.replay.combos import strongest
 
+    from paipu.replay.cards import card_name, over_deck, parse_cards
+
     rules, declared, level = _rules_or_fail(game, variant, level)
     ra, rb = _classify(declared, rules, a, level), _classify(declared, rules, b, level)
+    for card, times, held in over_deck(parse_cards(a) + parse_cards(b), rules.deck):  # A and B from one deck
+        fail(f"{card_name(card)} {times} times in {a!r} and {b!r} together: the deck of {rules.game}/{rules.variant} "
+             f"holds {'one' if held == 1 else held}")
     out.print("yes" if ra and rb and any_beats(ra, strongest(rb)) else "no", markup=False)
 
 

@@ -206,6 +206,10 @@ def test_a_card_more_often_than_the_decks_hold_is_an_error():
     one_line_error(invoke("beats", "--game", "ddz", "4s 4s 4s 4s", "3s"),
                    "4s 4 times in '4s 4s 4s 4s': the deck of doudizhu/huopin holds one")
     one_line_error(invoke("beats", "--game", "ddz", "4s", "3h 3h"), "3h 2 times in '3h 3h'")
+    one_line_error(invoke("beats", "--game", "ddz", "3s", "3s"),  # each side alone is fine, not both together
+                   "3s 2 times in '3s' and '3s' together: the deck of doudizhu/huopin holds one")
+    one_line_error(invoke("beats", "--game", "guandan", "3s 3s", "3s"), "3s 3 times in '3s 3s' and '3s' together")
+    assert invoke("beats", "--game", "guandan", "3s", "3s").stdout.strip() == "no"  # two decks: one each
     one_line_error(invoke("combo", "--game", "guandan", "3s 3s 3s"),
                    "3s 3 times in '3s 3s 3s': the deck of guandan/standard holds 2")
     one_line_error(invoke("combo", "--game", "pdk", "2h"), "2h in '2h': not in the deck of paodekuai/huopin")
