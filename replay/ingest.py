@@ -33,12 +33,12 @@ import pyarrow as pa
 from .io.commit import DatasetWriteError, writing
 from .io.dataset import (
     HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, RejectIndex, _action_from_row, _record_from_row,
-    add_hand, content_hash, file_identity, id_key, reject_digest, reject_keys, stored_path, unfit_field,
+    add_hand, content_hash, file_identity, id_key, reject_digest, reject_keys, unfit_field,
 )
 from .io.jsonl import items_of_lines, parse_line, record_to_json
 from .io.mapping import is_mapping
 from .io.readers import FOREIGN, foreign_items
-from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format
+from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format, stored_path
 from .io.text import CHUNK_BYTES, items_of_text_blocks, text_batches
 from .verdicts import Code
 

@@ -370,3 +370,6 @@ def test_a_file_name_that_is_not_utf8_is_stored_escaped_and_found_again(tmp_path
     assert rejects == [(str(tmp_path) + "/r\\xfe.jsonl", 1, str(tmp_path) + "/r\\xfe.jsonl")]
     again = ingest_files([good, bad], ds)  # the same files: nothing new, nothing doubled
     assert (again.written, again.rejected, again.duplicates) == (0, 0, 2)
+    said = []
+    ingest_files([bad], str(tmp_path / "ds2"), on_reject=said.append)  # messages name it as the tables do
+    assert [i.where for i in said] == [str(tmp_path) + "/r\\xfe.jsonl:1"]

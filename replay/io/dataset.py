@@ -28,6 +28,7 @@ from ..kernel import compiled
 from ..record import FIELDS, content_hash  # noqa: F401  (content_hash: here for its users)
 from . import store
 from .commit import StagedBatch, part_files, read_table, settle, snapshot
+from .sources import stored_path
 
 HANDS = pa.schema([
     ("id", pa.string()), ("variant", pa.string()),
@@ -70,25 +71,6 @@ def id_key(hand_id: str) -> int:
 def _hash63(text: str) -> int:
     data = text.encode("utf-8", "surrogatepass")
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") >> 1
-
-
-def stored_path(path: str) -> str:
-    r"""A file's path as the dataset stores it, text: a name that is not UTF-8 (its bytes held by
-    Python as lone surrogates, which Arrow cannot store) spelled with ``\x`` escapes.
-
-    >>> stored_path("logs/a.jsonl"), stored_path("x\udcff.paipu")
-    ('logs/a.jsonl', 'x\\xff.paipu')
-    """
-    if path.isascii():
-        return path
-    try:
-        path.encode("utf-8")
-        return path
-    except UnicodeEncodeError:
-        try:
-            return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-        except UnicodeEncodeError:
-            return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def file_identity(source: str) -> str:

@@ -49,7 +49,26 @@ class Item:
 
     @property
     def where(self) -> str:
-        return f"{self.source}:{self.line}"
+        return f"{stored_path(self.source)}:{self.line}"
+
+
+def stored_path(path: str) -> str:
+    r"""A file's path as the dataset stores it, text: a name that is not UTF-8 (its bytes held by
+    Python as lone surrogates, which Arrow cannot store) spelled with ``\x`` escapes.
+
+    >>> stored_path("logs/a.jsonl"), stored_path("x\udcff.paipu")
+    ('logs/a.jsonl', 'x\\xff.paipu')
+    """
+    if path.isascii():
+        return path
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        try:
+            return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:
+            return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class InputError(OSError):
