@@ -31,6 +31,18 @@ def _name(acts: dict, a: dict) -> str:
     return acts[key]
 
 
+def _move(a: dict, card, cards: str, factor: str, ms: str) -> dict:
+    """An action's cards, factor and time under an operator's field names (*cards*, ...)."""
+    m: dict = {}
+    if a["act"] == "play":
+        m[cards] = [card(c) for c in a["cards"]]
+    if "factor" in a:
+        m[factor] = a["factor"]
+    if "t" in a:
+        m[ms] = a["t"]
+    return m
+
+
 def zh_game(record: dict) -> dict:
     """One hand as the Chinese operator's room replay: players listed from seat 2, seats from 1,
     every message once per receiving seat (序号 tells the copies)."""
@@ -39,14 +51,8 @@ def zh_game(record: dict) -> dict:
     messages: list[dict] = [{"序号": 0, "接收者": r + 1, "动作": "发牌"} for r in range(n)]
     for k, a in enumerate(record["actions"]):
         for r in range(n):
-            m = {"序号": k + 1, "接收者": r + 1, "座位号": a["seat"] + 1, "动作": _name(ZH_ACTS, a)}
-            if a["act"] == "play":
-                m["牌"] = [zh_card(c) for c in a["cards"]]
-            if "factor" in a:
-                m["倍数"] = a["factor"]
-            if "t" in a:
-                m["耗时"] = a["t"]
-            messages.append(m)
+            messages.append({"序号": k + 1, "接收者": r + 1, "座位号": a["seat"] + 1, "动作": _name(ZH_ACTS, a),
+                             **_move(a, zh_card, "牌", "倍数", "耗时")})
     result = record["result"]
     return {"牌局编号": record["id"], "房间": {"名称": record["room"]["name"], "底分": record["room"]["base"]},
             "玩家": [{"座位号": s + 1, "昵称": record["players"][s], "手牌": [zh_card(c) for c in record["deal"][s]]}
@@ -63,14 +69,7 @@ def en_document(records: list[dict]) -> dict:
         pos = [f"P{s + 1}" for s in range(len(record["players"]))]
         events = []
         for a in record["actions"]:
-            e = {"type": _name(EN_ACTS, a), "pos": pos[a["seat"]]}
-            if a["act"] == "play":
-                e["cards"] = [en_card(c) for c in a["cards"]]
-            if "factor" in a:
-                e["x"] = a["factor"]
-            if "t" in a:
-                e["ms"] = a["t"]
-            events.append(e)
+            events.append({"type": _name(EN_ACTS, a), "pos": pos[a["seat"]], **_move(a, en_card, "cards", "x", "ms")})
         result = record["result"]
         rounds.append({"roundId": record["id"], "table": {"name": record["room"]["name"], "base": record["room"]["base"]},
                        "seats": [{"pos": p, "nick": record["players"][s]} for s, p in enumerate(pos)],
