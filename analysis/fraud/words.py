@@ -45,7 +45,7 @@ def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
     who = t.player + (f" {'&' if t.kind == 'co_seating' else '->'} {t.other}" if t.other else "")
     mark = "FLAG" if t.q <= alpha else "    "
     lines = [f"{rank:3d} {mark} {t.kind:<10} {t.game}/{t.variant} {who}  q {human.p_value(t.q)}  p {human.p_value(t.p)}  "
-             f"effect {human.number(t.effect, _decimals(t.effect))}  n {t.n:,}",
+             f"effect {_number(t.effect)}  n {t.n:,}",
              "      " + evidence_words(t.kind, t.evidence)]
     if t.hands:
         lines.append("      hands: " + " ".join(t.hands))
@@ -93,7 +93,7 @@ def _values(evidence: dict) -> dict[str, str]:
         if isinstance(x, dict):  # a bot feature: its value, the players' median, its z
             if "value" in x:
                 def show(v, r=rate):
-                    return "–" if v is None else (human.percent(v) if r else human.number(v, _decimals(v)))
+                    return "–" if v is None else (human.percent(v) if r else _number(v))
                 out[name] = (f"{show(x.get('value'))} (players' median {show(x.get('population_median'))}, "
                              f"z {_z(x.get('z'))})")
             else:
@@ -113,12 +113,8 @@ def _values(evidence: dict) -> dict[str, str]:
 
 
 def _number(x: float | int) -> str:
-    return human.number(x, None if isinstance(x, int) else _decimals(x))
-
-
-def _decimals(x: float) -> int:
     """Three significant digits, at most three decimals; whole numbers whole."""
-    return 0 if float(x).is_integer() else min(human.decimals_for([x]), 3)
+    return human.number(x, None if isinstance(x, int) else human.decimals_for([x], most=3))
 
 
 def _z(z: float | None) -> str:
