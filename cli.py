@@ -196,11 +196,18 @@ def place(value):
 def writable_file(path: str, what: str, stdout: str = "") -> None:
     """Fail with one line unless *path* can be created or replaced as a file; *stdout* is
     how the command writes to standard output instead (its hint), if it can."""
+    from paipu.replay.io.output import NotRegularFile, check_target
+
     folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        fail(f"{what} {path} is a folder, not a file")
-    if os.path.exists(path) and not os.path.isfile(path):  # a device or a pipe: a replacing write would remove it
+    try:
+        check_target(path)  # what the writer itself refuses, said before any work, with a hint
+    except NotRegularFile:
+        if os.path.isdir(path):
+            fail(f"{what} {path} is a folder, not a file")
+        # a device or a pipe: a replacing write would remove it
         fail(f"{what} {path} is not a regular file" + (f" (for standard output: {stdout})" if stdout else ""))
+    except OSError:
+        pass  # cannot be looked at (a loop of links, ...): the folder and access checks below say why
     if not os.path.isdir(folder):
         fail(f"{what} {path}: the folder {os.path.dirname(path) or '.'} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
