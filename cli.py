@@ -263,7 +263,7 @@ def ingest(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no per-reject lines")] = False,
     workers: Annotated[int | None, typer.Option(help="parsing processes (default: all cores for large inputs; at most the cores)")] = None,
     follow: Annotated[bool, typer.Option("--follow", help="keep reading new and appended files until Ctrl-C "
-                                         "(SIGINT or SIGTERM: exit 0 after the batch in hand; docs/scale.md)")] = False,
+                                         "(SIGINT or SIGTERM: exit 0 after the batch in hand; docs/format.md)")] = False,
     interval: Annotated[float, typer.Option(metavar="SECONDS", help="--follow: seconds between polls")] = 2.0,
     settle: Annotated[float, typer.Option(metavar="SECONDS", help="--follow: a text file's last hand, or a "
                                           "whole-document file, is taken once unchanged this long")] = 10.0,

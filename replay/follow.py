@@ -31,7 +31,8 @@ is read again from its start; its hands already stored are skipped by id and con
   line is held back as in JSONL.
 - A whole document (Botzone, RLCard, DouZero, OpenSpiel, a mapping file's logs), a gzip file
   and a UTF-16 file cannot be read from an offset: each is read whole once it has not
-  changed for *settle* seconds, and again whenever it changes after that.
+  changed for *settle* seconds, and again whenever it changes after that.  (A ``.json`` or
+  ``.txt`` file's format is sniffed once it has settled: it may be such a document.)
 
 **Polling, not file events.**  Positions make events unnecessary for correctness (an event
 would only wake the follower sooner), polling works alike on every OS and on network and
@@ -44,7 +45,7 @@ finds the dataset locked waits for the next.  When another writer added hands or
 meanwhile, the follower reloads its id index first, so nothing is stored twice.
 
 Stopping: SIGINT (Ctrl-C) or SIGTERM ends the follower after the batch in hand is committed
-(a second one ends it at once: the batch is left out, and the next run takes it);
+(a second one ends it at once, exit 130: the batch is left out, and the next run takes it);
 *idle_exit* ends it after that many seconds in which no input file changed.
 """
 
@@ -65,7 +66,8 @@ from .ingest import BATCH_BYTES, Batch, Ingester, IngestStats, iter_batches, pau
 from .io.commit import DatasetLocked, part_files, writing
 from .io.dataset import file_identity
 from .io.sources import (
-    _UTF16, GZIP_MAGIC, InputError, Item, LongLine, Unreadable, expand_inputs, file_encoding, sniff_format, tail_lines,
+    _UTF16, GZIP_MAGIC, InputError, Item, LongLine, Unreadable, base_suffix, expand_inputs, file_encoding, sniff_format,
+    tail_lines,
 )
 from .io.text import HAND_LINE
 
@@ -73,6 +75,9 @@ from .io.text import HAND_LINE
 STATE = "_follow/state.parquet"
 STATE_SCHEMA = pa.schema([("file", pa.string()), ("dev", pa.int64()), ("ino", pa.int64()), ("offset", pa.int64()),
                           ("line", pa.int64()), ("tail", pa.int64()), ("size", pa.int64()), ("mtime_ns", pa.int64())])
+#: endings of files whose first line tells their format (a ``.json`` or ``.txt`` file may be
+#: another tool's document: its format is sniffed once it has settled)
+_LINE_SUFFIXES = (".jsonl", ".ndjson", ".paipu")
 #: the bytes before a file's offset whose hash tells a rewritten file
 TAIL = 4096
 #: seconds between polls, and how long a file (or a text file's last hand) stays unchanged
@@ -329,8 +334,8 @@ class _Follower:
             if st.st_size == 0:
                 w.done = w.seen
                 return
-            if not settled and not _first_line_ended(path):
-                return  # its format is told by its first line: wait for it
+            if not settled and (base_suffix(path) not in _LINE_SUFFIXES or not _first_line_ended(path)):
+                return  # its format is told by its first line (a .json file, by its first bytes): wait for them
             w.kind = sniff_format(path) if self.fmt == "auto" else self.fmt
         mode = _mode(path, w.kind)
         old = self.state.get(ident)
