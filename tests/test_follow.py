@@ -14,7 +14,9 @@ from collections import Counter
 
 import pyarrow.parquet as pq
 
+from paipu.replay.audit import audit_dataset
 from paipu.replay.follow import STATE, follow
+from paipu.replay.ingest import ingest_files
 from paipu.replay.io.commit import read_table
 from paipu.replay.io.jsonl import record_to_json
 from paipu.replay.io.text import record_to_text
@@ -167,3 +169,27 @@ def test_sigterm_stops_cleanly_and_a_texts_last_hand_waits_for_the_next(tmp_path
     out, _ = _stop(child)
     assert out.startswith("stopped (SIGINT): ingested 1 hand from 1 file into ds; 0 already there, 0 rejected, 1 held")
     assert _ids(tmp) == Counter(r["id"] for r in hands[:2])
+
+
+def test_audit_and_another_ingest_run_beside_the_follower_and_nothing_is_doubled(tmp_path):
+    tmp = str(tmp_path)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    hands = list(simulate("guandan", None, 6, 5))
+    line = [record_to_json(r).decode() + "\n" for r in hands]
+    (logs / "a.jsonl").write_text(line[0] + line[1], encoding="utf-8")
+    child = _follower(tmp, *FAST)
+    _wait_for(tmp, {hands[0]["id"], hands[1]["id"]}, child)
+    # the follower holds the lock only while it writes: a plain ingest and the audit get it
+    other = tmp_path / "other.jsonl"
+    other.write_text(line[2] + line[3], encoding="utf-8")
+    stats = ingest_files([str(other)], str(tmp_path / "ds"), workers=1)
+    assert (stats.written, stats.duplicates) == (2, 0)
+    assert audit_dataset(str(tmp_path / "ds"), workers=1) == 2  # parts: the follower's, the ingest's
+    assert read_table(str(tmp_path / "ds"), "verdicts", ["hand_id"]).num_rows == 4
+    # the same hands reach the followed folder: the follower knows them (it reloaded its index)
+    (logs / "b.jsonl").write_text(line[2] + line[3] + line[4], encoding="utf-8")
+    _wait_for(tmp, {hands[4]["id"]}, child)
+    out, _ = _stop(child)
+    assert out.startswith("stopped (SIGINT): ingested 3 hands from 2 files into ds; 2 already there, 0 rejected")
+    assert _ids(tmp) == Counter(r["id"] for r in hands[:5])
