@@ -440,12 +440,97 @@ def test_ratings_teams_from_sides():
 
 
 def test_parse_cheats():
-    assert parse_cheats("collude=2, dump=1,bot=3") == {"collude": 2, "dump": 1, "bot": 3}
-    assert parse_cheats("") == {}
+    from paipu.replay.sim.population import Cheat, cheat_spec
+
+    assert parse_cheats("collude=2, dump=1,bot=3") == [Cheat("collude", 2), Cheat("dump", 1), Cheat("bot", 3)]
+    assert parse_cheats("") == []
+    assert parse_cheats("soft=2@0.15@seat=2,dump=1@x4@seat=0,share=1,few=1@hands=90") == [
+        Cheat("soft", 2, share=0.15, seat=2.0), Cheat("dump", 1, stake=4, seat=0.0), Cheat("share", 1, share=0.3),
+        Cheat("few", 1, seat=10, hands=90)]
+    assert cheat_spec(parse_cheats("dump=1@seat=0@x4")) == "dump=1@x4@seat=0"
     with pytest.raises(ValueError, match="unknown kind 'spy'"):
         parse_cheats("spy=1")
     with pytest.raises(ValueError, match="whole number"):
         parse_cheats("bot=x")
+    for bad in ("soft=1@1.5", "soft=1@x4", "dump=1@0.3", "dump=1@x0", "collude=1@seat=-1", "few=1@hands=0",
+                "bot=1@0.5", "soft=1@fast"):
+        with pytest.raises(ValueError, match="bad option|no options"):
+            parse_cheats(bad)
+
+
+def test_planted_kinds_get_their_policies_and_labels():
+    from paipu.replay.sim.population import Colluder, Dumper, Sharer
+
+    pop = Population("doudizhu", None, 20, parse_cheats("soft=1@0.2,dump=1@x4,share=1@0.4,few=1"), hands=200, seed=3)
+    by_kind: dict[str, list] = {}
+    for p in pop.people:
+        by_kind.setdefault(p.kind, []).append(p)
+    assert {k: len(v) for k, v in by_kind.items()} == {"soft": 2, "dumper": 1, "receiver": 1, "sharer": 2,
+                                                        "colluder": 2, "honest": 12}
+    soft = by_kind["soft"][0].policy
+    assert isinstance(soft, Colluder) and (soft.spare, soft.feed) == (0.2, 0.0)
+    assert isinstance(by_kind["dumper"][0].policy, Dumper) and by_kind["dumper"][0].policy.stake == 4
+    assert isinstance(by_kind["sharer"][0].policy, Sharer) and by_kind["sharer"][0].policy.share == 0.4
+    few = by_kind["colluder"][0]
+    assert (few.seat, few.policy.spare) == (10, 0.85)
+    labels = {row["player"]: (row["kind"], row["mate"]) for row in pop.labels()}
+    a, b = by_kind["sharer"]
+    assert labels[a.name] == ("sharer", b.name) and labels[b.name] == ("sharer", a.name)
+
+
+def _meetings(cheat: str, seed: int = 0, hands: int = 1500) -> tuple[int, int, int]:
+    """(hands the planted pair shared, hands of its first member, of its second)."""
+    pop = Population("doudizhu", None, 30, parse_cheats(cheat), hands=hands, seed=seed)
+    a, b = [p.name for p in pop.people if p.mate]
+    together = na = nb = 0
+    for k in range(hands):
+        names = {s.name for s in pop.seats_for(k)}
+        na += a in names
+        nb += b in names
+        together += a in names and b in names
+    return together, na, nb
+
+
+def test_co_seating_strength_and_few_hands():
+    chance, na, nb = _meetings("soft=1@seat=0")
+    strong, _, _ = _meetings("soft=1@seat=10")
+    # random seating among 30 (about 8-10 online): the pair meets in a few dozen hands; 10x chance far more
+    assert strong > 4 * max(chance, 1)
+    few, fa, fb = _meetings("soft=1@hands=40")
+    assert fa < na / 2 and fb < nb / 2  # thinned sessions: fewer hands each
+
+
+def test_dumper_at_stakes_raises_them_and_throws_only_then():
+    import random
+
+    from helpers import with_hand
+    from paipu.replay.cards import cards_name, parse_cards
+    from paipu.replay.replayer import make_table
+    from paipu.replay.sim import simulate
+    from paipu.replay.sim.population import Dumper, Sharer
+
+    record = next(iter(simulate("doudizhu", None, 1, 5)))
+    table = make_table(record)
+    assert table.setup() is None
+    receiver = table.spec.players[1]
+    dumper = Dumper(receiver, stake=4)
+    assert dumper.bid(table, random.Random(0), 0, 0.0, "grab") is True  # the receiver is at the table
+    assert Dumper("nobody", stake=4).bid(table, random.Random(0), 0, 0.0, "grab") is False  # the base's (power 0)
+    table.landlord, table.turn, table.last = 0, 0, None
+    with_hand(table, 0, parse_cards("3h 4h 7c 7d 7h 7s"))
+    with_hand(table, 1, parse_cards("5h 6h"))
+    mult = table.multiplier_now()
+    assert mult < 4
+    assert cards_name(dumper.play(table, random.Random(0), table.legal_moves(0), {})) == "7s 7h 7d 7c"  # a bomb
+    table.bombs += 2  # the stake reached: the lowest single is led, as a dump
+    assert table.multiplier_now() >= 4
+    assert cards_name(dumper.play(table, random.Random(0), table.legal_moves(0), {})) == "3h"
+    # a card sharer leads what its partner (the other farmer) can beat and the landlord cannot
+    table.landlord, table.turn = 2, 0
+    with_hand(table, 2, parse_cards("4d 4s"))
+    sharer = Sharer(receiver, share=1.0)
+    with_hand(table, 0, parse_cards("3h 5c 9h"))
+    assert cards_name(sharer.play(table, random.Random(0), table.legal_moves(0), {})) == "5c"
 
 
 def test_clocks():
