@@ -216,11 +216,11 @@ def test_soft_play_against_the_same_place_per_direction():
     assert tests[("B", "A")].evidence["z"] == round((1 - 1.0) / math.sqrt(10 * 0.1 * 0.9 * 1.25), 3)
 
 
-def test_soft_play_hand_level_test_for_spares_in_runs():
-    from scipy.stats import t as student
+def test_soft_play_caps_runs_of_spares_within_a_hand():
+    from scipy.stats import poisson
 
     # A rarely spares (1 of 100 others from this place) but spared B 6 of 10 times,
-    # five of them in one hand: the pooled tests see a huge effect, the hands do not
+    # five of them in one hand: the pooled tests see a huge effect, the capped count less
     rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 6,
                           "n_other": 100, "k_other": 1}])
     hands = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": 1, "n": n, "k": k}
@@ -228,18 +228,22 @@ def test_soft_play_hand_level_test_for_spares_in_runs():
     eligible = {("g", "v", "A"), ("g", "v", "B")}
     (pooled,) = soft_play(rows, eligible)
     (t,) = soft_play(rows, eligible, None, hands)
-    d = np.array([5 - 6 * 0.01, 1 - 2 * 0.01, 0 - 2 * 0.01])
-    z_h = d.mean() / (d.std(ddof=1) / math.sqrt(3))
+    # caps: h1 ceil(0.06 + 2 sqrt(0.0594)) + 1 = 2, h2 ceil(0.02 + 2 sqrt(0.0198)) + 1 = 2: 2 + 1 + 0 = 3
     assert pooled.p < 1e-6 and "hands" not in pooled.evidence
-    assert t.p == pytest.approx(float(student.sf(z_h, 2))) and t.p > 0.05
-    assert (t.evidence["hands"], t.evidence["z_hands"]) == (3, round(z_h, 3))
-    # spares spread over many hands: the hand-level test agrees with the pooled one
+    assert (t.evidence["hands"], t.evidence["spared_capped"]) == (3, 3)
+    assert t.p == pytest.approx(float(poisson.sf(2, 0.1)))  # P(X >= 3), X ~ Poisson(10 x 0.01)
+    assert t.evidence["p_capped"] == float(f"{poisson.sf(2, 0.1):.3g}")
+    # spares spread over many hands (one each): nothing is capped, the pooled test decides
     spread = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": f"h{k}", "place": 1, "n": 1,
                             "k": int(k < 6)} for k in range(10)])
     (t2,) = soft_play(rows, eligible, None, spread)
-    d = np.array([0.99] * 6 + [-0.01] * 4)
-    assert t2.p == pytest.approx(float(student.sf(d.mean() / (d.std(ddof=1) / math.sqrt(10)), 9)))
-    assert t2.p < 0.005 and t2.evidence["hands"] == 10
+    assert t2.evidence["spared_capped"] == 6 and t2.p == pooled.p
+    # with over-dispersion 2 the tail is read on K/2 against E/2 (the cap, ceil(0.06 + 2 sqrt(2 x 0.0594)) + 1, is still 2)
+    from paipu.analysis.fraud import capped_spares
+    from scipy.special import gammainc
+
+    k, p, m = capped_spares([("h1", 1, 6, 5)], {1: 0.01}, 0.1, phi=2.0)
+    assert (k, m) == (2, 1) and p == pytest.approx(float(gammainc(1.0, 0.05)))  # cap ceil(0.06 + 0.69) + 1
 
 
 def test_feeding_beyond_both_baselines_and_the_sittings():

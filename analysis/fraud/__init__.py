@@ -311,10 +311,15 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
     baseline rates added and inflated by A's over-dispersion across its sittings without B
     (*phi*, :func:`dispersion`: decisions of one match are not independent); normal upper
     tail, or the one-sided Fisher exact p of the pooled counts when larger (small counts).
-    With *hands* (the pair's chances and spares per hand and place), the hand-level test
-    too: d = spares minus expected per hand, the one-sample t of the d's with hands - 1
-    degrees of freedom, and p is the largest of the three (a player that passes rarely
-    passes in runs, within one hand whose shape makes it keep its cards).
+    With *hands* (the pair's chances and spares per hand and place), the run-proof test
+    too (:func:`capped_spares`): each hand's spares capped at what A's rate makes likely
+    there, the capped count against the expected count as a quasi-Poisson tail; p is the
+    larger of the pooled p and this one. A player that passes rarely passes in runs,
+    within one hand whose shape makes it keep its cards: the cap keeps one such hand from
+    looking like a steady habit, while spares spread over many hands, as a soft player's
+    on a share of its decisions are, keep all their weight. (Until issue #27 this was the
+    one-sample t of the per-hand excess, whose power over 20-40 shared hands was too low:
+    a sparer on 26 of 136 chances against a 1.1% baseline stayed at p 0.006.)
 
     A acted (the sparer), B was favoured (the one spared): the pair is the suspect (a
     dumper spares everyone at the receiver's table, but only the receiver at every one;
@@ -330,15 +335,45 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
         p, evidence = c.p, {}
         if hands is not None:
             base = {r["place"]: r["k_other"] / r["n_other"] for r in strata if r["n_other"]}
-            z_h, p_h, m = _cluster_score(by_hand.get(key, []), base, centred=True)
+            capped, p_h, m = capped_spares(by_hand.get(key, []), base, c.expected, f)
             p = max(p, p_h)
-            evidence = {"hands": m, "z_hands": _finite(z_h)}
+            evidence = {"hands": m, "spared_capped": capped, "p_capped": _sig(p_h)}
         lo, hi = c.ci95
         tests.append(Test("soft_play", game, variant, a, b, p, c.rate - c.base, c.n, {
             "spared": c.k, "chances": c.n, "rate": round(c.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "baseline_rate": round(c.base, 4), "baseline_chances": c.n_base, "baseline_spared": c.k_base,
             "dispersion": round(f, 3), "z": _finite(c.z), **evidence}))
     return tests
+
+
+def capped_spares(rows: list[tuple[str, int, int, int]], base: dict[int, float], expected: float,
+                  phi: float = 1.0) -> tuple[int, float, int]:
+    """(capped count, p, hands) of a pair's spares hand by hand: *rows* (hand, place, n, k),
+    *base* the baseline rate per place, *expected* the pair's expected spares. In a hand
+    with mean μ = Σ n·base and variance σ² = φ·Σ n·base·(1 - base), at most
+    ⌈μ + 2σ⌉ + 1 spares count; p = P(X ≥ K/φ) for X ~ Poisson(expected/φ) (the
+    quasi-Poisson tail, continuous in K through the regularised incomplete gamma). Capping
+    only lowers the count, so under the null the test stays valid (conservative)."""
+    from scipy.special import gammainc
+
+    per: dict[str, list[float]] = {}
+    for c, place, n, k in rows:
+        if place in base:
+            acc = per.setdefault(c, [0.0, 0.0, 0.0])
+            acc[0] += n * base[place]
+            acc[1] += n * base[place] * (1 - base[place])
+            acc[2] += k
+    capped = int(sum(min(k, math.ceil(mu + 2 * math.sqrt(phi * v)) + 1) for mu, v, k in per.values()))
+    if capped <= 0:
+        return 0, 1.0, len(per)
+    if expected <= 0:
+        return capped, 0.0, len(per)
+    return capped, float(gammainc(capped / phi, expected / phi)), len(per)
+
+
+def _sig(p: float) -> float:
+    """*p* to three significant digits."""
+    return float(f"{p:.3g}")
 
 
 def _cluster_rows(frame: pl.DataFrame | None) -> dict[tuple, list[tuple[str, int, int, int]]]:

@@ -36,7 +36,10 @@ SENTENCES = {
 NAMES = {"think_options_corr": "think time's correlation with the options", "hours_of_day": "hours of day played",
          "longest_session_h": "longest session (hours)", "long_pause_rate": "long pauses"}
 #: what each sentence says beside its own fields when they are there
-EXTRAS = {"hands": "over {hands} hands, z {z_hands}", "dispersion": "over-dispersion {dispersion}"}
+#: (the first that fits; the second is the soft-play evidence before issue #27)
+EXTRAS = {"hands": ("over {hands} hands, {spared_capped} spared with runs within a hand capped (p {p_capped})",
+                    "over {hands} hands, z {z_hands}"),
+          "dispersion": ("over-dispersion {dispersion}",)}
 
 
 def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
@@ -57,8 +60,8 @@ def evidence_words(kind: str, evidence: dict) -> str:
 
     >>> evidence_words("soft_play", {"spared": 661, "chances": 785, "rate": 0.842, "ci95": [0.8149, 0.8659],
     ...     "baseline_rate": 0.1277, "baseline_chances": 799, "baseline_spared": 97, "dispersion": 1.0,
-    ...     "z": 40.991, "hands": 141, "z_hands": 16.604})
-    'spared 661 of 785 chances to beat (84.2%, 95% interval 81.5% to 86.6%) against 97 of 799 (12.8%) with the other opponents from the same places; z 41.0; over 141 hands, z 16.6'
+    ...     "z": 40.991, "hands": 141, "spared_capped": 650, "p_capped": 1e-300})
+    'spared 661 of 785 chances to beat (84.2%, 95% interval 81.5% to 86.6%) against 97 of 799 (12.8%) with the other opponents from the same places; z 41.0; over 141 hands, 650 spared with runs within a hand capped (p < 0.0001)'
     >>> evidence_words("bot_timing", {"regularity": {"value": 0.9296, "population_median": -0.3416, "z": 4.19},
     ...     "long_pause_rate": {"value": 0.0, "population_median": 0.0526, "z": 24.96},
     ...     "features_needed": "3 of 5", "decisions": 5584, "players_compared": 12})
@@ -73,13 +76,16 @@ def evidence_words(kind: str, evidence: dict) -> str:
             used = {name for name in evidence if "{" + name + "}" in sentence}
         except KeyError:  # an older table's evidence: field by field
             parts = []
-    for name, extra in EXTRAS.items():
-        if parts and name in evidence and name not in used and not (name == "dispersion" and evidence[name] == 1):
+    for name, extras in EXTRAS.items():
+        if not parts or name not in evidence or name in used or (name == "dispersion" and evidence[name] == 1):
+            continue
+        for extra in extras:
             try:
                 parts.append(extra.format(**values))
-                used |= {field for field in evidence if "{" + field + "}" in extra}
             except KeyError:
-                pass
+                continue
+            used |= {field for field in evidence if "{" + field + "}" in extra}
+            break
     used |= {"dispersion"} if parts else set()
     parts += [f"{NAMES.get(name, name.replace('_', ' '))} {values[name]}" for name in evidence if name not in used]
     return "; ".join(parts)
@@ -105,6 +111,8 @@ def _values(evidence: dict) -> dict[str, str]:
             out[name] = "–" if x is None else str(x)
         elif rate:
             out[name] = human.percent(x)
+        elif name.startswith("p_"):
+            out[name] = human.p_value(x)
         elif name == "z" or name.startswith(("z_", "t_")) and name != "t_df":
             out[name] = _z(x)
         else:
