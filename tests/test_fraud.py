@@ -350,6 +350,51 @@ def test_chip_flow_reads_each_t_through_students_t_with_the_hands_met(monkeypatc
     assert fraud._t_as_z(-2.0, 5) == pytest.approx(-fraud._t_as_z(2.0, 5))
 
 
+def test_chip_flow_by_stake_counts_heavy_losses_at_the_receivers_table(monkeypatch):
+    """pair_stake.sql on hand-made seats: a loss is heavy when it reaches the 90% quantile
+    of the loss sizes of its role. Landlord losses: D's 8, 8, 8 (quantile 8: all heavy);
+    farmer losses: 0.5 x8 and 1 x2 (quantile 1: D's and E's loss of 1 are heavy)."""
+    import duckdb
+
+    import paipu.analysis.fraud as fraud
+
+    seats = []
+    # three hands D (landlord, x4) -> R, E: D loses 8, R and E win 4 each
+    for h in range(3):
+        seats += [(f"s{h}", "D", "landlord", -8.0), (f"s{h}", "R", "farmer", 4.0), (f"s{h}", "E", "farmer", 4.0)]
+    # five hands without R: D loses 1, 1, 1, 1, 2 to F and G
+    for h, loss in enumerate((1, 1, 1, 1, 2)):
+        seats += [(f"o{h}", "D", "farmer", -loss / 2), (f"o{h}", "E", "farmer", -loss / 2), (f"o{h}", "F", "landlord", loss)]
+    con = duckdb.connect()
+    con.execute("create temp table fraud_seats as select 'g' as game, 'v' as variant, hand_id, player, "
+                "case when role = 'farmer' then 'farmer' else 'seat ' || player end as side, role, result, "
+                "result as points "
+                "from (values " + ", ".join(f"('{h}', '{p}', '{r}', {x})" for h, p, r, x in seats) +
+                ") t(hand_id, player, role, result)")
+    frame = fraud._frame(con, "pair_stake", {"min_pair": 3})
+    row = frame.filter((pl.col("d") == "D") & (pl.col("r") == "R")).row(0, named=True)
+    assert (row["n_with"], row["d_heavy_with"], row["d_n_other"], row["d_heavy_other"]) == (3, 3, 5, 1)
+    assert (row["t_loss"], row["d_heavy_coins"]) == (8.0, 24.0)
+    # R won 4 in each of its three hands (all its hands): no hands elsewhere
+    assert (row["r_heavy_with"], row["r_n_other"]) == (3, 0)
+    p, ev = fraud.stake_flow(row)
+    assert p == 1.0  # nothing to compare R's wins with: no evidence on the receiver's side
+    row |= {"r_n_other": 20, "r_heavy_other": 2}
+    p, ev = fraud.stake_flow(row)
+    assert p == pytest.approx(max(fisher_greater(3, 3, 1, 5), fisher_greater(3, 3, 2, 20)))
+    assert fisher_greater(3, 3, 1, 5) == pytest.approx(4 / 56)  # 4 heavy of 8 hands, 3 with R: C(4,3)/C(8,3)
+    assert (ev["heavy_losses_with"], ev["heavy_coins_with"], ev["giver_heavy_rate_elsewhere"]) == (3, 24.0, 0.2)
+    # a pair met too few times for the share reading gets the stake reading alone
+    eligible = {("g", "v", "D"), ("g", "v", "R")}
+    monkeypatch.setattr(fraud, "presence_fit", lambda seats, min_pair: {})
+    (t,) = fraud.chip_flow(pl.DataFrame(schema={"game": pl.Utf8}), pl.DataFrame(), eligible, 20, pl.DataFrame([row]))
+    assert (t.kind, t.player, t.other, t.n, t.p) == ("chip_flow", "D", "R", 3, p)
+    from paipu.analysis.fraud.words import evidence_words
+
+    assert evidence_words("chip_flow", t.evidence).startswith(
+        "met as opponents in 3 hands; 3 heavy losses (at least 8, 24 in all) against 20.0% of the giver's other hands")
+
+
 def test_pair_effects_take_out_what_everyone_feels():
     fits = {("g", "v", "P1", "X"): (-0.3, 0.1), ("g", "v", "P2", "X"): (-0.1, 0.1), ("g", "v", "P3", "X"): (-0.2, 0.1)}
     t = pair_effects(fits)

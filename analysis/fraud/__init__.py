@@ -40,6 +40,8 @@ BOT_TRANSFORMS = {"long_pause_rate": lambda r, n: np.log((np.maximum(r, 0) * n +
 BOT_SIGNS = 3
 #: least chances of sparing (soft play), hands as opponents (chip flow) for a pair to be tested
 MIN_SOFT, MIN_FLOW = 10, 20
+#: least hands as opponents for chip flow's stake reading (a dumper met at chance shares ~10)
+MIN_STAKE = 8
 KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing")
 
 
@@ -591,16 +593,43 @@ def pair_effects(fits: dict[tuple[str, str, str, str], tuple[float, float]]) -> 
     return out
 
 
-def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int) -> list[Test]:
+def stake_flow(r: dict) -> tuple[float, dict]:
+    """The stake reading of chip flow for one ordered pair (a row of ``pair_stake.sql``):
+    p = the larger of two one-sided Fisher exact p's (an intersection-union test), the
+    giver's heavy losses in the hands with the receiver against its heavy losses elsewhere,
+    and the receiver's heavy wins in the hands with the giver against its heavy wins
+    elsewhere. A weak giver loses heavily to everyone, a strong receiver wins heavily from
+    everyone: only a pair beyond both is suspect. (p, evidence)."""
+    p_d = fisher_greater(r["d_heavy_with"], r["n_with"], r["d_heavy_other"], r["d_n_other"])
+    p_r = fisher_greater(r["r_heavy_with"], r["n_with"], r["r_heavy_other"], r["r_n_other"])
+    return max(p_d, p_r), {
+        "heavy_losses_with": r["d_heavy_with"], "heavy_loss_size": None if r["t_loss"] is None else round(float(r["t_loss"]), 2),
+        "heavy_coins_with": round(float(r["d_heavy_coins"] or 0), 2),
+        "giver_heavy_rate_elsewhere": round(r["d_heavy_other"] / r["d_n_other"], 4) if r["d_n_other"] else None,
+        "receiver_heavy_wins_with": r["r_heavy_with"],
+        "receiver_heavy_rate_elsewhere": round(r["r_heavy_other"] / r["r_n_other"], 4) if r["r_n_other"] else None,
+        "p_stake": _sig(max(p_d, p_r))}
+
+
+def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int,
+              stakes: pl.DataFrame | None = None) -> list[Test]:
     """Per ordered pair (d, r) of opponents: d did worse when r sat against it and r did
     better when d sat against it, each judged by its results with every other opponent
     accounted for (:func:`presence_fit`) and beyond what every player feels from the other
     (:func:`pair_effects`: skill is not fraud); results are shares of what each hand
     moved, so rooms and multipliers do not dominate. z = (t_receiver - t_giver) / 2: in a
     zero-sum hand the two move together, so their mean, not their √2-scaled sum, is
-    standard normal at worst."""
+    standard normal at worst.
+
+    With *stakes* (``pair_stake.sql``, pairs met at least MIN_STAKE times), the stake
+    reading too (:func:`stake_flow`): heavy losses bunched at the receiver's table. A pair
+    with both readings gets p = 2 · the smaller (Bonferroni over the two); a pair met too
+    few times for the share reading has the stake reading alone."""
     zs = pair_effects(presence_fit(seats, min_pair))
+    stake = {} if stakes is None else {(r["game"], r["variant"], r["d"], r["r"]): r
+                                       for r in stakes.iter_rows(named=True)}
     tests = []
+    shared: set[tuple] = set()
     for r in rows.iter_rows(named=True):
         game, variant, d, rcv = r["game"], r["variant"], r["d"], r["r"]
         if (game, variant, d) not in eligible or (game, variant, rcv) not in eligible:
@@ -613,13 +642,26 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         # t, so that 20-odd heavy-tailed results do not pass for a normal mean
         df = max(int(r["n_with"]) - 1, 1)
         z = (_t_as_z(zr, df) - _t_as_z(zd, df)) / 2  # the mean: the two are correlated (zero-sum hands), not √2
-        tests.append(Test("chip_flow", game, variant, d, rcv, normal_upper(z), z, r["n_with"], {
+        p, extra = normal_upper(z), dict[str, object]()
+        key = (game, variant, d, rcv)
+        if key in stake:
+            shared.add(key)
+            p_s, extra = stake_flow(stake[key])
+            p = min(1.0, 2 * min(p, p_s))
+        tests.append(Test("chip_flow", game, variant, d, rcv, p, z, r["n_with"], {
             "hands_as_opponents": r["n_with"], "losses_of_giver": r["d_losses"],
             "giver_result_with": round(r["d_mean_with"], 4), "giver_result_elsewhere": _round(r["d_mean_other"]),
             "receiver_result_with": round(r["r_mean_with"], 4), "receiver_result_elsewhere": _round(r["r_mean_other"]),
             "giver_hands_elsewhere": r["d_n_other"], "receiver_hands_elsewhere": r["r_n_other"],
             "share_flowed": round(r["flow"], 3), "coins_flowed": round(r["coins_flow"] or 0.0, 2),
-            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3), "t_df": df}))
+            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3), "t_df": df, **extra}))
+    for key, r in stake.items():
+        game, variant, d, rcv = key
+        if key in shared or (game, variant, d) not in eligible or (game, variant, rcv) not in eligible:
+            continue
+        p_s, extra = stake_flow(r)
+        tests.append(Test("chip_flow", game, variant, d, rcv, p_s, r["d_heavy_with"] / r["n_with"], r["n_with"],
+                          {"hands_as_opponents": r["n_with"], **extra}))
     return tests
 
 
@@ -703,7 +745,7 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         con.execute(sql_text("feed_chances"))
         tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
-                           eligible, MIN_FLOW)
+                           eligible, MIN_FLOW, _frame(con, "pair_stake", {"min_pair": MIN_STAKE}))
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
         for t, q in zip(tests, bh_by_kind(tests)):
             t.q = q

@@ -32,6 +32,12 @@ SENTENCES = {
                  "({coins_flowed} coins) went to the receiver; t {t_giver} (giver), {t_receiver} (receiver), "
                  "{t_df} degrees of freedom",
 }
+#: a kind's other sentences, tried in turn when the first does not fit (chip flow by stake alone:
+#: a pair met too few times for the share reading)
+ALTERNATIVES = {"chip_flow": ("met as opponents in {hands_as_opponents} hands",)}
+STAKE = ("{heavy_losses_with} heavy losses (at least {heavy_loss_size}, {heavy_coins_with} in all) against "
+         "{giver_heavy_rate_elsewhere} of the giver's other hands, the receiver's heavy wins {receiver_heavy_wins_with} "
+         "against {receiver_heavy_rate_elsewhere} of its other hands (p {p_stake})")
 #: fields whose name alone says too little
 NAMES = {"think_options_corr": "think time's correlation with the options", "hours_of_day": "hours of day played",
          "longest_session_h": "longest session (hours)", "long_pause_rate": "long pauses"}
@@ -39,6 +45,7 @@ NAMES = {"think_options_corr": "think time's correlation with the options", "hou
 #: (the first that fits; the second is the soft-play evidence before issue #27)
 EXTRAS = {"hands": ("over {hands} hands, {spared_capped} spared with runs within a hand capped (p {p_capped})",
                     "over {hands} hands, z {z_hands}"),
+          "p_stake": (STAKE,),
           "dispersion": ("over-dispersion {dispersion}",)}
 
 
@@ -69,13 +76,13 @@ def evidence_words(kind: str, evidence: dict) -> str:
     """
     values = _values(evidence)
     parts, used = [], set()
-    sentence = SENTENCES.get(kind)
-    if sentence is not None:
+    for sentence in ((SENTENCES[kind], *ALTERNATIVES.get(kind, ())) if kind in SENTENCES else ()):
         try:
             parts.append(sentence.format(**values))
-            used = {name for name in evidence if "{" + name + "}" in sentence}
-        except KeyError:  # an older table's evidence: field by field
-            parts = []
+        except KeyError:  # an older table's evidence: the next sentence, else field by field
+            continue
+        used = {name for name in evidence if "{" + name + "}" in sentence}
+        break
     for name, extras in EXTRAS.items():
         if not parts or name not in evidence or name in used or (name == "dispersion" and evidence[name] == 1):
             continue
