@@ -395,6 +395,41 @@ def test_chip_flow_by_stake_counts_heavy_losses_at_the_receivers_table(monkeypat
         "met as opponents in 3 hands; 3 heavy losses (at least 8, 24 in all) against 20.0% of the giver's other hands")
 
 
+def test_watch_list_marks_strong_unflagged_tests_and_how_many_more_would_flag():
+    from scipy.stats import norm
+
+    from paipu.analysis.fraud import watch_list
+
+    def seat(p, obs, exp, q):
+        return FraudTest("co_seating", "g", "v", "A", "B", p, obs / exp, 20,
+                         {"sittings_together": obs, "expected": exp}, q=q)
+
+    # 8 sittings together against 1 expected: p = P(Poisson(1) >= 8) = 1 - e^-1 (1 + 1 + 1/2 + ... + 1/7!)
+    few = seat(poisson_upper(8, 1.0), 8, 1.0, q=0.3)
+    assert few.p == pytest.approx(1 - math.exp(-1) * sum(1 / math.factorial(k) for k in range(8)), rel=1e-9)
+    assert few.p == pytest.approx(1.0249e-5, rel=1e-4)
+    tests = [few] + [seat(0.5, 3, 2.9, 1.0) for _ in range(99)]  # 100 co-seating tests
+    soft = FraudTest("soft_play", "g", "v", "A", "B", 0.01, 0.2, 50, {}, q=0.2)
+    flagged = FraudTest("soft_play", "g", "v", "C", "D", 1e-9, 0.5, 80, {}, q=0.001)
+    tests += [soft, flagged]
+    watch_list(tests, 0.01)
+    # K = 2 kinds; co-seating: 200 x 1.02e-5 <= 1 (q 0.3 > 0.25): watched; the flagged and the weak ones not
+    assert few.watch and soft.watch and not flagged.watch and not any(t.watch for t in tests[1:100])
+    # flagged for certain at 0.01 / (2 x 100) = 5e-5: the counts x f until the Poisson tail gets there
+    f = 1.0
+    while poisson_upper(math.ceil(f * 8), f * 1.0) > 5e-5:
+        f *= 1.05
+    assert f == 1.0 and few.more == 0  # already beyond it: 1.02e-5 <= 5e-5
+    # z scales as the square root of n: (z at 0.01 / (2 x 2) over z at 0.01)^2 = 1.456: 23 more chances
+    assert soft.more == math.ceil(((norm.isf(0.01 / (2 * 2)) / norm.isf(0.01)) ** 2 - 1) * 50) == 23
+    watch_list(tests + [seat(0.5, 3, 2.9, 1.0) for _ in range(900)], 0.01)  # 1,000 co-seating tests
+    assert few.watch and few.more is not None and few.more > 0  # needs 0.01 / 2,000 = 5e-6 now
+    f = 1.0
+    while poisson_upper(math.ceil(f * 8), f) > 5e-6:
+        f *= 1.05
+    assert few.more == math.ceil((f - 1) * 20)
+
+
 def test_pair_effects_take_out_what_everyone_feels():
     fits = {("g", "v", "P1", "X"): (-0.3, 0.1), ("g", "v", "P2", "X"): (-0.1, 0.1), ("g", "v", "P3", "X"): (-0.2, 0.1)}
     t = pair_effects(fits)

@@ -43,6 +43,10 @@ MIN_SOFT, MIN_FLOW = 10, 20
 #: least hands as opponents for chip flow's stake reading (a dumper met at chance shares ~10)
 MIN_STAKE = 8
 KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing")
+#: the watch list: tests not flagged with q at most this, or whose p times the tests of the
+#: run (K kinds x m of its kind) is at most 1: fewer than one test that strong is expected by
+#: chance in the whole run (strong evidence, not yet significant)
+WATCH_Q = 0.25
 
 
 def sql_text(name: str) -> str:
@@ -71,6 +75,8 @@ class Test:
     evidence: dict = field(default_factory=dict)
     q: float = 1.0
     hands: list[str] = field(default_factory=list)
+    watch: bool = False  # on the watch list (:func:`watch_list`)
+    more: int | None = None  # of the watched: about how many more of its units (n) would flag it
 
 
 @dataclass
@@ -83,18 +89,23 @@ class FraudResult:
     def flagged(self) -> list[Test]:
         return [t for t in self.tests if t.q <= self.alpha]
 
+    @property
+    def watched(self) -> list[Test]:
+        return [t for t in self.tests if t.watch]
+
     def suspects(self) -> pl.DataFrame:
         """Every test as a row, ranked (flagged first, then by q and p)."""
         rows = [{
             "rank": k + 1, "kind": t.kind, "game": t.game, "variant": t.variant, "player": t.player, "other": t.other,
             "score": round(-math.log10(max(t.q, 1e-300)), 3), "q": t.q, "p": t.p, "flagged": t.q <= self.alpha,
             "effect": t.effect, "n": t.n, "evidence": json.dumps(t.evidence, ensure_ascii=False, sort_keys=True),
-            "hands": t.hands,
+            "hands": t.hands, "watch": t.watch, "more": t.more,
         } for k, t in enumerate(self.tests)]
         schema: dict[str, pl.DataType | type[pl.DataType]] = {
             "rank": pl.Int64, "kind": pl.Utf8, "game": pl.Utf8, "variant": pl.Utf8, "player": pl.Utf8,
             "other": pl.Utf8, "score": pl.Float64, "q": pl.Float64, "p": pl.Float64, "flagged": pl.Boolean,
-            "effect": pl.Float64, "n": pl.Int64, "evidence": pl.Utf8, "hands": pl.List(pl.Utf8)}
+            "effect": pl.Float64, "n": pl.Int64, "evidence": pl.Utf8, "hands": pl.List(pl.Utf8),
+            "watch": pl.Boolean, "more": pl.Int64}
         return pl.DataFrame(rows, schema=schema)
 
 
@@ -122,6 +133,42 @@ def bh(p: list[float]) -> list[float]:
     from scipy.stats import false_discovery_control
 
     return [float(x) for x in false_discovery_control(np.asarray(p, dtype=float), method="bh")]
+
+
+def watch_list(tests: list[Test], alpha: float, watch_q: float = WATCH_Q) -> None:
+    """Mark the tests not flagged whose q is at most *watch_q*, or whose p is at most
+    1 / (K · m) (K the kinds with a test, m the tests of its kind: under the null about one
+    test in the whole run gets there by chance, 1/K per kind), as watched, each with about
+    how many more of its units (sittings, chances, hands, decisions: its n) would flag it if
+    the evidence went on as measured: the p that flags it for certain is the Bonferroni
+    level within its kind, α / (K · m) (m the kind's tests, K the kinds; BH flags whatever
+    Bonferroni does). Co-seating scales its Poisson counts (observed and expected × f, the
+    exact tail); every other kind its z (z grows as √n): f = (z needed / z now)²; more
+    = ⌈(f − 1) · n⌉."""
+    from scipy.stats import norm
+
+    kinds: dict[str, int] = {}
+    for t in tests:
+        kinds[t.kind] = kinds.get(t.kind, 0) + 1
+    for t in tests:
+        t.watch, t.more = False, None
+        tests_run = len(kinds) * kinds[t.kind]
+        if t.q <= alpha or (t.q > watch_q and t.p * tests_run > 1) or not 0 < t.p < 1:
+            continue
+        target = alpha / tests_run
+        t.watch = True
+        if t.p <= target:
+            t.more = 0
+            continue
+        if t.kind == "co_seating" and t.evidence.get("expected"):
+            obs, exp = t.evidence["sittings_together"], float(t.evidence["expected"])
+            f = 1.0
+            while f < 1000 and poisson_upper(math.ceil(f * obs), f * exp) > target:
+                f *= 1.05
+        else:
+            z_now = float(norm.isf(t.p))
+            f = (float(norm.isf(target)) / z_now) ** 2 if z_now > 0 else math.inf
+        t.more = math.ceil((f - 1) * t.n) if math.isfinite(f) and f < 1000 else None
 
 
 def poisson_upper(observed: int, expected: float) -> float:
@@ -749,9 +796,10 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
         for t, q in zip(tests, bh_by_kind(tests)):
             t.q = q
+        watch_list(tests, alpha)
         tests.sort(key=lambda t: (t.q, t.p, t.kind, t.player, t.other or ""))
         for t in tests:
-            if t.q > alpha:
+            if t.q > alpha and not t.watch:
                 break
             t.hands = _telling(con, t, telling)
         return FraudResult(players.drop("regularity"), tests, alpha)

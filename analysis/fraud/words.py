@@ -62,6 +62,23 @@ def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
     return lines
 
 
+#: what each kind's n counts (the watch list says how many more of them would settle a test)
+UNITS = {"co_seating": "sittings", "soft_play": "chances", "feeding": "leads", "chip_flow": "hands met",
+         "bot_timing": "decisions"}
+
+
+def watch_lines(rank: int, t: Test) -> list[str]:
+    """A watched suspect's lines: as :func:`suspect_lines` with ``WATCH`` for the mark, then
+    how many more of its units would settle it."""
+    lines = suspect_lines(rank, t, 0.0)
+    lines[0] = lines[0][:4] + "WATCH" + lines[0][8:] if lines[0][4:8] == "    " else lines[0]
+    unit = UNITS.get(t.kind, "more")
+    more = ("already strong enough for its screen alone; flagged when fewer others compete" if t.more == 0 else
+            f"about {t.more:,} more {unit} like these would flag it" if t.more is not None else
+            "more data at this strength would not flag it soon")
+    return [lines[0], lines[1], "      " + more, *lines[2:]]
+
+
 def evidence_words(kind: str, evidence: dict) -> str:
     """A test's evidence in words: its kind's sentence, else each field as ``name value``.
 
