@@ -14,17 +14,17 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
-from ..combos import (
+from ...cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
+from ...combos import (
     JOKERS, NATURAL, NORMAL, TO_ACE, Combo, above, at_least, capped, chains, count_at, iter_ranks, kicker_sets,
     packed_of, runs, total,
 )
-from ..game import Game
-from ..kernel import one_deck_beats
-from ..rules import Rules
-from ..settle import settle_coins
-from ..table import Table
-from ..verdicts import Code, Event, Violation
+from ...game import Game
+from ...kernel import one_deck_beats
+from ...rules import Rules
+from ...settle import settle_coins
+from ...table import Table
+from ...verdicts import Code, Event, Violation
 
 # kinds: English name -> Chinese name
 KINDS = {
@@ -370,7 +370,7 @@ class Doudizhu(Table):
         return self.room_mult * self.action_multiplier(self.bombs + self.rockets)
 
     def describe(self, readings: tuple[Combo, ...]) -> str:
-        from ..cards import RANK_NAMES
+        from ...cards import RANK_NAMES
 
         c = readings[0]
         return f"{c.kind} {KINDS[c.kind]} of {c.size} to {RANK_NAMES[c.key]}"

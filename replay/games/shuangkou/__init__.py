@@ -19,17 +19,17 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from ..cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
+from ...cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
                      SMALL_JOKER)
-from ..combos import (
+from ...combos import (
     NATURAL, NORMAL, Combo, ComboIndex, WildMoves, above, any_beats, at_least, capped, cards_by_rank, chains, count_at,
     iter_ranks, packed_of, positions, runs, strongest, window_holds,
 )
-from ..game import Game
-from ..kernel import compiled
-from ..rules import Rules
-from ..table import Table
-from ..verdicts import Code, Event, Violation
+from ...game import Game
+from ...kernel import compiled
+from ...rules import Rules
+from ...table import Table
+from ...verdicts import Code, Event, Violation
 
 KINDS = {
     "single": "单张", "pair": "对子", "triple": "三张", "straight": "顺子", "pair_chain": "连对",
@@ -440,7 +440,7 @@ class Shuangkou(Table):
 
     @staticmethod
     def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
-        from ..cards import RANK_NAMES
+        from ...cards import RANK_NAMES
 
         if not c.tier:
             return RANK_NAMES[c.key] if c.key <= RANK_2 else "jokers"

@@ -19,19 +19,19 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from ..cards import (
+from ...cards import (
     CARD_NAMES, CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,  # noqa: F401 - CARD_NAMES: the doctests
     card_id,
 )
-from ..combos import (
+from ...combos import (
     JOKERS, NORMAL, Combo, ComboIndex, WildMoves, any_beats, at_least, capped, cards_by_rank, count_at, iter_ranks,
     packed_of, positions, window_holds,
 )
-from ..game import Game
-from ..kernel import compiled
-from ..rules import Rules
-from ..table import HandSetup, Table, per_rules
-from ..verdicts import Code, Event, Violation
+from ...game import Game
+from ...kernel import compiled
+from ...rules import Rules
+from ...table import HandSetup, Table, per_rules
+from ...verdicts import Code, Event, Violation
 
 KINDS = {
     "single": "单张", "pair": "对子", "triple": "三张", "full_house": "三带二", "straight": "顺子",
