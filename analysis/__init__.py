@@ -2,7 +2,7 @@
 
 #: the statistics of every game, in report order (file names in sql/)
 COMMON_STATS = (
-    "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier", "multiplier_drivers",
+    "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier",
     "seat_advantage", "first_lead", "hand_length", "scores", "players", "ends", "coins_tail",
 )
 

@@ -465,7 +465,7 @@ GAME = Game(
     variants={"huopin": HUOPIN}, engine=Doudizhu, kinds=KINDS, roles={"landlord": "地主", "farmer": "农民"},
     outcome_columns={"landlord": pa.int8(), "grabs": pa.int16(), "show_factor": pa.int16(),
                      "spring": pa.bool_(), "spring_kind": pa.string(), "redeal": pa.bool_()},
-    stats=("landlord_wins", "spring"),
+    stats=("landlord_wins", "spring", "multiplier_drivers"),
     report={"metrics": ("landlord_wins", "spring", "bomb_hands", "redeal", "escape"),
             "charts": ("landlord_wins", "landlord_by_bid", "multiplier_tail", "multiplier_drivers", "coins_tail",
                        "bomb_hands", "bombs_by_kind", "bombs_by_seat", "spring", "ends", "compare")},
