@@ -1,5 +1,7 @@
 """A game declares itself once: the toy game of tests/toygame (nothing outside the test
-folder names it) goes through ingest → audit → stats → sql → report → replay → combo."""
+folder names it) goes through ingest → audit → stats → sql → report → replay → combo, with a
+statistic (tests/toygame/sql/toy_margin.sql) and a report section (report.py, words.py) of
+its own."""
 
 from __future__ import annotations
 
@@ -60,10 +62,22 @@ def test_toy_game_end_to_end(tmp_path):
     assert r.returncode == 0, r.stderr
     overview = json.loads(r.stdout)["overview"]
     assert [(row["game"], row["hands"]) for row in overview] == [("toy", 3)]
+    # its own statistic, from its folder: the one legal hand won by 2 cards
+    margin = json.loads(r.stdout)["toy_margin"]
+    assert [(x["measure"], x["margin"], x["k"], x["hands"], x["rate"]) for x in margin] == [
+        ("big", None, 0, 1, 0.0), ("margin", 2, 1, 1, 1.0)]
+    r = paipu("stats", "ds", "--stat", "toy_margin", cwd=cwd)
+    assert r.returncode == 0 and "toy_margin" in r.stdout, r.stderr
     r = paipu("report", "ds", "--out", "report.html", cwd=cwd)
     assert r.returncode == 0, r.stderr
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "比大小 Toy" in page and "<b>乙</b>" not in page
+    # its own report section: the chart of its statistic (in the contents too) and its rate in the summary
+    assert "<a href='#toy-margin'>Winning margin</a>" in page and "<figure id='toy-margin'><h3>Winning margin</h3>" in page
+    assert "+2: 100% (95% CI" in page
+    assert "<td class='t'>won by 5 cards or more</td><td><span class='figure-val'>0%</span>" in page
+    r = paipu("report", "ds", "--out", "zh.html", "--lang", "zh", cwd=cwd)
+    assert "<h3>胜负差距</h3>" in (tmp_path / "zh.html").read_text(encoding="utf-8")
     r = paipu("replay", "ds", "--hand", "toy-a", "--lang", "zh", cwd=cwd)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("toy-a · 比大小 toy/plain") and "对子" in r.stdout
