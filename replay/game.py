@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from .rules import Rules
+from .rules import Rules, per_rules
 
 if TYPE_CHECKING:
     from .combos import Combo
@@ -151,3 +151,11 @@ class Game:
 def names_of(games: Sequence[Game]) -> str:
     """``doudizhu, paodekuai, …``: the registry names, for help texts and errors."""
     return ", ".join(g.name for g in games)
+
+
+def game_of(rules: Rules) -> Game:
+    """``Game.of(rules)``, kept on the rules object (the audit asks for it per seat)."""
+    found: Game | None = rules.__dict__.get("_kept_game")
+    if found is None:
+        found = per_rules(rules, "game", Game.of, rules)
+    return found

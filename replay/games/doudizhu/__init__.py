@@ -369,27 +369,6 @@ class Doudizhu(Table):
     def multiplier_now(self) -> int:
         return self.room_mult * self.action_multiplier(self.bombs + self.rockets)
 
-    def describe(self, readings: tuple[Combo, ...]) -> str:
-        from ...cards import RANK_NAMES
-
-        c = readings[0]
-        return f"{c.kind} {KINDS[c.kind]} of {c.size} to {RANK_NAMES[c.key]}"
-
-    def seat_role(self, seat: int) -> str | None:
-        return None if self.landlord is None else "landlord" if seat == self.landlord else "farmer"
-
-    @staticmethod
-    def winning_side(outcome: dict[str, Any]) -> str | None:
-        landlord, order = outcome.get("landlord"), outcome.get("order")
-        if landlord is None or not order:
-            return None
-        return "landlord" if order[0] == landlord else "farmers"
-
-    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        return {"landlord": outcome.get("landlord"), "grabs": outcome.get("grabs"), "show_factor": outcome.get("show"),
-                "spring": outcome.get("spring"),
-                "spring_kind": outcome.get("spring_kind"), "redeal": outcome.get("redeal")}
-
     # ------------------------------------------------------------------ settlement
 
     def action_multiplier(self, bombs: int) -> int:

@@ -1,8 +1,27 @@
-"""Dou Dizhu's words for people, in English and Chinese: those of the balance report
-(:data:`REPORT`, what its charts and rates are called; ``paipu report`` adds them to its own).
+"""Dou Dizhu's words for people, in English and Chinese: a hand's (:class:`Words`: a play
+in messages) and the balance report's (:data:`REPORT`, what its charts and rates are
+called; ``paipu report`` adds them to its own).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...cards import RANK_NAMES
+from ...words import HandWords
+from . import KINDS
+
+if TYPE_CHECKING:
+    from ...combos import Combo
+    from ...table import Table
+
+
+class Words(HandWords):
+    @staticmethod
+    def describe(table: Table, readings: tuple[Combo, ...]) -> str:
+        c = readings[0]
+        return f"{c.kind} {KINDS[c.kind]} of {c.size} to {RANK_NAMES[c.key]}"
+
 
 #: the report's words of this game's charts, rates and categories, by language
 REPORT: dict[str, dict[str, str]] = {

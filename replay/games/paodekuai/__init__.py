@@ -219,14 +219,6 @@ class Paodekuai(Table):
     let_goes: tuple[tuple[int, int], ...] = ()
     xiqian: list[int] = ()  # type: ignore[assignment]
 
-    @staticmethod
-    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
-        from ...cards import RANK_NAMES
-
-        if isinstance(rules, PaodekuaiRules) and rules.ace_low and c.kind in ("straight", "pair_chain"):  # classic: the key is a run position
-            return RANK_NAMES[_POSITION_RANK[c.key]]
-        return Table.name_key(c, rules)
-
     def opening_rule(self) -> str:
         from ...cards import CARD_NAMES
 
@@ -316,11 +308,6 @@ class Paodekuai(Table):
         self.events.append(Event("xiqian", i, seat, {"amount": amount, "received": got}))
 
     # ------------------------------------------------------------------ settlement
-
-    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        return {"let_go": outcome.get("let_go"), "xiqian": outcome.get("xiqian"),
-                "let_goes": sum(1 for e in self.events if e.kind == "let_go"),
-                "xiqian_bombs": sum(1 for e in self.events if e.kind == "xiqian")}
 
     def outcome(self) -> dict[str, Any]:
         n = self.n
