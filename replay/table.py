@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from .cards import CARD_NAMES, CARD_OF, GUARD, RANK, RANK_BIT, contains
 
 from .combos import JOKERS, NORMAL, ONES, Combo, ComboIndex, any_beats, beats, strongest
-from .kernel import compiled
+from .kernel import Dispatch, compiled, set_dispatch
 from .rules import Rules, per_rules
 from .verdicts import Code, Event, Violation
 from .words import key_name, words_of
@@ -125,7 +125,7 @@ else:
     Base = compiled.PlayState
 
 
-class Table(Base):
+class Table(Base, Dispatch):
     """One hand being replayed."""
 
     #: the game's combination table for its rules, built once per rules object
@@ -134,32 +134,9 @@ class Table(Base):
     plain_lookup: ClassVar[bool] = True
     #: True when the hand ends as soon as one seat is out (the last trick counts then)
     ends_on_first_out: ClassVar[bool] = True
-    #: True when the game overrides check_play / check_pass / step (skipped on the hot path otherwise)
-    #: (a hand may set its own, in setup, when its rules leave the check out)
-    has_play_rules: bool = False
-    has_pass_rules: bool = False
-    own_step: ClassVar[bool] = False
-    #: what the compiled kernel may run itself (replay/_kernel.pyx): plays (readings from
-    #: the lookup, or from classify() for games with wild cards) and passes in the play
-    #: phase, by default for games that keep the shared do_play / do_pass and step; anything
-    #: else it hands to the Python methods. A game whose override only adds to the shared
-    #: method outside the kernel's fast path (a violation, another phase) declares True.
-    #: These and the has_* flags are read once per hand.
-    kernel_plays: ClassVar[bool] = False
-    kernel_passes: ClassVar[bool] = False
-    #: True when the game overrides on_trick_won (the kernel skips the call otherwise)
-    has_trick_hook: ClassVar[bool] = False
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.has_play_rules = cls.check_play is not Table.check_play
-        cls.has_pass_rules = cls.check_pass is not Table.check_pass
-        cls.own_step = cls.step is not Table.step
-        if "kernel_plays" not in cls.__dict__:
-            cls.kernel_plays = not cls.own_step and cls.do_play is Table.do_play
-        if "kernel_passes" not in cls.__dict__:
-            cls.kernel_passes = not cls.own_step and cls.do_pass is Table.do_pass
-        cls.has_trick_hook = cls.on_trick_won is not Table.on_trick_won
+        set_dispatch(cls, Table)  # the kernel's flags: what the game overrides (replay/kernel.py)
 
     # the state every hand starts from, besides PlayState's (class attributes)
     end_reason: str | None = None
