@@ -550,7 +550,7 @@ class Section:
     def measure_chart(self, key: str, stat: str, col: str, value: str, title: str,
                       cat: Callable[[dict], str] | None = None) -> None:
         """A chart of rates of one statistic's rows (*col* = *value*; all when empty), one
-        bar per row: what the games' own measures (spring, events, ...) are drawn as."""
+        bar per row: what the games' own measures (their events, levels, ...) are drawn as."""
         df = self.stats.get(stat)
         if df is None or not df.height:
             return
@@ -682,8 +682,8 @@ def anchor(*parts: str) -> str:
     page's file name is (:func:`paipu.replay.html.html_name`): a short plain name as it is, any
     other a slug of safe characters and a hash of the name, the same in ``id=`` and ``href='#...'``.
 
-    >>> anchor("game", "dou_dizhu"), anchor("x'><b>")
-    ('game-dou-dizhu', 'x_b_~a8077e950b252886')
+    >>> anchor("game", "big_two"), anchor("x'><b>")
+    ('game-big-two', 'x_b_~a8077e950b252886')
     """
     from paipu.replay.html import html_name
 
