@@ -27,8 +27,9 @@ dumper throws only hands whose multiplier has reached M, and raises it: grabs an
 its bombs; games without a hand multiplier, Paodekuai and Shuangkou, ignore it);
 ``seat=M`` is the co-seating strength (the pair sits together about M times as often as
 random seating among the players online would give; ``seat=0`` or ``seat=1``: at chance;
-the default is the old 60% follow); ``hands=N`` is about how many hands each member plays
-(its sessions thinned to that). ``few=K`` is ``collude=K@hands=130@seat=10``.
+the default is the old 60% follow); ``hands=N`` is how many hands each member plays at most
+(its sessions thinned to about that, and offline once it is reached: a pair pulled
+together at 10x chance would otherwise play twice its share). ``few=K`` is ``collude=K@hands=130@seat=10``.
 
 For team games (Guandan, Shuangkou) a pair that meets sits on opposite teams (card
 sharers on the same team).
@@ -327,6 +328,7 @@ class Person:
     sessions: list[tuple[int, int]] = field(default_factory=list)  # (first slot, last slot) online
     seat: float | None = None  # co-seating strength with the mate (x chance); None: follow at the population's rate
     same_team: bool = False  # in team games the pair sits on one team (card sharers), not on opposite ones
+    cap: int | None = None  # at most this many hands (matches in Guandan): offline once reached
 
 
 def _human_sessions(rng: random.Random, days: int, like: tuple[float, float, float] | None = None,
@@ -433,12 +435,13 @@ class Population:
                             sessions = [(a + rng.randint(-1, 1), b + rng.randint(-1, 1)) for a, b in first
                                         if rng.random() < 0.9]
                         person = Person(group[k], role, mate, human_clock(rng), _policy(cheat, role, mate, base),
-                                        sessions, seat=cheat.seat, same_team=role == "sharer")
+                                        sessions, seat=cheat.seat, same_team=role == "sharer", cap=cheat.hands)
                     self.people.append(person)
         for name in names:
             sessions, _ = _human_sessions(rng, days)
             self.people.append(Person(name, "honest", None, human_clock(rng), base, sessions))
         self.by_name = {p.name: p for p in self.people}
+        self.played: dict[str, int] = {}  # hands seated so far, of the players with a cap
         self._schedule(hands)
         self.match_time: dict[str, datetime] = {}
 
@@ -462,9 +465,10 @@ class Population:
         """Who sits at hand k: players online then, planted pairs following each other."""
         rng = self.rng
         slot = self.slot_of[min(k, len(self.slot_of) - 1)]
-        pool = self.online[slot]
+        pool = [p for p in self.online[slot] if p.cap is None or self.played.get(p.name, 0) < p.cap]
         if len(pool) < self.n:
-            pool = pool + rng.sample([p for p in self.people if p not in pool], self.n - len(pool))
+            pool = pool + rng.sample([p for p in self.people if p not in pool and (
+                p.cap is None or self.played.get(p.name, 0) < p.cap)], self.n - len(pool))
         chosen = rng.sample(pool, self.n)
         # with a strength M, the chance of pulling the mate in: random seating puts the mate
         # at p's table with c = (n-1)/(online-1); either member may pull the other, so
@@ -482,6 +486,9 @@ class Population:
             if free:
                 chosen[chosen.index(rng.choice(free))] = mate
         rng.shuffle(chosen)
+        for p in chosen:
+            if p.cap is not None:
+                self.played[p.name] = self.played.get(p.name, 0) + 1
         team = self.game.team_of
         for p in chosen:  # a met pair sits on opposite teams (card sharers on one)
             mate = self.by_name.get(p.mate) if p.mate else None
