@@ -586,6 +586,37 @@ def test_co_seating_strength_and_few_hands():
     assert fa <= 40 and fb <= 40
 
 
+def test_planted_soft_play_and_dumping_at_stakes_show_in_the_hands():
+    """A small seeded population: the soft player spares its mate on far more of its
+    chances than its other opponents; the x4 dumper's losses to its receiver are heavy."""
+    from paipu.replay.sim.population import simulate_population
+
+    pop, records = simulate_population("doudizhu", None, 150, 4, 6, parse_cheats("soft=1@0.6@seat=10,dump=1@x4@seat=10"))
+    records = list(records)
+    kinds = {p.name: (p.kind, p.mate) for p in pop.people}
+    soft = next(n for n, (k, _) in kinds.items() if k == "soft")
+    mate = kinds[soft][1]
+    counts = {True: [0, 0], False: [0, 0]}  # to the mate?: [spared, chances]
+    for record in records:
+        for r in hand_decisions(record):
+            if r["player"] == soft and r["can_beat"] and r["relation"] == "opponent":
+                c = counts[r["target_player"] == mate]
+                c[0] += r["spared"]
+                c[1] += 1
+    (k_mate, n_mate), (k_other, n_other) = counts[True], counts[False]
+    assert n_mate >= 20 and n_other >= 20
+    assert k_mate / n_mate > k_other / n_other + 0.3  # 60% of the chances on top of the usual sparing
+    dumper = next(n for n, (k, _) in kinds.items() if k == "dumper")
+    receiver = kinds[dumper][1]
+    from paipu.replay.replayer import replay
+
+    outcomes = [(r, replay(r).outcome) for r in records if dumper in r["players"] and receiver in r["players"]]
+    losses = [(o["multiplier"], o["scores"][r["players"].index(dumper)]) for r, o in outcomes
+              if o.get("scores") and not o.get("redeal")]
+    heavy = [m for m, score in losses if score < 0 and m >= 4]
+    assert len(heavy) >= 5 and len(heavy) > sum(1 for m, score in losses if score < 0 and m < 4)
+
+
 def test_dumper_at_stakes_raises_them_and_throws_only_then():
     import random
 
