@@ -658,7 +658,7 @@ def simulate(
     bot: Annotated[str, typer.Option("--bot", help="fast (default), strong or simple")] = "fast",
     workers: Annotated[int | None, typer.Option(help="processes (default: every core; at most the cores and the blocks of 120 hands)")] = None,
     players: Annotated[int | None, typer.Option("--players", help="population mode: draw the seats from N players with their own hours and think times")] = None,
-    cheat: Annotated[str | None, typer.Option("--cheat", help="plant cheaters among --players: KIND=COUNT[@OPTION...] joined by commas; kinds collude, dump, soft, share, few (pairs), bot; options: a share in (0,1] (soft=2@0.15: spare on 15% of chances; share=2@0.3: informed play on 30% of decisions as partners), xM (dump=2@x4: throw only hands at multiplier >= 4), seat=M (sit together ~M x chance; seat=0: at chance), hands=N (about N hands each); docs/fraud.md")] = None,
+    cheat: Annotated[str | None, typer.Option("--cheat", help="plant cheaters among --players: KIND=COUNT, each optionally followed by @OPTION (several allowed), joined by commas; kinds collude, dump, soft, share, few (pairs), bot; options: a share in (0,1] (soft=2@0.15: spare on 15% of chances; share=2@0.3: informed play on 30% of decisions as partners), xM (dump=2@x4: throw only hands at multiplier >= 4), seat=M (sit together ~M x chance; seat=0: at chance), hands=N (about N hands each); docs/fraud.md")] = None,
     labels: Annotated[str | None, typer.Option("--labels", help="write who is who (player,kind,mate) to this CSV file")] = None,
 ) -> None:
     """Play complete hands with bots and write their records; with --compare, the same deals

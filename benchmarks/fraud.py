@@ -11,6 +11,13 @@ many seeds give no flag at all.
 
     python benchmarks/fraud.py                       # every game, the default sizes
     python benchmarks/fraud.py --games doudizhu --seeds 3 --honest-seeds 20
+
+The cheaters of issue #27 (docs/fraud.md gives the figures measured):
+
+    python benchmarks/fraud.py --games doudizhu --honest-seeds 0 \
+        --cheat soft=2@0.15@seat=2,dump=2@x4@seat=0,share=2@0.3@seat=0,bot=2
+    python benchmarks/fraud.py --games doudizhu --honest-seeds 0 --cheat few=3,bot=1
+    python benchmarks/fraud.py --games doudizhu --seeds 0 --honest-seeds 20 --honest-hands-per-player 100
 """
 
 from __future__ import annotations
@@ -201,6 +208,8 @@ def main() -> None:
             print(f"  {'kind':<8} {'players':>7} {'ROC-AUC':>8} {'recall@1%FP':>12} {'precision':>10} {'recall':>7}")
             for kind in dict.fromkeys(c.kind for c in cheats if c.count):
                 pos = [(s, f) for k, s, f in rows if k in ROLES[kind]]
+                if not pos:
+                    continue  # (no planted seed)
                 a = auc([s for s, _ in pos], honest)
                 rec1 = sum(s > cut for s, _ in pos) / len(pos)
                 tp = sum(f for _, f in pos)
