@@ -648,6 +648,22 @@ def test_dumper_at_stakes_raises_them_and_throws_only_then():
     sharer = Sharer(receiver, share=1.0)
     with_hand(table, 0, parse_cards("3h 5c 9h"))
     assert cards_name(sharer.play(table, random.Random(0), table.legal_moves(0), {})) == "5c"
+    # the mate as the landlord is no partner: the sharer plays the base policy
+    from paipu.replay.sim.bots import HEURISTIC
+
+    table.landlord = 1
+    assert sharer.play(table, random.Random(0), table.legal_moves(0), {}) == \
+        HEURISTIC.play(table, random.Random(0), table.legal_moves(0), {})
+    # Paodekuai: any two at the table; the sharer passes on the mate's play
+    record = next(iter(simulate("paodekuai", None, 1, 5)))
+    table = make_table(record)
+    assert table.setup() is None
+    me = table.turn
+    mate = (me + 1) % 3
+    with_hand(table, me, parse_cards("3h 5h 9h"))
+    with_hand(table, mate, parse_cards("6c Tc"))
+    table.last, table.last_seat = table.legal_moves(mate)[0][1], mate
+    assert Sharer(table.spec.players[mate], share=1.0).play(table, random.Random(0), table.legal_moves(me), {}) is None
 
 
 def test_clocks():

@@ -283,7 +283,8 @@ def _ally_seat(table, mate: str | None) -> int | None:
     if s == table.turn:
         return None
     sides = table.partners(table.turn)
-    return s if s in sides or (not sides and table.seat_role(table.turn) is None) else None
+    # no partner and no landlord (a Dou Dizhu landlord has no partner either): each for himself
+    return s if s in sides or (not sides and getattr(table, "landlord", None) is None) else None
 
 
 @dataclass(frozen=True)
