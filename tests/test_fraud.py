@@ -209,7 +209,14 @@ def test_soft_play_against_the_same_place_per_direction():
     var = 10 * 0.1 * 0.9 * (1 + 10 / 40) + 10 * 0.5 * 0.5 * (1 + 10 / 20)
     z = (9 - expected) / math.sqrt(2.0 * var)
     assert t.evidence["z"] == round(z, 3)
-    assert t.p == pytest.approx(max(0.5 * math.erfc(z / math.sqrt(2)), fisher_greater(9, 20, 14, 60)))
+    p_ab = max(0.5 * math.erfc(z / math.sqrt(2)), fisher_greater(9, 20, 14, 60))
+    # both ways (B spared A 1 of 10 where 1 was expected; A's over-dispersion 2, B's 1):
+    # z = (9 + 1 - 6 - 1) / sqrt(2 var_ab + var_ba); p = 2 x the smaller (Bonferroni)
+    var_ba = 10 * 0.1 * 0.9 * (1 + 10 / 40)
+    p_both = 0.5 * math.erfc((10 - 7) / math.sqrt(2.0 * var + var_ba) / math.sqrt(2))
+    assert t.evidence["p_both_ways"] == float(f"{p_both:.3g}")
+    assert p_ab < p_both < 0.5 and t.p == pytest.approx(2 * p_ab)
+    assert tests[("B", "A")].p == pytest.approx(2 * p_both)  # B's own way: z 0, p at least 0.5
     assert (t.n, t.evidence["spared"], t.evidence["baseline_rate"]) == (20, 9, 0.3)
     assert t.effect == pytest.approx(9 / 20 - 0.3)
     assert t.evidence["ci95"] == [round(x, 4) for x in wilson(9, 20)]

@@ -375,6 +375,7 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
     colluders show up in both directions)."""
     by_hand = _cluster_rows(hands)
     tests = []
+    parts: dict[tuple, tuple] = {}
     for (game, variant, a, b), strata in _by_pair(rows, eligible).items():
         key = (game, variant, a, b)
         f = (phi or {}).get(key, 1.0)
@@ -382,17 +383,41 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
         if c is None:
             continue
         p, evidence = c.p, {}
+        capped = None
         if hands is not None:
             base = {r["place"]: r["k_other"] / r["n_other"] for r in strata if r["n_other"]}
             capped, p_h, m = capped_spares(by_hand.get(key, []), base, c.expected, f)
             p = max(p, p_h)
             evidence = {"hands": m, "spared_capped": capped, "p_capped": _sig(p_h)}
         lo, hi = c.ci95
+        parts[key] = (c.k, c.expected, f * c.var, capped, f)
         tests.append(Test("soft_play", game, variant, a, b, p, c.rate - c.base, c.n, {
             "spared": c.k, "chances": c.n, "rate": round(c.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "baseline_rate": round(c.base, 4), "baseline_chances": c.n_base, "baseline_spared": c.k_base,
             "dispersion": round(f, 3), "z": _finite(c.z), **evidence}))
+    for t in tests:  # both ways: colluders spare each other
+        back = parts.get((t.game, t.variant, t.other, t.player))
+        if back is not None:
+            p_both = both_ways(parts[(t.game, t.variant, t.player, t.other)], back)
+            t.evidence["p_both_ways"] = _sig(p_both)
+            t.p = min(1.0, 2 * min(t.p, p_both))
     return tests
+
+
+def both_ways(ab: tuple, ba: tuple) -> float:
+    """p of a pair's sparing taken both ways, each way (spares, expected, variance with its
+    over-dispersion, capped spares or None, over-dispersion): the larger of the normal tail
+    of (Σ spares − Σ expected) / √(Σ variance) and, with the capped counts, the
+    quasi-Poisson tail of their sum at the larger over-dispersion."""
+    from scipy.special import gammainc
+
+    k, e, v = ab[0] + ba[0], ab[1] + ba[1], ab[2] + ba[2]
+    z = (k - e) / math.sqrt(v) if v > 0 else (math.inf if k > e else 0.0)
+    p = normal_upper(z)
+    if ab[3] is not None and ba[3] is not None:
+        phi, kc = max(ab[4], ba[4]), ab[3] + ba[3]
+        p = max(p, 1.0 if kc <= 0 else 0.0 if e <= 0 else float(gammainc(kc / phi, e / phi)))
+    return p
 
 
 def capped_spares(rows: list[tuple[str, int, int, int]], base: dict[int, float], expected: float,
@@ -525,6 +550,7 @@ class Stratified:
     expected: float
     z: float
     p: float
+    var: float = 0.0  # the variance of k under the null, before the over-dispersion
 
     @property
     def rate(self) -> float:
@@ -563,7 +589,7 @@ def _stratified(strata: list[dict], baseline: str, phi: float) -> Stratified | N
     if n == 0:
         return None
     z = (k - expected) / math.sqrt(phi * var) if var > 0 else (math.inf if k > expected else 0.0)
-    return Stratified(k, n, k_base, n_base, expected, z, max(normal_upper(z), fisher_greater(k, n, k_base, n_base)))
+    return Stratified(k, n, k_base, n_base, expected, z, max(normal_upper(z), fisher_greater(k, n, k_base, n_base)), var)
 
 
 def presence_z(seats: pl.DataFrame, min_pair: int) -> dict[tuple[str, str, str, str], float]:
