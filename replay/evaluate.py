@@ -40,7 +40,7 @@ from typing import Any
 
 from .cards import CARD_NAMES, CARD_OF, RANK_BIT
 from .combos import any_beats, strongest
-from .replayer import make_table
+from .replayer import Visitor, Walk, walk
 from .table import Table
 
 #: at most this many cards left in all hands together: the deal is solved exactly
@@ -382,6 +382,7 @@ def play_out(table: Table, rng: random.Random, policy: Any, hints: HintsOf, acti
     from .sim.core import LegalMoves
 
     i = len(actions)
+    step = Walk(table)
     for _ in range(MAX_STEPS):
         if table.over:
             return
@@ -393,7 +394,7 @@ def play_out(table: Table, rng: random.Random, policy: Any, hints: HintsOf, acti
             cards = chooser(table, cards)
         action = action_of(seat, cards)
         actions.append(action)
-        v = table.step(i, action)
+        v = step(i, action)
         if v is not None:
             raise RuntimeError(f"a playout broke a rule: {v}")
         i += 1
@@ -583,6 +584,17 @@ def brute_force(t: Table, side: frozenset[int]) -> bool:
 # ---------------------------------------------------------------------------- the evaluator
 
 
+class _Passes(Visitor):
+    """The revealing passes of a walk: (action, seat, the play passed on)."""
+
+    def __init__(self) -> None:
+        self.passes: list[tuple[int, int, tuple[Any, ...]]] = []
+
+    def before(self, table: Table, i: int, action: dict[str, Any]) -> None:
+        if action["act"] == "pass" and table.phase == "play" and table.last is not None and table.pass_reveals():
+            self.passes.append((i, action["seat"], table.last))
+
+
 def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] | None = None,
                    ) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
     """The table just before action *index* (a play or pass of the play phase, or a bid),
@@ -591,18 +603,13 @@ def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] 
     actions = record["actions"]
     if not 0 <= index < len(actions):
         raise ValueError(f"action {index}: the hand has {len(actions)} actions")
-    table = make_table(record, previous=previous)
-    v = table.setup()
-    passes: list[tuple[int, int, tuple[Any, ...]]] = []
-    for i in range(index):
-        if v is not None:
-            break
-        a = actions[i]
-        if a["act"] == "pass" and table.phase == "play" and table.last is not None and table.pass_reveals():
-            passes.append((i, a["seat"], table.last))
-        v = table.step(i, a)
+    seen = _Passes()
+    r = walk(record, seen, previous=previous, upto=index)
+    v = r.violation
     if v is not None:
         raise ValueError(f"{v.code} at action {v.action}: {v.message}")
+    table, passes = r.table, seen.passes
+    assert table is not None  # (no violation: the table was set up)
     a = actions[index]
     if table.phase == "tribute" and a.get("act") == "play" and hasattr(table, "start_play"):
         # Guandan takes its first lead in the tribute phase, which that play ends (as the
@@ -683,9 +690,11 @@ def bidding_of(table: Table) -> Callable[..., None]:
 def stepper(table: Table, line: list[dict[str, Any]]) -> Callable[..., None]:
     """``act(action, options)`` as the simulation drivers call it: the action appended to
     *line* and taken by *table*."""
+    step = Walk(table)
+
     def act(action: dict[str, Any], options: int = 1) -> None:
         line.append(action)
-        v = table.step(len(line) - 1, action)
+        v = step(len(line) - 1, action)
         if v is not None:
             raise RuntimeError(f"a playout broke a rule: {v}")
     return act

@@ -40,7 +40,7 @@ def test_the_corpus_has_every_kind_of_message(messages):
     for shape in ("does not beat", "is no combination of", "does not hold", "already paid its tribute",
                   "resisting (抗贡)", "after 双下", "黄金眼", "was not dealt the drawn card", "calling is over",
                   "有出必出", "the first play must contain", "result.", "params.", 'field "', "unknown variant",
-                  "was already over", "the record stops before"):
+                  "was already over", "the actions stop before"):
         assert shape in codes_seen, shape
     assert len(messages) > 500
 
