@@ -107,6 +107,9 @@ class ComboIndex:
         self.wild_readings: dict[object, tuple[Combo, ...]] = {}
         self.packed = list(self.readings)
         self.matrix = np.array([counts(p) for p in self.packed], dtype=np.int16).reshape(-1, N_RANKS)
+        #: each entry's packed counts in two int64 halves (ranks 0..7, 8..14), for the
+        #: guard test of :func:`~replay.cards.contains` on all of them at once
+        self.halves = halves(self.packed)
 
     def __len__(self) -> int:
         return len(self.readings)
@@ -162,9 +165,12 @@ class ComboIndex:
 
     def all_plays(self, hand: int) -> list[int]:
         """Every packed combination held in *hand* (a lead), by a vectorised filter."""
-        have = np.array(counts(hand), dtype=np.int16)
-        rows = np.nonzero((self.matrix <= have).all(axis=1))[0]
-        return [self.packed[i] for i in rows]
+        packed = self.packed
+        return [packed[i] for i in np.nonzero(held(self.halves, hand))[0]]
+
+    def count_plays(self, hand: int) -> int:
+        """``len(all_plays(hand))``, without the list."""
+        return int(np.count_nonzero(held(self.halves, hand)))
 
 
 class WildMoves:
@@ -188,10 +194,8 @@ class WildMoves:
 
     def __init__(self, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()):
         self.table = table
-        packed = np.array(table.packed, dtype=object)
         #: each entry's packed counts in two int64 halves: ranks 0..7 and ranks 8..14
-        self.low = (packed & LOW40).astype(np.int64)
-        self.high = (packed >> 40).astype(np.int64)
+        self.low, self.high = table.halves
         self.size = np.array([total(p) for p in table.packed])
         self.bomb = np.array([max(c.tier for c in table.readings[p]) > 0 for p in table.packed], dtype=bool)
         #: entries whose cards can read as a flush of their kind (a straight: a straight flush)
@@ -366,6 +370,26 @@ _RANK_CARDS: list[dict[int, list[int]]] = [{} for _ in range(13)]
 LOW40 = (1 << 40) - 1
 _GUARD_LOW = GUARD & LOW40
 _GUARD_HIGH = GUARD >> 40
+
+
+def halves(packed: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Packed counts as two int64 arrays: ranks 0..7 (40 bits) and ranks 8..14."""
+    values = np.array(packed, dtype=object)
+    return (values & LOW40).astype(np.int64), (values >> 40).astype(np.int64)
+
+
+def held(halves: tuple[np.ndarray, np.ndarray], hand: int) -> np.ndarray:
+    """Which packed entries (:func:`halves`) *hand* holds: the guard test of
+    :func:`~replay.cards.contains`, each field of the hand at least the entry's."""
+    low, high = halves
+    a = ((hand & LOW40) | _GUARD_LOW) - low
+    a &= _GUARD_LOW
+    b = ((hand >> 40) | _GUARD_HIGH) - high
+    b &= _GUARD_HIGH
+    both: np.ndarray = (a == _GUARD_LOW) & (b == _GUARD_HIGH)
+    return both
+
+
 #: in the high half (ranks 8..14): the count fields of the jokers, and of the ranks 8..12
 _HIGH_JOKERS = ((1 << 75) - (1 << 65)) >> 40
 _HIGH_NATURAL = ((1 << 65) - (1 << 40)) >> 40

@@ -5,8 +5,9 @@ legal options the seat had, whether it could have beaten the play on the table, 
 play it spared when it passed anyway (a partner's or an opponent's, and which player),
 how low a lead was in the hand, and how long the seat thought (from the actions' ``t``).
 
-Computing it costs a legal-move generation per turn, so it is not on the audit's hot
-path: ``paipu audit DS --decisions`` or ``paipu fraud`` asks for it.
+Computing it costs a count of the legal moves per turn, so it is not on the audit's hot
+path: ``paipu audit DS --decisions`` or ``paipu fraud`` asks for it, and the rows are
+made as the audit walks through the hand (a visitor of its one replay).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pyarrow as pa
 
 from .cards import CARD_OF, RANK
 from .replayer import Visitor, walk
+from .table import Table
 
 DECISIONS = pa.schema([
     ("hand_id", pa.string()), ("variant", pa.string()), ("idx", pa.int32()), ("seat", pa.int8()),
@@ -83,16 +85,28 @@ class Decisions(Visitor):
             return
         players = self.players
         lead = table.last is None
-        moves = table.legal_moves(seat)
+        moves = move_count(table, seat)
         target = None if lead else table.last_seat
         row = (self.hand_id, self.variant, i, seat, players[seat] if seat < len(players) else None, act, lead,
-               len(moves) + (not lead), (not lead) and bool(moves), act == "pass" and not lead and bool(moves), target,
+               moves + (not lead), (not lead) and bool(moves), act == "pass" and not lead and bool(moves), target,
                players[target] if target is not None and target < len(players) else None,
                None if target is None else ("partner" if target in table.partners(seat) else "opponent"),
                _lead_low(table, seat, action.get("cards")) if lead and act == "play" else None,
                table.left[seat], think)
         for column, value in zip(self.cols.values(), row):  # (in DECISIONS' order)
             column.append(value)
+
+
+def move_count(table: Table, seat: int) -> int:
+    """``len(table.legal_moves(seat))``, counted without making the moves where the game
+    makes one per legal packed play (no wild cards): a lead's plays counted in one pass
+    over the combination table."""
+    kind = type(table)
+    if kind.legal_moves is not Table.legal_moves:
+        return len(table.legal_moves(seat))
+    if table.last is None and kind.allows is Table.allows:
+        return table.combos.count_plays(table.packed[seat])
+    return len(table.legal_plays(seat))
 
 
 def _lead_low(table, seat: int, tokens) -> float | None:
