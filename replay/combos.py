@@ -110,6 +110,12 @@ class ComboIndex:
         #: each entry's packed counts in two int64 halves (ranks 0..7, 8..14), for the
         #: guard test of :func:`~replay.cards.contains` on all of them at once
         self.halves = halves(self.packed)
+        #: the entries from the smallest to the largest (their indexes; their halves), and
+        #: how many have at most n cards (n = 0..30): a hand is tested on those only
+        sizes = np.array([total(p) for p in self.packed], dtype=np.int64)
+        self.by_size = np.argsort(sizes, kind="stable")
+        self.sized_halves = (self.halves[0][self.by_size], self.halves[1][self.by_size])
+        self.at_most = np.searchsorted(sizes[self.by_size], np.arange(31), side="right")
 
     def __len__(self) -> int:
         return len(self.readings)
@@ -164,13 +170,20 @@ class ComboIndex:
         return False
 
     def all_plays(self, hand: int) -> list[int]:
-        """Every packed combination held in *hand* (a lead), by a vectorised filter."""
+        """Every packed combination held in *hand* (a lead), by a vectorised filter over
+        the entries no larger than the hand, in the table's order."""
         packed = self.packed
-        return [packed[i] for i in np.nonzero(held(self.halves, hand))[0]]
+        n = self.at_most[total(hand)]
+        low, high = self.sized_halves
+        rows = self.by_size[:n][held((low[:n], high[:n]), hand)]
+        rows.sort()
+        return [packed[i] for i in rows]
 
     def count_plays(self, hand: int) -> int:
         """``len(all_plays(hand))``, without the list."""
-        return int(np.count_nonzero(held(self.halves, hand)))
+        n = self.at_most[total(hand)]
+        low, high = self.sized_halves
+        return int(np.count_nonzero(held((low[:n], high[:n]), hand)))
 
 
 class WildMoves:

@@ -100,7 +100,10 @@ class Decisions(Visitor):
 def move_count(table: Table, seat: int) -> int:
     """``len(table.legal_moves(seat))``, counted without making the moves where the game
     makes one per legal packed play (no wild cards): a lead's plays counted in one pass
-    over the combination table."""
+    over the combination table, a following seat that cannot beat the table answered by
+    the games' direct test (``can_beat``)."""
+    if table.last is not None and not table.can_beat(seat):
+        return 0  # (the games' direct test: no move to make)
     kind = type(table)
     if kind.legal_moves is not Table.legal_moves:
         return len(table.legal_moves(seat))
