@@ -196,14 +196,27 @@ def _taken(table: Table, actions: list[dict[str, Any]], visitors: tuple[Visitor,
     """The loop: every action taken on the set-up *table* until one breaks a rule (its
     violation, or None). The compiled kernel's own loop when no visitor sees each action."""
     step = Walk(table, visitors)
-    if KERNEL is not None and not step.before and not step.after:
+    if step.before or step.after:
+        for i, action in enumerate(actions):
+            v = step(i, action)
+            if v is not None:
+                return v
+        return None
+    if KERNEL is not None:
         done: tuple[int, Violation | None] = KERNEL.run(table, actions)
         reached, v = done
         if v is None and reached < len(actions):
             return after_end(table, reached, actions[reached])
         return v
+    # the pure engine's loop as the kernel's: the act's method called directly
+    other, play, pass_ = table.step, table.do_play, table.do_pass
+    if table.own_step:
+        play = pass_ = other
     for i, action in enumerate(actions):
-        v = step(i, action)
+        if table.over:
+            return after_end(table, i, action)
+        act = action["act"]
+        v = play(i, action) if act == "play" else pass_(i, action) if act == "pass" else other(i, action)
         if v is not None:
             return v
     return None
