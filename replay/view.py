@@ -20,6 +20,7 @@ from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .game import Game
 from .games import UnknownGame, find_game, games
 from .replayer import Replay, Visitor, walk
+from .rows import rows_of
 from .verdicts import Code, Violation
 
 SUIT_SYMBOL = "♠♥♦♣"
@@ -457,7 +458,7 @@ class _View(Visitor):
         team = self.game.team_of(s)
         if team is not None:
             return f"{self.w['team']} {team}"
-        r = self.table.seat_role(s)
+        r = rows_of(self.table.rules).seat_role(self.table, s)
         return "" if r is None else self.w.get(r, r)
 
     def name(self, s: int) -> str:  # a long name cut, as the page and the report cut it
