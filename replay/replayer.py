@@ -161,8 +161,9 @@ def walk(record: dict[str, Any], *visitors: Visitor, previous: dict[str, Any] | 
             raise e.args[0] from None
         except Exception:  # noqa: BLE001 - an engine bug must not stop an audit run
             r = Replay(hand_id, game, variant, Violation(Code.ENGINE_ERROR, None, traceback.format_exc(limit=8)), table=table)
-    for hook in _hooks(visitors, "end"):
-        hook(r)
+    if visitors:
+        for hook in _hooks(visitors, "end"):
+            hook(r)
     return r
 
 
@@ -171,11 +172,12 @@ def _walked(record: dict[str, Any], table: Table, visitors: tuple[Visitor, ...],
     replayed.events = table.events
     if replayed.violation is not None:
         return replayed
-    try:
-        for hook in _hooks(visitors, "start"):
-            hook(table)
-    except Exception as e:
-        raise _VisitorFailed(e) from e
+    if visitors:
+        try:
+            for hook in _hooks(visitors, "start"):
+                hook(table)
+        except Exception as e:
+            raise _VisitorFailed(e) from e
     actions = record["actions"]
     v = _taken(table, actions if upto is None else actions[:upto], visitors)
     if v is None and upto is None:
@@ -191,13 +193,14 @@ def _walked(record: dict[str, Any], table: Table, visitors: tuple[Visitor, ...],
 def _taken(table: Table, actions: list[dict[str, Any]], visitors: tuple[Visitor, ...] = ()) -> Violation | None:
     """The loop: every action taken on the set-up *table* until one breaks a rule (its
     violation, or None). The compiled kernel's own loop when no visitor sees each action."""
-    step = Walk(table, visitors)
-    if step.before or step.after:
-        for i, action in enumerate(actions):
-            v = step(i, action)
-            if v is not None:
-                return v
-        return None
+    if visitors:
+        step = Walk(table, visitors)
+        if step.before or step.after:
+            for i, action in enumerate(actions):
+                v = step(i, action)
+                if v is not None:
+                    return v
+            return None
     if KERNEL is not None:
         done: tuple[int, Violation | None] = KERNEL.run(table, actions)
         reached, v = done
