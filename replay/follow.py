@@ -62,7 +62,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from .ingest import BATCH_BYTES, Batch, Ingester, IngestStats, iter_batches, paused_gc, work
+from .ingest import BATCH_BYTES, Batch, BatchResult, Ingester, IngestStats, iter_batches, merge_results, paused_gc, work
 from .io.commit import DatasetLocked, part_files, writing
 from .io.dataset import file_identity
 from .io.sources import (
@@ -312,6 +312,11 @@ class _Follower:
         return changed
 
     def _work(self, todo: list, gone: list[str], now: float) -> None:
+        """Read the files of *todo*; their batches are gathered and written a few files at
+        a time (one commit for many small files), each with the positions after it."""
+        self.results: list[BatchResult] = []
+        self.moved: dict[str, Position] = {}  # positions after the gathered batches
+        self.size = 0
         for ident in gone:
             del self.state[ident]
             self.held.pop(ident, None)
@@ -319,16 +324,48 @@ class _Follower:
             if self.stop.event.is_set():
                 break
             if w is None:  # an unreadable path: one reject (io.sources.Unreadable)
-                for batch in iter_batches([path], self.fmt, self.batch_size):
-                    self.ingester.add(work(batch))
+                for unread in iter_batches([path], self.fmt, self.batch_size):
+                    self._take(unread, "", None)
                 self.reported.add(path)
                 continue
-            self._file(path, ident, st, w, now)
-        if gone and not todo:  # positions of files removed: dropped with a batch of their own
-            self._add(None, "", None)
+            self.held[ident] = []
+            for batch, pos in self._batches(path, ident, st, w, now):
+                self._take(batch, ident, pos)
+                if self.stop.event.is_set():
+                    break  # (the file is looked at again by the next run)
+        if self.results or self.moved or gone:
+            self._flush()
         self.listing = self._listing()
 
-    def _file(self, path: str, ident: str, st: os.stat_result, w: _Watch, now: float) -> None:
+    def _take(self, batch: Batch | None, ident: str, pos: Position | None) -> None:
+        """Gather one batch (None: only a position), with the file's position after it."""
+        if batch is not None:
+            result = work(batch)
+            self.results.append(result)
+            self.size += batch.size + 1
+            if ident:
+                self.held[ident] += result.held
+        if pos is not None:
+            self.moved[ident] = pos
+        if self.size >= BATCH_BYTES or sum(r.read for r in self.results) >= self.batch_size:
+            self._flush()
+
+    def _flush(self) -> None:
+        """The gathered batches as one batch of the dataset, the positions with them."""
+        state = {**self.state, **self.moved}
+        table = {STATE: _state_table(state)}
+        if self.results:
+            self.ingester.add(merge_results(self.results), table)
+        else:
+            self.ingester.writer.stage(STATE, table[STATE])
+            self.ingester.writer.commit()
+        self.state = state
+        self.results, self.moved, self.size = [], {}, 0
+
+    def _batches(self, path: str, ident: str, st: os.stat_result, w: _Watch,
+                 now: float) -> Iterator[tuple[Batch | None, Position | None]]:
+        """The new batches of one file, each with the file's position after it (None: not
+        known yet); when they are all taken the file is marked read through."""
         settled = now - w.since >= self.settle
         if w.kind is None:
             if st.st_size == 0:
@@ -347,15 +384,12 @@ class _Follower:
             if mode == "whole" and not settled:
                 return
             fresh.offset = st.st_size
-            held = len(self.stats.held)
             last = None  # the position goes with the file's last batch
             for batch in iter_batches([path], w.kind, self.batch_size):
                 if last is not None:
-                    self._add(last, ident, None)
+                    yield last, None
                 last = batch
-            self._add(last, ident, fresh)
-            self.held[ident] = self.stats.held[held:]
-            del self.stats.held[held:]
+            yield last, fresh
             w.done = w.seen
             return
         if old is not None and ((old.dev, old.ino) != (st.st_dev, st.st_ino) or st.st_size < old.offset
@@ -363,32 +397,15 @@ class _Follower:
             old = None  # replaced, truncated or rewritten: read again from the start
         start = old or fresh
         base = file_encoding(_head(path))
-        held = len(self.stats.held)
         pending: list[tuple[str, int]] = []
         reader = _line_batches if mode == "lines" else _text_batches
         for batch, offset, line in reader(path, start.offset, start.line, st.st_size, self.batch_size, base,
                                           settled, pending):
-            pos = Position(st.st_dev, st.st_ino, offset, line, _tail_hash(path, offset), st.st_size, st.st_mtime_ns)
-            self._add(batch, ident, pos)
-            if self.stop.event.is_set():
-                return  # (the file is looked at again by the next run)
-        self.held[ident] = self.stats.held[held:] + pending
-        del self.stats.held[held:]
+            yield batch, Position(st.st_dev, st.st_ino, offset, line, _tail_hash(path, offset), st.st_size,
+                                  st.st_mtime_ns)
+        self.held[ident] += pending
         w.pending = bool(pending)
         w.done = w.seen
-
-    def _add(self, batch: Batch | None, ident: str, pos: Position | None) -> None:
-        """One batch into the dataset, with the file's position after it (when known)."""
-        state = self.state
-        if pos is not None:
-            state = dict(state)
-            state[ident] = pos
-        if batch is None:
-            self.ingester.writer.stage(STATE, _state_table(state))
-            self.ingester.writer.commit()
-        else:
-            self.ingester.add(work(batch), {STATE: _state_table(state)} if pos is not None else None)
-        self.state = state
 
 
 def _first_line_ended(path: str) -> bool:

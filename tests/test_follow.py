@@ -6,23 +6,29 @@ restarted; the dataset ends with each hand once, the planted rejects, no half ha
 from __future__ import annotations
 
 import os
+import random
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from collections import Counter
 
+import crashkit
 import pyarrow.parquet as pq
+from crashkit import make_input
 
 from paipu.replay.audit import audit_dataset
 from paipu.replay.follow import STATE, follow
 from paipu.replay.ingest import ingest_files
 from paipu.replay.io.commit import read_table
 from paipu.replay.io.jsonl import record_to_json
+from paipu.replay.io.sources import expand_inputs
 from paipu.replay.io.text import record_to_text
 from paipu.replay.sim import simulate
 
 FAST = ("--interval", "0.05", "--settle", "0.3")
+TABLES = ("hands", "actions", "rejects")
 
 
 def _follower(tmp, *args: str, crash_at: int | None = None) -> subprocess.Popen[str]:
@@ -193,3 +199,31 @@ def test_audit_and_another_ingest_run_beside_the_follower_and_nothing_is_doubled
     out, _ = _stop(child)
     assert out.startswith("stopped (SIGINT): ingested 3 hands from 2 files into ds; 2 already there, 0 rejected")
     assert _ids(tmp) == Counter(r["id"] for r in hands[:5])
+
+
+def test_follow_killed_at_write_steps_then_restarted_gives_what_ingest_gives(tmp_path):
+    logs, out = tmp_path / "logs", str(tmp_path / "trial")
+    logs.mkdir()
+    make_input(str(logs / "in.jsonl"), seed=3, hands=12)  # a bad line, a duplicate_id, a repeated hand
+    _append(logs / "in.jsonl", '{"id": "half-writ')  # held back by both
+    hands = list(simulate("paodekuai", None, 3, 9))
+    (logs / "t.paipu").write_text("".join(record_to_text(r) for r in hands), encoding="utf-8")
+    src = str(logs)
+    ingest_files(expand_inputs([src]), str(tmp_path / "ref"), batch_size=4, workers=1)
+    reference = crashkit.keys(str(tmp_path / "ref"), TABLES)
+    code, steps = crashkit.run(crashkit.FOLLOW, src, out, 4)
+    assert code == 0 and steps is not None and steps > 10
+    assert crashkit.keys(out, TABLES) == reference
+    # seeded steps here (benchmarks/killtest.py kills it at every step): the last one is
+    # killed again at the first step of its restart (the repair)
+    tally = crashkit.Tally()
+    chosen = random.Random(1).sample(range(1, steps + 1), 4)
+    for k, n in enumerate(chosen):
+        shutil.rmtree(out)
+        code, _ = crashkit.run(crashkit.FOLLOW, src, out, 4, crash_at=n)
+        assert code == 137
+        if k == len(chosen) - 1:
+            assert crashkit.run(crashkit.FOLLOW, src, out, 4, crash_at=1)[0] == 137
+        crashkit.run(crashkit.FOLLOW, src, out, 4)
+        tally.add(reference, crashkit.keys(out, TABLES), True)
+    assert (tally.trials, tally.lost, tally.duplicates) == (4, 0, 0), str(tally)
