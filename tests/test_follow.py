@@ -5,14 +5,17 @@ restarted; the dataset ends with each hand once, the planted rejects, no half ha
 
 from __future__ import annotations
 
+import gzip
 import os
 import random
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
+from pathlib import Path
 
 import crashkit
 import pyarrow.parquet as pq
@@ -29,6 +32,7 @@ from paipu.replay.sim import simulate
 
 FAST = ("--interval", "0.05", "--settle", "0.3")
 TABLES = ("hands", "actions", "rejects")
+FOREIGN = os.path.join(os.path.dirname(__file__), "data", "foreign")
 
 
 def _follower(tmp, *args: str, crash_at: int | None = None) -> subprocess.Popen[str]:
@@ -227,3 +231,31 @@ def test_follow_killed_at_write_steps_then_restarted_gives_what_ingest_gives(tmp
         crashkit.run(crashkit.FOLLOW, src, out, 4)
         tally.add(reference, crashkit.keys(out, TABLES), True)
     assert (tally.trials, tally.lost, tally.duplicates) == (4, 0, 0), str(tally)
+
+
+def test_a_document_or_gzip_file_being_written_is_taken_whole_once_it_settles(tmp_path):
+    """A Botzone log and a .gz file, each written in two parts while the follower runs (in
+    a thread of this process): neither is read half written (no reject), both are taken
+    once they stop changing."""
+    logs, ds = tmp_path / "logs", str(tmp_path / "ds")
+    logs.mkdir()
+    doc = Path(FOREIGN, "botzone-ftl.json").read_bytes()
+    packed = gzip.compress("".join(record_to_json(r).decode() + "\n" for r in simulate("shuangkou", None, 4, 2)).encode())
+    ingest_files([os.path.join(FOREIGN, "botzone-ftl.json")], str(tmp_path / "ref"), workers=1)
+    expected = Counter(read_table(str(tmp_path / "ref"), "hands", ["id"]).column("id").to_pylist())
+    expected += Counter(r["id"] for r in simulate("shuangkou", None, 4, 2))
+    done: list = []
+    thread = threading.Thread(target=lambda: done.append(follow([str(logs)], ds, interval=0.02, settle=1.0,
+                                                                idle_exit=1.5)))
+    thread.start()
+    with open(logs / "m.json", "wb") as f, open(logs / "s.jsonl.gz", "wb") as g:
+        for part in (0, 1):
+            f.write(doc[:len(doc) // 2] if part == 0 else doc[len(doc) // 2:])
+            g.write(packed[:len(packed) // 2] if part == 0 else packed[len(packed) // 2:])
+            f.flush()
+            g.flush()
+            time.sleep(0.2)  # polls see both half written (well within --settle)
+    thread.join(timeout=60)
+    stats = done[0]
+    assert (stats.written, stats.rejected, stats.stopped) == (sum(expected.values()), 0, "idle")
+    assert _ids(str(tmp_path)) == expected
