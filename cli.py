@@ -276,6 +276,10 @@ def ingest(
     from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
     from paipu.replay.io.sources import InputError, expand_inputs
 
+    if not follow and (interval, settle, idle_exit) != (2.0, 10.0, None):
+        fail("--interval, --settle and --idle-exit go with --follow")
+    if follow and workers is not None:
+        fail("--workers does not go with --follow (the follower parses in its own process)")
     try:
         files = expand_inputs(inputs)
     except InputError as e:

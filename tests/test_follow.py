@@ -20,7 +20,9 @@ from pathlib import Path
 import crashkit
 import pyarrow.parquet as pq
 from crashkit import make_input
+from typer.testing import CliRunner
 
+from paipu.cli import app
 from paipu.replay.audit import audit_dataset
 from paipu.replay.follow import STATE, follow
 from paipu.replay.ingest import ingest_files
@@ -259,3 +261,23 @@ def test_a_document_or_gzip_file_being_written_is_taken_whole_once_it_settles(tm
     stats = done[0]
     assert (stats.written, stats.rejected, stats.stopped) == (sum(expected.values()), 0, "idle")
     assert _ids(str(tmp_path)) == expected
+
+
+def test_the_follow_options_are_checked(tmp_path):
+    runner = CliRunner()
+    (tmp_path / "logs").mkdir()
+    logs, ds = str(tmp_path / "logs"), str(tmp_path / "ds")
+    for args, message in ((["--idle-exit", "1"], "error: --interval, --settle and --idle-exit go with --follow"),
+                          (["--follow", "--interval", "0"], "error: --interval must be more than 0 seconds, "
+                                                            "--settle and --idle-exit at least 0"),
+                          (["--follow", "--workers", "2"], "error: --workers does not go with --follow"),
+                          (["--follow", "--out", "s3://bucket/ds"], "error: --follow writes a local dataset")):
+        r = runner.invoke(app, ["ingest", logs, "--out", ds, *args])
+        assert r.exit_code == 2 and r.output.startswith(message), r.output
+    assert not os.path.exists(os.path.join(ds, "hands"))
+    # an empty folder is followed (files may come); a missing one is an error
+    r = runner.invoke(app, ["ingest", logs, "--out", ds, "--follow", "--idle-exit", "0", "--interval", "0.01"])
+    assert (r.exit_code, r.output) == (0, f"stopped (no input changed for 0 s): ingested 0 hands from 0 files into "
+                                           f"{ds}; 0 already there, 0 rejected\n")
+    r = runner.invoke(app, ["ingest", logs + "-nope", "--out", ds, "--follow"])
+    assert r.exit_code == 2 and "no such file or folder" in r.output
