@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from paipu.cli import app
 from paipu.replay.audit import audit_dataset
 from paipu.replay.follow import STATE, follow
-from paipu.replay.ingest import ingest_files
+from paipu.replay.ingest import Batch, Ingester, ingest_files, merge_results, work
 from paipu.replay.io.commit import read_table
 from paipu.replay.io.jsonl import record_to_json
 from paipu.replay.io.sources import expand_inputs
@@ -281,3 +281,29 @@ def test_the_follow_options_are_checked(tmp_path):
                                            f"{ds}; 0 already there, 0 rejected\n")
     r = runner.invoke(app, ["ingest", logs + "-nope", "--out", ds, "--follow"])
     assert r.exit_code == 2 and "no such file or folder" in r.output
+
+
+def test_merged_batches_keep_each_hands_actions_and_the_input_order(tmp_path):
+    """Two files' batches written as one (ingest.merge_results): the second file repeats a
+    hand of the first (skipped) and reuses an id (duplicate_id); every stored hand has its
+    own actions, as ingesting the two files one by one gives."""
+    hands = list(simulate("doudizhu", None, 3, 4)) + list(simulate("guandan", None, 2, 4))
+    a = [record_to_json(r) for r in hands[:3]] + [record_to_json(hands[3])]
+    b = [record_to_json(hands[1]), record_to_json(dict(hands[0], players=["x", "y", "z"])), record_to_json(hands[4])]
+    batches = [Batch(name, "jsonl", list(enumerate(lines, 1))) for name, lines in (("a.jsonl", a), ("b.jsonl", b))]
+    merged = Ingester(str(tmp_path / "merged"))
+    merged.add(merge_results([work(x) for x in batches]))
+    one_by_one = Ingester(str(tmp_path / "each"))
+    for x in batches:
+        one_by_one.add(work(x))
+    assert (merged.stats.written, merged.stats.duplicates, merged.stats.by_code) == (5, 1, {"duplicate_id": 1})
+    for table in TABLES:
+        assert crashkit.keys(str(tmp_path / "merged"), [table]) == crashkit.keys(str(tmp_path / "each"), [table])
+
+    def where(ds: str) -> list:  # each hand from its first file and line
+        t = read_table(str(tmp_path / ds), "hands", ["id", "source", "line"])
+        return sorted(zip(*(t.column(c).to_pylist() for c in ("id", "source", "line"))))
+
+    assert where("merged") == where("each") and ("doudizhu-huopin-s4-000001", "a.jsonl", 2) in where("merged")
+    actions = read_table(str(tmp_path / "merged"), "actions", ["hand_id"]).column("hand_id").to_pylist()
+    assert Counter(actions) == Counter({r["id"]: len(r["actions"]) for r in hands})
