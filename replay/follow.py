@@ -52,6 +52,7 @@ Stopping: SIGINT (Ctrl-C) or SIGTERM ends the follower after the batch in hand i
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import signal
 import threading
@@ -134,11 +135,10 @@ def _state_table(state: dict[str, Position]) -> pa.Table:
     return pa.table(cols, schema=STATE_SCHEMA)
 
 
-def _tail_hash(path: str, offset: int) -> int:
+def _tail_hash(f: io.BufferedReader, offset: int) -> int:
     if offset == 0:
         return 0
-    with open(path, "rb") as f:
-        data = os.pread(f.fileno(), min(offset, TAIL), offset - min(offset, TAIL))
+    data = os.pread(f.fileno(), min(offset, TAIL), offset - min(offset, TAIL))
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") >> 1
 
 
@@ -392,17 +392,21 @@ class _Follower:
             yield last, fresh
             w.done = w.seen
             return
-        if old is not None and ((old.dev, old.ino) != (st.st_dev, st.st_ino) or st.st_size < old.offset
-                                or _tail_hash(path, old.offset) != old.tail):
-            old = None  # replaced, truncated or rewritten: read again from the start
-        start = old or fresh
-        base = file_encoding(_head(path))
-        pending: list[tuple[str, int]] = []
-        reader = _line_batches if mode == "lines" else _text_batches
-        for batch, offset, line in reader(path, start.offset, start.line, st.st_size, self.batch_size, base,
-                                          settled, pending):
-            yield batch, Position(st.st_dev, st.st_ino, offset, line, _tail_hash(path, offset), st.st_size,
-                                  st.st_mtime_ns)
+        with open(path, "rb") as f:
+            now_st = os.fstat(f.fileno())
+            if (now_st.st_dev, now_st.st_ino) != (st.st_dev, st.st_ino):
+                return  # replaced since the poll looked: the next poll reads the new file
+            if old is not None and ((old.dev, old.ino) != (st.st_dev, st.st_ino) or st.st_size < old.offset
+                                    or _tail_hash(f, old.offset) != old.tail):
+                old = None  # replaced, truncated or rewritten: read again from the start
+            start = old or fresh
+            base = file_encoding(os.pread(f.fileno(), 3, 0))
+            pending: list[tuple[str, int]] = []
+            reader = _line_batches if mode == "lines" else _text_batches
+            for batch, offset, line in reader(f, path, start.offset, start.line, st.st_size, self.batch_size, base,
+                                              settled, pending):
+                yield batch, Position(st.st_dev, st.st_ino, offset, line, _tail_hash(f, offset), st.st_size,
+                                      st.st_mtime_ns)
         self.held[ident] += pending
         w.pending = bool(pending)
         w.done = w.seen
@@ -413,15 +417,16 @@ def _first_line_ended(path: str) -> bool:
         return b"\n" in f.read(1 << 16)
 
 
-def _line_batches(path: str, offset: int, line: int, end: int, batch_size: int, base: str, settled: bool,
-                  pending: list[tuple[str, int]]) -> Iterator[tuple[Batch, int, int]]:
-    """JSONL from byte *offset* (line *line*) to *end*: batches of whole lines, each with the
-    offset and line after it; the last line without its line end goes in the last batch
-    (taken when whole, held back otherwise: replay.ingest), the offset before it."""
+def _line_batches(f: io.BufferedReader, path: str, offset: int, line: int, end: int, batch_size: int, base: str,
+                  settled: bool, pending: list[tuple[str, int]]) -> Iterator[tuple[Batch, int, int]]:
+    """JSONL of *f* (the file *path*) from byte *offset* (line *line*) to *end*: batches
+    of whole lines, each with the offset and line after it; the last line without its line
+    end goes in the last batch (taken when whole, held back otherwise: replay.ingest), the
+    offset before it."""
     lines: list[tuple[int, bytes]] = []
     hands = size = unended = 0
     moved = False
-    for n, data, after, ended in tail_lines(path, offset, line, end):
+    for n, data, after, ended in tail_lines(f, offset, line, end):
         if not ended:
             if type(data) is LongLine:
                 pending.append((path, n))  # too long, and not ended: rejected once it is
@@ -441,18 +446,18 @@ def _line_batches(path: str, offset: int, line: int, end: int, batch_size: int, 
         yield Batch(path, "jsonl", lines, size=size, base=base, unended=unended), offset, line
 
 
-def _text_batches(path: str, offset: int, line: int, end: int, batch_size: int, base: str, settled: bool,
-                  pending: list[tuple[str, int]]) -> Iterator[tuple[Batch, int, int]]:
-    """Text-format hands from byte *offset* (line *line*) to *end*: batches of whole hands
-    (each ended by the next ``hand`` line), each with the offset and line before the hand
-    after it.  The last hand is taken when *settled*, the offset staying at its start;
-    otherwise it is named in *pending*."""
+def _text_batches(f: io.BufferedReader, path: str, offset: int, line: int, end: int, batch_size: int, base: str,
+                  settled: bool, pending: list[tuple[str, int]]) -> Iterator[tuple[Batch, int, int]]:
+    """Text-format hands of *f* (the file *path*) from byte *offset* (line *line*) to
+    *end*: batches of whole hands (each ended by the next ``hand`` line), each with the
+    offset and line before the hand after it.  The last hand is taken when *settled*, the
+    offset staying at its start; otherwise it is named in *pending*."""
     ready: list[tuple[int, bytes]] = []  # lines of whole hands (and of lines before the first)
     current: list[tuple[int, bytes]] = []  # the lines of the hand being read
     hands = size = 0
     at = told = (offset, line)  # where *current* starts; the position of the last batch
     start = offset  # where the line being read starts
-    for n, data, after, _ in tail_lines(path, offset, line, end):
+    for n, data, after, _ in tail_lines(f, offset, line, end):
         head = data[3:] if n == 1 and data.startswith(b"\xef\xbb\xbf") else data
         if HAND_LINE.match(head):
             ready += current
