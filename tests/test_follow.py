@@ -307,3 +307,26 @@ def test_merged_batches_keep_each_hands_actions_and_the_input_order(tmp_path):
     assert where("merged") == where("each") and ("doudizhu-huopin-s4-000001", "a.jsonl", 2) in where("merged")
     actions = read_table(str(tmp_path / "merged"), "actions", ["hand_id"]).column("hand_id").to_pylist()
     assert Counter(actions) == Counter({r["id"]: len(r["actions"]) for r in hands})
+
+
+def test_a_growing_competition_log_is_read_again_from_its_start_and_each_deal_taken_once(tmp_path):
+    logs, ds = tmp_path / "logs", str(tmp_path / "ds")
+    logs.mkdir()
+    sample = Path(os.path.dirname(__file__), "..", "sample_logs", "guandan_competition_match.jsonl").read_bytes()
+    lines = sample.splitlines(keepends=True)
+    (tmp_path / "whole.jsonl").write_bytes(sample)
+    ingest_files([str(tmp_path / "whole.jsonl")], str(tmp_path / "ref"), workers=1)
+    reference = crashkit.keys(str(tmp_path / "ref"), TABLES)
+    match = logs / "match.jsonl"
+    match.write_bytes(b"".join(lines[:2]) + lines[2][:40])  # two deals and the third half written
+
+    def run() -> tuple[int, int, int]:
+        stats = follow([str(logs)], ds, interval=0.02, settle=0.1, idle_exit=0.1)
+        return stats.written, stats.duplicates, len(stats.held)
+
+    assert run() == (2, 0, 1)
+    with open(match, "ab") as f:
+        f.write(lines[2][40:] + b"".join(lines[3:]))
+    assert run() == (len(lines) - 2, 2, 0)  # (read from its start: its levels follow from the deals before)
+    got = crashkit.keys(ds, TABLES)
+    assert got["hands"] == reference["hands"] and got["actions"] == reference["actions"] and not got["rejects"]
