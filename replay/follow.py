@@ -408,7 +408,7 @@ class _Follower:
                 yield batch, Position(st.st_dev, st.st_ino, offset, line, _tail_hash(f, offset), st.st_size,
                                       st.st_mtime_ns)
         self.held[ident] += pending
-        w.pending = bool(pending)
+        w.pending = bool(pending) and mode == "text"  # (a held JSONL line waits for its writer, not to settle)
         w.done = w.seen
 
 

@@ -330,3 +330,24 @@ def test_a_growing_competition_log_is_read_again_from_its_start_and_each_deal_ta
     assert run() == (len(lines) - 2, 2, 0)  # (read from its start: its levels follow from the deals before)
     got = crashkit.keys(ds, TABLES)
     assert got["hands"] == reference["hands"] and got["actions"] == reference["actions"] and not got["rejects"]
+
+
+def test_a_too_long_line_is_held_while_unended_and_rejected_once_when_ended(tmp_path, monkeypatch):
+    from paipu.replay.io import sources
+
+    monkeypatch.setattr(sources, "MAX_LINE", 50_000)
+    logs, ds = tmp_path / "logs", str(tmp_path / "ds")
+    logs.mkdir()
+    hand = next(iter(simulate("doudizhu", None, 1, 8)))
+    a = logs / "a.jsonl"
+    a.write_text(record_to_json(hand).decode() + "\n" + '{"id": "' + "x" * 120_000, encoding="utf-8")
+
+    def run() -> tuple[int, int, int]:
+        stats = follow([str(logs)], ds, interval=0.02, settle=0.05, idle_exit=0.2)
+        return stats.written, stats.rejected, len(stats.held)
+
+    assert run() == (1, 0, 1)
+    _append(a, "x" * 1000 + '"}\n')
+    assert run() == (0, 1, 0)
+    assert run() == (0, 0, 0)
+    assert _rejects(str(tmp_path)) == [(str(a), 2, "bad_record")]
