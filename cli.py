@@ -14,7 +14,7 @@ import typer.core
 from rich.console import Console
 
 from paipu.analysis import stat_files
-from paipu.analysis import fmt as human  # numbers for people (small, no heavy imports)
+from paipu.replay import fmt as human  # numbers for people (small, no heavy imports)
 
 
 class _Group(typer.core.TyperGroup):
@@ -900,7 +900,7 @@ def _dataset_ids(root: str) -> list[str]:
 
 
 def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> None:
-    """A table for people (numbers via analysis.fmt; text columns in *numbers* hold numbers
+    """A table for people (numbers via replay.fmt; text columns in *numbers* hold numbers
     written already, aligned right); as wide as it needs off a terminal.
 
     On a terminal no cell is ever cut (an id to copy, a number): text wraps at its spaces

@@ -15,7 +15,7 @@ import json
 import math
 import polars as pl
 
-from .fmt import p_value
+from paipu.replay.fmt import p_value
 from .inference import _normal_p, holm, mean_interval
 from .queries import connect, sql_text
 
@@ -200,7 +200,7 @@ def sentences(result: pl.DataFrame) -> list[str]:
 
 
 def holm_p(p: float) -> str:
-    """``= 0.012`` or ``< 0.0001`` (:func:`analysis.fmt.p_value`)."""
+    """``= 0.012`` or ``< 0.0001`` (:func:`replay.fmt.p_value`)."""
     text = p_value(p)
     return text if text.startswith("<") else "= " + text
 

@@ -37,8 +37,8 @@ from .io.dataset import (
 )
 from .io.jsonl import items_of_lines, parse_line, record_to_json
 from .io.mapping import is_mapping
-from .io.readers import FOREIGN, foreign_items
-from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format, stored_path
+from .io.readers import FOREIGN, foreign_items, sniff_format
+from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, stored_path
 from .io.text import CHUNK_BYTES, items_of_text_blocks, text_batches
 from .verdicts import Code
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
+from .cards import CARD_OF
+from .game import Game
+
 @dataclass(frozen=True)
 class Rules:
     game: str
@@ -79,8 +82,6 @@ class Rules:
 
     def kind_names(self) -> tuple[str, ...]:
         """Every combination kind the game knows (its declaration's ``kinds``)."""
-        from .game import Game
-
         return tuple(Game.of(self).kinds)
 
     def param_value(self, key: str, value: Any) -> Any:
@@ -92,8 +93,6 @@ class Rules:
             return value
         if isinstance(default, int):
             if key.endswith("_card") and isinstance(value, str):
-                from .cards import CARD_OF
-
                 if value not in CARD_OF:
                     raise ValueError(f"params.{key}: expected a card such as 3d, got {value!r}")
                 return CARD_OF[value]

@@ -12,15 +12,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
-from .cards import CARD_NAMES, CARD_OF, GUARD, RANK, RANK_BIT, contains
+from .cards import CARD_NAMES, CARD_OF, GUARD, RANK, RANK_BIT, RANK_NAMES, contains
 
 from .combos import JOKERS, NORMAL, ONES, Combo, ComboIndex, any_beats, beats, strongest
+from .game import Game
 from .kernel import compiled
 from .rules import Rules
 from .verdicts import Code, Event, Violation
-
-if TYPE_CHECKING:
-    from .game import Game
 
 T = TypeVar("T")
 
@@ -675,8 +673,6 @@ class Table(Base):
     @staticmethod
     def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
         """:meth:`key_name` without a hand (the CLI's ``combo``); games with other keys override."""
-        from .cards import RANK_NAMES
-
         return RANK_NAMES[c.key] if 0 <= c.key < len(RANK_NAMES) else None
 
     # ----------------------------------------------------------------- legal plays
@@ -741,8 +737,6 @@ class Table(Base):
         """The seats playing on *seat*'s side in this hand: the game's fixed partners (games
         whose sides form during the hand, like Dou Dizhu's farmers, override); empty when
         each plays for himself."""
-        from .game import Game
-
         return frozenset(Game.of(self.rules).partners_of(seat))
 
     def cards_for(self, seat: int, packed: int) -> list[int]:
@@ -795,8 +789,6 @@ def _game_of(rules: Rules) -> Game:
     """``Game.of(rules)``, kept on the rules object (the audit asks for it per seat)."""
     found = rules.__dict__.get("_kept_game")
     if found is None:
-        from .game import Game
-
         found = per_rules(rules, "game", Game.of, rules)
     return found
 

@@ -17,14 +17,13 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
 
-import pyarrow as pa
 
 from ..cards import (
     CARD_NAMES, CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,  # noqa: F401 - CARD_NAMES: the doctests
     card_id,
 )
 from ..combos import (
-    JOKERS, NORMAL, Combo, ComboIndex, WildMoves, any_beats, at_least, capped, cards_by_rank, count_at, iter_ranks,
+    JOKERS, NORMAL, Combo, ComboIndex, any_beats, at_least, capped, cards_by_rank, count_at, iter_ranks,
     packed_of, positions, window_holds,
 )
 from ..game import Game
@@ -32,6 +31,7 @@ from ..kernel import compiled
 from ..rules import Rules
 from ..table import HandSetup, Table, per_rules
 from ..verdicts import Code, Event, Violation
+from ..wild import WildMoves
 
 KINDS = {
     "single": "单张", "pair": "对子", "triple": "三张", "full_house": "三带二", "straight": "顺子",
@@ -902,8 +902,8 @@ GAME = Game(
     name="guandan", title="Guandan", title_zh="掼蛋", aliases=("gd", "掼蛋", "摜蛋"),
     variants={"standard": STANDARD, "no_tribute": NO_TRIBUTE}, engine=GuandanHand, kinds=KINDS,
     teams=((0, 2), (1, 3)), matches=True, parse_level=parse_level,
-    outcome_columns={"winning_team": pa.int8(), "double_down": pa.bool_(), "upgrade": pa.int16(),
-                     "level": pa.string(), "levels_after": pa.list_(pa.string()), "match_over": pa.bool_()},
+    outcome_columns={"winning_team": "int8", "double_down": "bool", "upgrade": "int16",
+                     "level": "string", "levels_after": "list<string>", "match_over": "bool"},
     stats=("guandan",), classify=_classify,
     report={"metrics": ("double_down", "first_lead", "bomb_hands", "escape"),
             "charts": ("seat_advantage", "first_lead", "double_down", "upgrade", "tribute", "bomb_hands", "bombs_by_kind",

@@ -31,7 +31,8 @@ from collections.abc import Iterable, Iterator
 import orjson
 
 from .foreign import (
-    DDZ_RANKS, Doc, FormatError, ddz_record, documents, given_bidding, hand_id, items_of_documents, items_of_file,
+    DDZ_RANKS, CannotHold, Doc, FormatError, ddz_record, documents, given_bidding, hand_id, items_of_documents,
+    items_of_file, landlord_of,
 )
 from .sources import Item
 
@@ -172,8 +173,6 @@ def record_to_log(record: dict) -> dict:
     ``pos``, ``finalbid``) and its ``finish`` scores: the inverse of the importer for the
     records it makes (FightTheLandlord's when the record came from one); 叫/抢 bidding is
     lost (the landlord bids 3 after the seats before it passed)."""
-    from .foreign import landlord_of
-    from .openspiel import CannotHold
     from ..replayer import replay
 
     if record.get("game") != "doudizhu":

@@ -28,6 +28,10 @@ from ..verdicts import Code, RecordError
 from .sources import Item, LongLine, ReadError, id_of, iter_lines, open_binary, short
 
 
+class CannotHold(ValueError):
+    """A record the format cannot hold (the reason says what)."""
+
+
 class FormatError(ValueError):
     """A value of the foreign log that has no meaning in a hand record."""
 
@@ -317,6 +321,4 @@ def landlord_of(record: dict) -> int | None:
     landlord = result.get("landlord") if isinstance(result, dict) else None
     if isinstance(landlord, int) and not isinstance(landlord, bool):
         return landlord
-    from .openspiel import CannotHold
-
     raise CannotHold(f"the replay stops at action {r.violation.action if r.violation else '?'} and the result names no landlord")
