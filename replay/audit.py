@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -11,9 +10,6 @@ from .io.readers import iter_file
 from .io.sources import Item, expand_inputs
 from .replayer import Replay, plays_matches, replay
 from .verdicts import Code, Violation
-
-_ACTION_FIELD = re.compile(r'field "actions\[(\d+)\]')
-
 
 @dataclass
 class Verdict:
@@ -51,9 +47,7 @@ def is_dataset(path: str) -> bool:
 
 def verdict_of_item(item: Item, matches=None) -> Verdict:
     if item.record is None:
-        m = _ACTION_FIELD.search(item.message or "")
-        action = int(m.group(1)) if m else None
-        return Verdict(item.hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, action, item.message or ""),
+        return Verdict(item.hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, item.action, item.message or ""),
                        unreadable=item.unreadable)
     r = matches.replay(item.record) if matches is not None else replay(item.record)
     return Verdict(item.record["id"], item.source, item.line, r.violation, r)

@@ -54,11 +54,27 @@ class Event:
 
 
 class RecordError(ValueError):
-    """A hand record that cannot be taken in: a code, the field path and what was expected."""
+    """A hand record that cannot be taken in: its verdict code, the field path, what was
+    expected, the index of the action the field is in (None: the field is in no action),
+    and, for a hand read from a file, where (``file:line``). The one error of a record
+    for the checks, the readers and the API (``paipu.RecordError``).
 
-    def __init__(self, code: Code, field: str | None, message: str):
+    >>> e = RecordError(Code.BAD_CARD, "actions[3].cards[0]", "expected a card")
+    >>> e.action, e.detail
+    (3, 'field "actions[3].cards[0]": expected a card')
+    >>> str(RecordError(Code.BAD_RECORD, None, "not valid JSON", where="a.jsonl:2"))
+    'a.jsonl:2: bad_record: not valid JSON'
+    """
+
+    def __init__(self, code: Code, field: str | None, message: str, action: int | None = None,
+                 where: str | None = None):
         self.code = code
         self.field = field
         self.message = message
-        where = f'field "{field}": ' if field else ""
-        super().__init__(f"{code}: {where}{message}")
+        if action is None and field is not None and field.startswith("actions["):
+            action = int(field[len("actions["):field.index("]")])
+        self.action = action
+        self.where = where
+        #: the message with its field: what a reader keeps of the error (the code apart)
+        self.detail = f'field "{field}": {message}' if field else message
+        super().__init__(f"{where}: {code}: {self.detail}" if where else f"{code}: {self.detail}")

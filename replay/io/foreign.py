@@ -114,8 +114,8 @@ def items_of_documents(docs: Iterable[Doc], source: str, convert: Convert, stric
                        raw=doc.raw, hand_id=id_of(doc.value))
             continue
         except RecordError as e:
-            yield Item(source, doc.line, "utf-8", code=e.code, message=str(e).split(": ", 1)[1], raw=doc.raw,
-                       hand_id=id_of(record))
+            yield Item(source, doc.line, "utf-8", code=e.code, message=e.detail, raw=doc.raw,
+                       hand_id=id_of(record), action=e.action)
             continue
         yield Item(source, doc.line, "utf-8", record=record)
 

@@ -43,6 +43,8 @@ class Item:
     hand_id: str | None = None
     #: the file (or folder) could not be read at all (audit exits 2)
     unreadable: bool = False
+    #: for a hand not taken: the index of the action its error is in (RecordError.action)
+    action: int | None = None
     #: the record's content hash (:func:`~replay.record.content_hash`) when the reader
     #: computed it with its checks (ingest's readers do: the record is serialised once)
     digest: int | None = None
