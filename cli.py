@@ -511,22 +511,12 @@ def audit(
     """
     import json
 
-    from paipu.replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
+    from paipu.replay.audit import Tally, audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
     from paipu.replay.distributed import ClusterError
     from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
     from paipu.replay.io.sources import InputError
 
-    total = bad = unreadable = 0
-    by_code: dict[str, int] = {}
-
-    def count(code: str | None) -> None:
-        """A hand counted: *code* is its violation's, None when it is legal."""
-        nonlocal total, bad
-        total += 1
-        if code is not None:
-            bad += 1
-            by_code[code] = by_code.get(code, 0) + 1
-
+    tally = Tally()
     check_format(fmt)
     datasets = [x for x in inputs if is_dataset(x)]
     files = [x for x in inputs if not is_dataset(x)]
@@ -557,20 +547,14 @@ def audit(
                   f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)
         if not jsonl:  # counted as the files are scanned: a billion hands fit
             for code, n in verdict_counts(ds).items():
-                total += n
-                if code is not None:
-                    bad += n
-                    by_code[code] = by_code.get(code, 0) + n
+                tally.add(code, n)
             continue
-        for row in dataset_verdicts(ds):
-            count(None if row["ok"] else row["code"])  # a verdict row not ok has its code
-            v = [] if row["ok"] else [{"code": row["code"], "action": row["action"], "message": row["message"]}]
-            sys.stdout.write(json.dumps({"id": row["hand_id"], "ok": row["ok"], "violations": v,
-                                         "source": f"{row['source']}:{row['line']}"}, ensure_ascii=False) + "\n")
+        for v in dataset_verdicts(ds):
+            tally.add_verdict(v)
+            sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
     try:
         for v in iter_verdicts(files, fmt) if files else ():
-            unreadable += v.unreadable
-            count(None if v.violation is None else str(v.violation.code))
+            tally.add_verdict(v)
             if jsonl:
                 sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
             elif not v.ok:
@@ -580,14 +564,14 @@ def audit(
     except InputError as e:
         fail(str(e))
     if not jsonl:
-        summary = ", ".join(f"{k} {n:,}" for k, n in sorted(by_code.items()))
-        out.print(f"{human.count(total, 'hand')}: {total - bad:,} ok, {bad:,} with violations"
+        summary = ", ".join(f"{k} {n:,}" for k, n in sorted(tally.by_code.items()))
+        out.print(f"{human.count(tally.hands, 'hand')}: {tally.hands - tally.bad:,} ok, {tally.bad:,} with violations"
                   + (f" ({summary})" if summary else ""), markup=False)
-    if unreadable:
-        fail(f"{human.count(unreadable, 'input')} could not be read (see their verdicts)")
-    if total == 0:
+    if tally.unreadable:
+        fail(f"{human.count(tally.unreadable, 'input')} could not be read (see their verdicts)")
+    if tally.hands == 0:
         fail("no hands found in the inputs")
-    raise typer.Exit(1 if bad else 0)
+    raise typer.Exit(1 if tally.bad else 0)
 
 
 @app.command()

@@ -17,7 +17,7 @@ from .games import UnknownGame, find_game, find_rules
 from .kernel import compiled
 from .rules import Rules
 from .table import HandSummary, Table, compare_result
-from .verdicts import Code, Event, Violation
+from .verdicts import Code, Event, Violation, verdict_json
 
 
 @dataclass
@@ -39,8 +39,8 @@ class Replay:
         """The replayed hand as the audit tables see it (None when no table was set up)."""
         return None if self.table is None else self.table.summary(self.outcome if self.ok else {})
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "ok": self.ok, "violations": [self.violation.to_json()] if self.violation else []}
+    def to_json(self) -> dict[str, object]:
+        return verdict_json(self.id, self.violation)
 
 
 def make_table(record: dict[str, Any], detail: bool = False, previous: dict[str, Any] | None = None) -> Table:

@@ -43,6 +43,22 @@ class Violation:
         return {"code": str(self.code), "action": self.action, "message": self.message}
 
 
+def verdict_json(hand_id: object, violation: Violation | None, source: str | None = None) -> dict[str, object]:
+    """A hand's verdict as JSON (format.md): ``id``, ``ok``, ``violations`` and, for a hand
+    read from a file, its ``source`` (``file:line``); what ``paipu audit --jsonl`` and
+    ``paipu replay --json`` print, :meth:`Replay.to_json <replay.replayer.Replay.to_json>`
+    and :meth:`Verdict.to_json <replay.audit.Verdict.to_json>` give.
+
+    >>> verdict_json("h1", Violation(Code.AFTER_END, 9, "after the end"), "a.jsonl:3")
+    {'id': 'h1', 'ok': False, 'violations': [{'code': 'after_end', 'action': 9, 'message': 'after the end'}], 'source': 'a.jsonl:3'}
+    """
+    out: dict[str, object] = {"id": hand_id, "ok": violation is None,
+                              "violations": [violation.to_json()] if violation else []}
+    if source is not None:
+        out["source"] = source
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something legal that matters to analysts: bomb, spring, let_go, xiqian, escape, out..."""
