@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, NoReturn
+from typing import Annotated, NoReturn, overload
 
 import typer
 import typer.core
@@ -235,6 +235,10 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+@overload
+def capped_workers(workers: int, work: int | None = None, what: str = "blocks") -> int: ...
+@overload
+def capped_workers(workers: None, work: int | None = None, what: str = "blocks") -> None: ...
 def capped_workers(workers: int | None, work: int | None = None, what: str = "blocks") -> int | None:
     """--workers at most the cores, and at most the pieces of *work* when known; a cap
     is said on stderr (a thousand processes for 17 blocks took 2.3 GB on two cores)."""
@@ -557,7 +561,7 @@ def audit(
             tally.add_verdict(v)
             if jsonl:
                 sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
-            elif not v.ok:
+            elif v.violation is not None:
                 where = f"action {v.violation.action}" if v.violation.action is not None else "record"
                 out.print(f"{v.source}:{v.line} {v.id or '?'}: {v.violation.code} at {where}: {v.violation.message}",
                           markup=False, soft_wrap=True)
@@ -638,7 +642,7 @@ def simulate(
         return
     job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text)
     total = hands * len(params)
-    if workers in (None, 0):
+    if workers is None or workers == 0:
         workers = min(cores(), job_count(hands, len(params))) if total > BLOCK else 1
     else:
         workers = capped_workers(workers, job_count(hands, len(params)))
@@ -756,11 +760,11 @@ def replay_cmd(
         from paipu.replay.html import write_page
 
         try:
-            v = write_page(record, html_out, lang)
+            broken = write_page(record, html_out, lang)
         except OSError as e:
             fail(f"{html_out}: cannot write: {e.strerror}")
-        err.print(f"wrote {html_out}" + (f" (violation {v['code']})" if v else ""), markup=False)
-        raise typer.Exit(1 if v is not None else 0)
+        err.print(f"wrote {html_out}" + (f" (violation {broken['code']})" if broken else ""), markup=False)
+        raise typer.Exit(1 if broken is not None else 0)
     from paipu.replay.view import render, step_through
 
     if seat is not None and not 0 <= seat < len(record["players"]):
@@ -806,9 +810,9 @@ def _find_records(source: str, ids: list[str] | None, first: bool = False) -> di
         return found
     wanted = None if ids is None else set(ids)
     for item in iter_items([source], strict=False):
-        record = item.record
-        if record is not None and (wanted is None or record["id"] in wanted):
-            found.setdefault(record["id"], record)
+        taken = item.record
+        if taken is not None and (wanted is None or taken["id"] in wanted):
+            found.setdefault(taken["id"], taken)
             if first or (wanted is not None and len(found) == len(wanted)):
                 break
     return found

@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from types import FrameType
@@ -40,7 +40,7 @@ class Job:
     text: bool = False
 
 
-def jobs(game: str, variant: str | None, hands: int, seed: int, settings: list[dict | None],
+def jobs(game: str, variant: str | None, hands: int, seed: int, settings: Sequence[dict | None],
          compare: bool = False, **kw) -> Iterator[Job]:
     """The blocks of a run, in file order: each block of deals under every setting in turn.
     Made as they are consumed: the memory of a run does not depend on its number of hands
@@ -66,7 +66,7 @@ def records(job: Job) -> Iterator[dict]:
                     seats_for=seats_for, start=job.start)
 
 
-def simulate_settings(game: str, variant: str | None, hands: int, seed: int, settings: list[dict | None],
+def simulate_settings(game: str, variant: str | None, hands: int, seed: int, settings: Sequence[dict | None],
                       **kw) -> Iterator[dict]:
     """Duplicate deals: deals 0..*hands* under each setting (rule params) in turn, block by
     block, as ``paipu simulate --compare`` writes them (ids ``…-c<setting>-<k>``)."""
