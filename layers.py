@@ -40,8 +40,9 @@ LAYERS = (
     Layer("io", "readers and writers: files and their formats, the dataset's Parquet store, the workers",
           ("paipu.replay.io.*", "paipu.replay.distributed"),
           ("duckdb", "polars", "matplotlib", "typer", "jinja2")),
-    Layer("pipeline", "ingest, audit (verdicts, audit rows, decisions), simulation runs to files, the API module",
-          ("paipu.replay.ingest", "paipu.replay.audit", "paipu.replay.derive", "paipu.replay.decisions",
+    Layer("pipeline", "ingest (and following growing files), audit (verdicts, audit rows, decisions), "
+          "simulation runs to files, the API module",
+          ("paipu.replay.ingest", "paipu.replay.follow", "paipu.replay.audit", "paipu.replay.derive", "paipu.replay.decisions",
            "paipu.replay.api", "paipu.replay.sim.run", "paipu.replay.sim.population", "paipu.replay.sim.settings"),
           ("matplotlib", "typer", "jinja2")),
     Layer("display", "words and numbers for people: the terminal view of a hand, its HTML page",
