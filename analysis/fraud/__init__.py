@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from .. import inference
 from ..queries import connect
 
 SQL_DIR = Path(__file__).with_name("sql")
@@ -153,15 +154,8 @@ def robust_z(values: np.ndarray) -> np.ndarray:
 
 
 def wilson(k: int, n: int) -> tuple[float | None, float | None]:
-    """95% Wilson interval of k in n (None without trials)."""
-    return (None, None) if n == 0 else _wilson(k, n)
-
-
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    z, p = 1.96, k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    """95% Wilson interval of k in n (:func:`analysis.inference.wilson`; None without trials)."""
+    return (None, None) if n == 0 else inference.wilson(k, n)
 
 
 # ----------------------------------------------------------------------------- ratings
@@ -453,7 +447,7 @@ class Stratified:
     @property
     def ci95(self) -> tuple[float, float]:
         """The Wilson interval of :attr:`rate` (there are chances: :func:`_stratified` says None without)."""
-        return _wilson(self.k, self.n)
+        return inference.wilson(self.k, self.n)
 
 
 def _stratified(strata: list[dict], baseline: str, phi: float) -> Stratified | None:
