@@ -17,7 +17,7 @@ import polars as pl
 
 from paipu.replay.fmt import p_value
 from .inference import _normal_p, holm, mean_interval
-from .queries import connect, sql_text
+from .queries import connect, frame, sql_text
 
 #: the per-hand figures of compare.sql, with how to say them
 FIGURES = {
@@ -35,9 +35,7 @@ def hands(root: str, game: str | None = None, variant: str | None = None) -> pl.
     """The per-hand figures of every duplicate deal in the audited dataset *root*."""
     con = connect(root)
     try:
-        cursor = con.execute(sql_text("compare"), {"game": game, "variant": variant})
-        names = [d[0] for d in cursor.description]
-        return pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+        return frame(con.execute(sql_text("compare"), {"game": game, "variant": variant}))
     finally:
         con.close()
 

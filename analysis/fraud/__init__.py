@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 
 from .. import inference
-from ..queries import connect
+from ..queries import connect, frame, sql_text
 
 SQL_DIR = Path(__file__).with_name("sql")
 #: half-width (seconds) of the time window that says who was available to sit with a player
@@ -44,15 +44,9 @@ MIN_SOFT, MIN_FLOW = 10, 20
 KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing")
 
 
-def sql_text(name: str) -> str:
-    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
-
-
 def _frame(con, name: str, params: dict) -> pl.DataFrame:
-    text = sql_text(name)
-    cursor = con.execute(text, {k: v for k, v in params.items() if f"${k}" in text})
-    names = [d[0] for d in cursor.description]
-    return pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+    text = sql_text(name, SQL_DIR)
+    return frame(con.execute(text, {k: v for k, v in params.items() if f"${k}" in text}))
 
 
 @dataclass
@@ -643,7 +637,7 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
     """Profiles and every screen over the audited dataset *root* (decisions needed)."""
     con = connect(root)
     try:
-        con.execute(sql_text("_hands"), {"game": game, "variant": variant})
+        con.execute(sql_text("_hands", SQL_DIR), {"game": game, "variant": variant})
         players = _frame(con, "profile", {})
         players = players.with_columns(
             (pl.col("think_median") / pl.col("think_iqr")).log().alias("regularity"))
@@ -659,7 +653,7 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         pairs = set(soft.select("game", "variant", "a", "b").iter_rows())
         tests += soft_play(soft, eligible, dispersion(_frame(con, "soft_dispersion", {}), pairs),
                            _frame(con, "soft_clusters", {}))
-        con.execute(sql_text("feed_chances"))
+        con.execute(sql_text("feed_chances", SQL_DIR))
         tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
                            eligible, MIN_FLOW)
