@@ -4,7 +4,7 @@ the report ask a :class:`Game` and never name one.
 A game module ends with its declaration::
 
     GAME = Game(name="doudizhu", title="Dou Dizhu", title_zh="斗地主", aliases=("ddz", "斗地主"),
-                variants={"huopin": HUOPIN}, engine=DoudizhuHand, kinds=KINDS,
+                variants={"huopin": HUOPIN}, engine=Doudizhu, kinds=KINDS,
                 roles={"landlord": "地主", "farmer": "农民"}, ...)
 
 and :mod:`replay.games` lists the modules (:func:`replay.games.register` adds one more,

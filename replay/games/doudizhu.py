@@ -489,8 +489,6 @@ class Doudizhu(Table):
         return settle_coins(scores, room["coef"], room.get("fee", 0), self.spec.stacks)
 
 
-Engine = Doudizhu
-
 GAME = Game(
     name="doudizhu", title="Dou Dizhu", title_zh="斗地主", aliases=("ddz", "斗地主", "鬥地主", "dou_dizhu"),
     variants={"huopin": HUOPIN, "openspiel": OPENSPIEL, "douzero": DOUZERO}, engine=Doudizhu, kinds=KINDS, roles={"landlord": "地主", "farmer": "农民"},

@@ -801,8 +801,6 @@ class GuandanHand(Guandan):
         return {**result, "levels": canonical_levels(result["levels"])}
 
 
-Engine = GuandanHand
-
 
 
 # ---------------------------------------------------------------------- legal moves

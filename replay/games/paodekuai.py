@@ -393,8 +393,6 @@ def _xiqian_of_room(name: str | None) -> int:
     return 0
 
 
-Engine = Paodekuai
-
 
 GAME = Game(
     name="paodekuai", title="Paodekuai", title_zh="跑得快", aliases=("pdk", "跑得快", "扑克王"),

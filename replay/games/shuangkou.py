@@ -474,8 +474,6 @@ class Shuangkou(Table):
         return out
 
 
-Engine = Shuangkou
-
 
 # ---------------------------------------------------------------------- legal moves
 
