@@ -1,7 +1,8 @@
 """Statistics over an audited dataset, computed by DuckDB from the ``.sql`` files beside this.
 
 Each table of the dataset is a view of the same name (``hands``, ``actions``, ``rejects``,
-``verdicts``, ``plays``, ``outcomes``, ``seats``); a statistic is one file in ``sql/``, run
+``verdicts``, ``plays``, ``outcomes``, ``seats``); a statistic is one file in ``sql/`` (a
+game's own statistics: in the ``sql/`` folder of its package, ``replay/games/<game>/sql/``), run
 with ``$game`` and ``$variant`` bound (null: all). No SQL text is ever built from values.
 """
 
@@ -35,8 +36,16 @@ SQL_DIR = Path(__file__).with_name("sql")
 
 def sql_text(name: str, folder: Path = SQL_DIR) -> str:
     """The text of ``NAME.sql`` in *folder* (``sql/``, or the fraud screens' own; shipped as
-    package data)."""
-    return (folder / f"{name}.sql").read_text(encoding="utf-8")
+    package data), or of a game's own statistic (``sql/NAME.sql`` of the game's package:
+    ``Game.stats`` names them)."""
+    path = folder / f"{name}.sql"
+    if not path.is_file() and folder == SQL_DIR:
+        from paipu.replay.games import games
+
+        for g in games():
+            if name in g.stats:
+                return g.sql_file(name).read_text(encoding="utf-8")
+    return path.read_text(encoding="utf-8")
 
 
 def frame(cursor: duckdb.DuckDBPyConnection, rows: list[tuple] | None = None) -> pl.DataFrame:
