@@ -1286,6 +1286,72 @@ def fraud(
 
 
 @app.command()
+def review(
+    source: Annotated[str, typer.Argument(help="a dataset (paipu ingest)", callback=place)],
+    sample: Annotated[int | None, typer.Option("--sample", help="review only this many hands, a sample fixed by --seed")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="random seed of the sample and of the evaluator")] = 0,
+    samples: Annotated[int, typer.Option("--samples", help="deals of the hidden cards per decision at most")] = 64,
+    budget: Annotated[float, typer.Option("--budget", help="milliseconds per decision (0: none, exactly --samples deals)")] = 50.0,
+    workers: Annotated[int | None, typer.Option(help="processes (default: all cores)")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="[ADDRESS]", help="review on a Ray cluster: auto, ray://HOST:PORT, or alone for a local one")] = None,
+) -> None:
+    """Review every decision of a dataset's hands against paipu's bots (docs/review.md).
+
+    Writes the reviews table (a row per decision) and the rating columns of the players
+    table; a rerun goes on with the hands not reviewed yet."""
+    _review_dataset(source, sample, seed, samples, budget, workers, ray)
+
+
+def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, budget: float, workers: int | None,
+                    ray: str | None) -> None:
+    """``paipu review DS``: the dataset pass (replay.review_pass), then the players' rating."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from paipu.analysis.queries import DatasetError
+    from paipu.analysis.rating import update_players
+    from paipu.replay.audit import is_dataset
+    from paipu.replay.distributed import ClusterError
+    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
+    from paipu.replay.review_pass import Settings, review_dataset
+
+    if not is_dataset(dataset):
+        fail(f"{dataset}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
+    if sample is not None and sample < 1:
+        fail(f"--sample must be 1 or more, got {sample}")
+    if samples < 2 or budget < 0:
+        fail("--samples must be 2 or more and --budget 0 or more")
+    progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
+    selected = 0
+    task = progress.add_task("review", total=None)
+
+    def start(chosen: int, left: int) -> None:
+        nonlocal selected
+        selected = chosen
+        progress.update(task, total=left)
+
+    try:
+        with progress:
+            done = review_dataset(dataset, Settings(samples, budget or None, seed), sample, capped_workers(workers),
+                                  ray, on_chunk=lambda s: progress.advance(task, s.hands), on_start=start)
+        players = update_players(dataset)
+    except (DatasetError, DatasetLocked, DatasetWriteError, ClusterError) as e:
+        fail(str(e))
+    err.print(f"{dataset}: reviewed {human.count(done.hands, 'hand')} ({done.decisions:,} decisions) of the "
+              f"{selected:,} {'sampled' if sample is not None else 'in the dataset'}; "
+              f"{selected - done.hands:,} were reviewed already", markup=False)
+    shown = players.filter(players["review_decisions"] > 0).sort("review_decisions", descending=True).head(20)
+    import polars as pl
+
+    pct = [(pl.col(f"review_{k}_rate") * 100).round(1).alias(f"{k} %") for k in ("match", "mistake", "blunder")]
+    _print_frame(shown.select("game", "variant", "player", pl.col("review_hands").alias("hands"),
+                              pl.col("review_decisions").alias("decisions"), pct[0],
+                              pl.col("review_mean_loss").round(2).alias("mean loss"), *pct[1:]),
+                 "rating (loss in points of win probability; docs/review.md)")
+
+
+@app.command()
 def report(
     dataset: Annotated[str, typer.Argument(help="an audited dataset", callback=place)],
     output: Annotated[str, typer.Option("--out", "-o", help="the HTML file to write ('-': standard output)")] = "report.html",
