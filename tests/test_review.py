@@ -1,0 +1,124 @@
+"""paipu.review_hand and ``paipu review INPUT --hand``: every decision of a hand reviewed
+against the evaluator's best option (replay/review.py, docs/review.md)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from helpers import ANTI_SPRING, ddz
+
+import paipu
+from paipu.replay.review import BLUNDER, MISTAKE, Z, HandReview, decision_at, flag_of, review_hand
+
+HANDMADE = "sample_logs/doudizhu_handmade.paipu"
+
+#: Dou Dizhu (tests/helpers.py's deal): farmer seat 1 holds 4d..9d, a six-card straight
+#: that goes out at once, and plays five of them instead
+SHORT_STRAIGHT = ANTI_SPRING[:ANTI_SPRING.rindex("1 play")] + "1 play 4d 5d 6d 7d 8d\n"
+
+
+def handmade() -> dict:
+    return next(paipu.read_records(HANDMADE))
+
+
+# ---------------------------------------------------------------------------- the library
+
+
+def test_flags_need_the_loss_beyond_its_standard_error():
+    assert (MISTAKE, BLUNDER, Z) == (5.0, 15.0, 2.0)
+    assert flag_of(0.0, 0.0) is None
+    assert flag_of(4.9, 0.0) is None  # under the mistake threshold, however sure
+    assert flag_of(5.0, 0.0) == "mistake" and flag_of(5.0, 2.4) == "mistake"
+    assert flag_of(5.0, 2.5) is None  # loss − 2 SE = 0: not beyond its noise
+    assert flag_of(15.0, 5.0) == "blunder"  # 15 − 10 = 5, at least a mistake at its low bound
+    assert flag_of(15.0, 5.1) == "mistake"
+    assert flag_of(40.0, 19.9) == "mistake" and flag_of(40.0, 20.0) is None
+    assert flag_of(60.0, math.nan) is None  # one deal: no standard error, no flag
+
+
+def test_the_rocket_hand_the_landlord_matches_and_the_farmers_pass_a_winning_pair():
+    """The doctest hand of replay/evaluate.py: every option of the landlord's last-but-one
+    lead wins, the rocket first only doubles the stake, so the loss in win probability is 0
+    and the best by points (SJ BJ) is not a mistake; the farmers each pass a pair that,
+    from what they could see (the landlord's second card hidden), wins every deal."""
+    review = review_hand(handmade(), samples=4, budget_ms=None)
+    got = [(d.index, d.seat, d.kind, d.chosen, d.best, d.options, d.loss, d.flag) for d in review.decisions]
+    assert got == [
+        (0, 0, "bid", "bid yes", "bid yes", 2, 0.0, None),
+        (1, 1, "grab", "grab no", "grab yes", 2, 25.0, None),  # 1 of 4 deals: SE 25, not beyond
+        (2, 2, "grab", "grab no", "grab no", 2, 0.0, None),
+        (3, 0, "play", "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As", "2s 2h 2d 2c", 178, 0.0, None),
+        (6, 0, "play", "2s 2h 2d 2c", "2s 2h 2d 2c", 16, 0.0, None),
+        (9, 0, "play", "3h 3d", "SJ BJ", 5, 0.0, None),
+        (10, 1, "pass", "pass", "4h 4d", 7, 100.0, "blunder"),
+        (11, 2, "pass", "pass", "Td Tc", 6, 100.0, "blunder"),
+        (12, 0, "play", "SJ BJ", "SJ BJ", 3, 0.0, None),
+    ]
+    # the farmers' passes on the straight and the bomb had no other option: skipped, counted
+    assert review.skipped == 4
+    d = review.decisions[5]
+    assert d.evaluation.chosen.label() == "3h 3d" and d.loss_se == 0.0 and d.samples == 4
+    assert not d.exact and not d.relaxed and d.matched is False
+    assert [(s.seat, s.player, s.decisions, s.matches, s.match_rate, s.mean_loss, s.mistakes, s.blunders)
+            for s in review.seats()] == [(0, "张三", 5, 3, 0.6, 0.0, 0, 0), (1, "李四", 2, 0, 0.0, 62.5, 0, 1),
+                                         (2, "王 五", 2, 1, 0.5, 50.0, 0, 1)]
+
+
+def test_a_short_straight_instead_of_going_out_is_a_blunder():
+    record = ddz(SHORT_STRAIGHT)
+    review = review_hand(record, seats=[1], samples=8, budget_ms=None)
+    last = review.decisions[-1]
+    assert (last.index, last.chosen, last.best, last.options) == (10, "4d 5d 6d 7d 8d", "4d 5d 6d 7d 8d 9d", 9)
+    best = next(o for o in last.evaluation.options if o.label() == last.best)
+    chosen = last.evaluation.chosen
+    assert best.wins == [1.0] * 8  # it goes out: the farmers win every deal
+    assert last.loss == pytest.approx(100 * (1 - sum(chosen.wins) / 8))
+    assert last.loss == 50.0 and last.loss_se == pytest.approx(100 * math.sqrt(0.25 / 7))
+    assert last.flag == "blunder"  # 50 − 2·18.9 ≥ 5
+    assert review.reviewed == (1,) and {d.seat for d in review.decisions} == {1}
+
+
+def test_rows_are_flat_and_json_is_plain():
+    review = review_hand(handmade(), seats=[0], samples=2, budget_ms=None)
+    row = review.decisions[0].row()
+    assert list(row) == ["hand_id", "index", "seat", "kind", "chosen", "best", "options", "loss", "loss_se", "flag",
+                         "samples", "exact", "relaxed"]
+    assert row == {"hand_id": "ddz-handmade-1", "index": 0, "seat": 0, "kind": "bid", "chosen": "bid yes",
+                   "best": "bid yes", "options": 2, "loss": 0.0, "loss_se": 0.0, "flag": None, "samples": 2,
+                   "exact": False, "relaxed": False}
+    j = review.to_json()
+    assert j["thresholds"] == {"mistake": 5.0, "blunder": 15.0, "z": 2.0}
+    assert (j["hand_id"], j["game"], j["variant"], j["seats_reviewed"], j["skipped"]) == \
+        ("ddz-handmade-1", "doudizhu", "huopin", [0], 0)
+    first = j["decisions"][0]
+    assert [(o["label"], o["chosen"]) for o in first["options_valued"]] == [("bid yes", True), ("bid no", False)]
+    assert j["seats"] == [{"seat": 0, "player": "张三", "decisions": 5, "matches": 3, "match_rate": 0.6,
+                           "mean_loss": 0.0, "mistakes": 0, "blunders": 0}]
+
+
+def test_one_deal_gives_no_standard_error_and_json_has_no_nan():
+    import json
+
+    review = review_hand(ddz(SHORT_STRAIGHT), seats=[1], samples=1, budget_ms=None)
+    last = review.decisions[-1]
+    assert math.isnan(last.loss_se) and last.flag is None
+    text = json.dumps(review.to_json(), allow_nan=False)  # NaN as null
+    assert '"loss_se": null' in text
+
+
+def test_what_is_no_decision_and_bad_seats():
+    record = handmade()
+    assert [decision_at(record, i) for i in range(len(record["actions"]))] == [2, 2, 2, 178, 1, 1, 16, 1, 1, 5, 7, 6, 3]
+    with pytest.raises(ValueError, match="seat 3: the hand has seats 0..2"):
+        review_hand(record, seats=[3])
+    empty = review_hand(record, seats=[], samples=2, budget_ms=None)
+    assert empty == HandReview("ddz-handmade-1", "doudizhu", (), "huopin", ("张三", "李四", "王 五"), (), 0)
+    assert empty.seats() == []
+
+
+def test_the_public_names():
+    from paipu.replay import review
+
+    assert paipu.review_hand is review.review_hand and paipu.HandReview is review.HandReview
+    assert paipu.DecisionReview is review.DecisionReview and paipu.SeatSummary is review.SeatSummary
