@@ -13,7 +13,8 @@ other settings (seed, samples, budget) leaves the hands already reviewed as they
 ``blake2b(f"{seed}:{hand_id}")``, a deterministic sample for the seed; the sample of N
 is inside the sample of any larger N for the same seed, so that ``--sample 100`` then
 ``--sample 300`` reviews 200 more hands. Hands that break a rule are not reviewed (their
-ledger row says why, with no decision rows). See docs/review.md.
+ledger row says why, with no decision rows); decisions with a single legal option are not
+rows either (the ledger counts them, ``skipped``). See docs/review.md.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ CHUNK = 8
 #: the ledger: one row per hand the pass has taken, with the settings it was reviewed at
 REVIEWED = pa.schema([
     ("hand_id", pa.string()), ("variant", pa.string()), ("status", pa.string()), ("decisions", pa.int32()),
-    ("samples", pa.int32()), ("budget_ms", pa.float64()), ("seed", pa.int64()),
+    ("skipped", pa.int32()), ("samples", pa.int32()), ("budget_ms", pa.float64()), ("seed", pa.int64()),
 ])
 #: the ``reviews`` columns the pass adds to ``DecisionReview.row()``
 KEYS = [("variant", pa.string()), ("player", pa.string())]
@@ -119,14 +120,14 @@ def review_chunk(root: str, game: str, parts: list[tuple[str, str | None]], ids:
             verdict = matches.replay(record).violation
             if record["id"] not in wanted:
                 continue
-            found = _review(record, previous, settings) if verdict is None else []
+            found, skipped = _review(record, previous, settings) if verdict is None else ([], 0)
             players = record.get("players") or []
             for row in found:
                 seat = row["seat"]
                 rows.append(dict(row, variant=record["variant"], player=players[seat] if seat < len(players) else None))
             ledger.append({"hand_id": record["id"], "variant": record["variant"],
                            "status": "ok" if verdict is None else str(verdict.code), "decisions": len(found),
-                           "samples": settings.samples, "budget_ms": settings.budget_ms, "seed": settings.seed})
+                           "skipped": skipped, "samples": settings.samples, "budget_ms": settings.budget_ms, "seed": settings.seed})
     name = f"part-{hashlib.blake2b(chr(0).join(sorted(ids)).encode(), digest_size=10).hexdigest()}.parquet"
     staged = StagedBatch(root)  # a chunk's decisions and its ledger rows appear together
     if rows:
@@ -140,12 +141,14 @@ def review_chunk(root: str, game: str, parts: list[tuple[str, str | None]], ids:
     return summary
 
 
-def _review(record: dict[str, Any], previous: dict[str, Any] | None, settings: Settings) -> list[dict[str, Any]]:
-    from .review_local import review_hand
+def _review(record: dict[str, Any], previous: dict[str, Any] | None,
+            settings: Settings) -> tuple[list[dict[str, Any]], int]:
+    """The rows of the hand's decisions with a choice, and how many had none (skipped)."""
+    from .review import review_hand
 
     review = review_hand(record, samples=settings.samples, budget_ms=settings.budget_ms, seed=settings.seed,
                          previous=previous)
-    return [d.row() for d in review.decisions]
+    return [d.row() for d in review.decisions], review.skipped
 
 
 def _reviews_table(rows: list[dict[str, Any]]) -> pa.Table:

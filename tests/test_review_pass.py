@@ -62,19 +62,21 @@ def _reviews(root: str) -> pl.DataFrame:
 
 def test_a_row_per_decision_of_every_hand(reviewed):
     from paipu.replay.io.dataset import read_records
-    from paipu.replay.review_local import review_hand
+    from paipu.replay.review import review_hand
 
     records = list(read_records(reviewed))
     assert len(records) == HANDS
-    # every bid, grab, play and pass of these legal hands is a decision reviewed
+    # every bid, grab, play and pass of these legal hands is a decision: a row when it had
+    # a choice, else counted as skipped
     decisions = sum(a["act"] in ("bid", "grab", "play", "pass") for r in records for a in r["actions"])
     rows = _reviews(reviewed)
-    assert rows.height == decisions
-    assert sum(Counter(rows["hand_id"].to_list()).values()) == decisions
     ledger = pl.DataFrame(pl.from_arrow(read_table(reviewed, "reviewed")))
+    assert rows.height + ledger["skipped"].sum() == decisions
+    assert rows.height == ledger["decisions"].sum() > 0
+    assert min(rows["options"].to_list()) == 2
+    assert dict(Counter(rows["hand_id"].to_list())) == dict(zip(ledger["hand_id"].to_list(), ledger["decisions"].to_list()))
     assert sorted(ledger["hand_id"].to_list()) == sorted(r["id"] for r in records)
     assert ledger["status"].to_list() == ["ok"] * HANDS
-    assert ledger["decisions"].sum() == decisions
     assert set(ledger["samples"].to_list()) == {2}
     # the rows are the per-hand review's, with the player and variant of the seat
     one = records[0]
