@@ -739,6 +739,7 @@ def replay_cmd(
     html_out: Annotated[str | None, typer.Option("--html", help="write the hand as one HTML page (a folder with --hands)")] = None,
     hands: Annotated[list[str] | None, typer.Option(
         "--hands", help="several hand ids (comma-separated, repeatable, or @FILE with one id a line) into the --html folder")] = None,
+    review: Annotated[bool, typer.Option("--review", help="mark the mistakes and blunders (paipu review's defaults)")] = False,
 ) -> None:
     """Show a recorded hand move by move; exit 1 if it breaks a rule."""
     from paipu.replay.io.sources import InputError
@@ -768,11 +769,19 @@ def replay_cmd(
         fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
     if record is None:
         fail(f"no readable hand in {source}")
+    reviewed = None
+    if review:
+        from paipu.replay.review import review_hand
+
+        try:
+            reviewed = review_hand(record)
+        except ValueError as e:
+            fail(f"{source}: hand {record['id']!r}: {e}")
     if html_out is not None:
         from paipu.replay.html import write_page
 
         try:
-            v = write_page(record, html_out, lang)
+            v = write_page(record, html_out, lang, review=reviewed)
         except OSError as e:
             fail(f"{html_out}: cannot write: {e.strerror}")
         err.print(f"wrote {html_out}" + (f" (violation {v['code']})" if v else ""), markup=False)
@@ -781,10 +790,15 @@ def replay_cmd(
 
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
+    marks = None
+    if reviewed is not None:
+        from paipu.replay.review_view import marks as review_marks
+
+        marks = review_marks(reviewed, lang)
     if step and interactive():
-        v = step_through(record, out, typer.getchar, seat=seat, lang=lang)  # a key at a time, no echo
+        v = step_through(record, out, typer.getchar, seat=seat, lang=lang, marks=marks)  # a key at a time, no echo
     else:
-        v = render(record, out, seat=seat, lang=lang)
+        v = render(record, out, seat=seat, lang=lang, marks=marks)
     raise typer.Exit(1 if v is not None else 0)
 
 
@@ -1287,20 +1301,82 @@ def fraud(
 
 @app.command()
 def review(
-    source: Annotated[str, typer.Argument(help="a dataset (paipu ingest)", callback=place)],
-    sample: Annotated[int | None, typer.Option("--sample", help="review only this many hands, a sample fixed by --seed")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="random seed of the sample and of the evaluator")] = 0,
+    source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset", callback=place)],
+    hand: Annotated[str | None, typer.Option("--hand", help="the hand id to review (without it a dataset is reviewed whole)")] = None,
+    seat: Annotated[int | None, typer.Option("--seat", help="review only this seat's decisions")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="the review as JSON on standard output")] = False,
+    html_out: Annotated[str | None, typer.Option("--html", help="write the hand's replayer page with the review")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="random seed of the evaluator")] = 0,
     samples: Annotated[int, typer.Option("--samples", help="deals of the hidden cards per decision at most")] = 64,
     budget: Annotated[float, typer.Option("--budget", help="milliseconds per decision (0: none, exactly --samples deals)")] = 50.0,
-    workers: Annotated[int | None, typer.Option(help="processes (default: all cores)")] = None,
+    sample: Annotated[int | None, typer.Option("--sample", help="a dataset: review only this many hands, a sample fixed by --seed")] = None,
+    workers: Annotated[int | None, typer.Option(help="a dataset: processes (default: all cores)")] = None,
     ray: Annotated[str | None, typer.Option(
-        "--ray", metavar="[ADDRESS]", help="review on a Ray cluster: auto, ray://HOST:PORT, or alone for a local one")] = None,
+        "--ray", metavar="[ADDRESS]", help="a dataset: review on a Ray cluster: auto, ray://HOST:PORT, or alone for a local one")] = None,
 ) -> None:
-    """Review every decision of a dataset's hands against paipu's bots (docs/review.md).
+    """Review every decision of a hand against paipu's bots: each option's value, the loss
+    of the option played, mistakes and blunders (docs/review.md).
 
-    Writes the reviews table (a row per decision) and the rating columns of the players
-    table; a rerun goes on with the hands not reviewed yet."""
-    _review_dataset(source, sample, seed, samples, budget, workers, ray)
+    Without --hand, a dataset's hands (or a --sample) are reviewed into its reviews table
+    and the rating columns of its players table; a rerun goes on with the hands not
+    reviewed yet."""
+    from paipu.replay.audit import is_dataset
+
+    if hand is None and is_dataset(source):
+        _review_dataset(source, sample, seed, samples, budget, workers, ray)
+        return
+    if hand is None:
+        fail("give the hand to review with --hand ID (or a dataset, to review its hands)")
+    if sample is not None or workers is not None or ray is not None:
+        fail("--sample, --workers and --ray review a dataset: leave out --hand")
+    _review_hand(source, hand, seat, json_out, html_out, lang, seed, samples, budget)
+
+
+def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_out: str | None, lang: str,
+                 seed: int, samples: int, budget: float) -> None:
+    """``paipu review INPUT --hand ID``: one hand reviewed (replay.review), shown or written."""
+    from paipu.replay.io.sources import InputError
+
+    if lang not in ("en", "zh"):
+        fail(f"--lang must be en or zh, got {lang!r}")
+    if samples < 2 or budget < 0:
+        fail("--samples must be 2 or more and --budget 0 or more")
+    if html_out is not None:
+        writable_file(html_out, "--html")
+    try:
+        record = _find_records(source, [hand], first=True).get(hand)
+    except InputError as e:
+        fail(str(e))
+    if record is None:
+        fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
+    if seat is not None and not 0 <= seat < len(record["players"]):
+        fail(f"--seat must be 0..{len(record['players']) - 1}")
+    from paipu.replay.review import review_hand
+
+    settings = {"samples": samples, "budget_ms": budget or None, "seed": seed}
+    try:
+        result = review_hand(record, seats=None if seat is None else [seat], **settings)  # type: ignore[arg-type]
+    except ValueError as e:  # a hand the engine cannot set up (unknown game, bad deal)
+        fail(f"{source}: hand {hand!r}: {e}")
+    if html_out is not None:
+        from paipu.replay.html import write_page
+
+        try:
+            write_page(record, html_out, lang, review=result)
+        except OSError as e:
+            fail(f"{html_out}: cannot write: {e.strerror}")
+        err.print(f"wrote {html_out}", markup=False)
+    if json_out:
+        import json
+
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    elif html_out is None:
+        from paipu.replay.review_view import review_lines
+
+        # laid out for the terminal's width (40 columns and up); a pipe gets whole lines, 80 wide
+        for line in review_lines(result, lang, out.width if out.is_terminal else 80, **settings):  # type: ignore[arg-type]
+            out.print(line, soft_wrap=not out.is_terminal)
 
 
 def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, budget: float, workers: int | None,
@@ -1310,13 +1386,10 @@ def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, b
 
     from paipu.analysis.queries import DatasetError
     from paipu.analysis.rating import update_players
-    from paipu.replay.audit import is_dataset
     from paipu.replay.distributed import ClusterError
     from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
     from paipu.replay.review_pass import Settings, review_dataset
 
-    if not is_dataset(dataset):
-        fail(f"{dataset}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
     if sample is not None and sample < 1:
         fail(f"--sample must be 1 or more, got {sample}")
     if samples < 2 or budget < 0:

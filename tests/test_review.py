@@ -122,3 +122,128 @@ def test_the_public_names():
 
     assert paipu.review_hand is review.review_hand and paipu.HandReview is review.HandReview
     assert paipu.DecisionReview is review.DecisionReview and paipu.SeatSummary is review.SeatSummary
+
+
+# ---------------------------------------------------------------------------- the command
+
+FAST = ["--samples", "4", "--budget", "0"]
+
+
+def invoke(*args):
+    from typer.testing import CliRunner
+
+    from paipu.cli import app
+
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+def test_review_json_is_the_hand_review():
+    import json
+
+    r = invoke("review", HANDMADE, "--hand", "ddz-handmade-1", "--seat", "1", "--json", *FAST)
+    assert r.exit_code == 0, r.output
+    j = json.loads(r.stdout)
+    assert j == review_hand(handmade(), seats=[1], samples=4, budget_ms=None).to_json() | {
+        "decisions": j["decisions"]}  # (elapsed_ms differs run to run)
+    assert list(j) == ["hand_id", "game", "variant", "players", "seats_reviewed", "skipped", "thresholds", "decisions",
+                       "seats"]
+    assert [(d["index"], d["kind"], d["chosen"], d["best"], d["loss"], d["loss_se"], d["flag"]) for d in j["decisions"]] \
+        == [(1, "grab", "grab no", "grab yes", 25.0, 25.0, None), (10, "pass", "pass", "4h 4d", 100.0, 0.0, "blunder")]
+    options = j["decisions"][1]["options_valued"]
+    assert [(o["label"], o["chosen"], o["win"]) for o in options][-1] == ("pass", True, {"mean": 0.0, "se": 0.0})
+    assert options[0] == {"label": "4h 4d", "cards": ["4h", "4d"], "kind": "pair", "chosen": False,
+                          "win": {"mean": 1.0, "se": 0.0}, "points": {"mean": 2.0, "se": 0.0},
+                          "coins": {"mean": 190.0, "se": 0.0}}  # (base 1, coef 100, fee 10)
+    assert j["seats"] == [{"seat": 1, "player": "李四", "decisions": 2, "matches": 0, "match_rate": 0.0,
+                           "mean_loss": 62.5, "mistakes": 0, "blunders": 1}]
+
+
+def test_review_in_the_terminal_shows_options_loss_flags_and_the_summary():
+    r = invoke("review", HANDMADE, "--hand", "ddz-handmade-1", "--seat", "1", *FAST)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    at = lines.index("#10 seat 1 李四 · pass")
+    assert lines[at + 1] == "  loss 100.0 ±0.0  BLUNDER · 4 deals"
+    assert lines[at + 2].split() == ["4♥", "4♦", "100.0±0.0", "+2.00"]
+    assert lines[at + 5].split() == [">", "pass", "0.0±0.0", "-2.00"]  # the chosen option, marked
+    assert lines[at + 6] == "    … and 3 more"
+    assert lines[-5:] == ["  seat 1 李四", "    decisions 2 · best 0 (0.0%)", "    mean loss 62.5",
+                          "    mistakes 0 · blunders 1", "one-option decisions skipped: 2"]
+    assert lines[0] == "ddz-handmade-1 · 斗地主 doudizhu/huopin"
+
+
+def test_review_lines_fit_40_columns():
+    from rich.text import Text
+
+    from paipu.replay.review_view import review_lines
+
+    review = review_hand(handmade(), samples=2, budget_ms=None)
+    for lang in ("en", "zh"):
+        lines = review_lines(review, lang, 40, samples=2, budget_ms=None)
+        assert max(Text.cell_len.fget(line) for line in lines) <= 40, [t.plain for t in lines if t.cell_len > 40]
+    plain = [t.plain for t in review_lines(review, "en", 40, samples=2, budget_ms=None)]
+    # the twelve-card straight gets a line of its own, its values under it, right-aligned
+    at = plain.index("  > 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠")
+    assert plain[at + 1].endswith("+8.00") and len(plain[at + 1]) == 40
+
+
+def test_review_in_chinese():
+    r = invoke("review", HANDMADE, "--hand", "ddz-handmade-1", "--seat", "1", "--lang", "zh", *FAST)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    at = lines.index("#10 座位 1 李四 · 不出")
+    assert lines[at + 1] == "  损失 100.0 ±0.0  恶手 · 4 次发牌"
+    assert lines[at + 5].split() == [">", "不出", "0.0±0.0", "-2.00"]
+    assert "#1 座位 1 李四 · 抢地主" in lines and "    失误 0 · 恶手 1" in lines
+
+
+def test_review_errors_are_one_line():
+    r = invoke("review", HANDMADE, "--hand", "nope", *FAST)
+    assert r.exit_code == 2 and "no hand 'nope' in sample_logs/doudizhu_handmade.paipu" in r.stderr
+    r = invoke("review", HANDMADE, "--hand", "ddz-handmade-1", "--seat", "5")
+    assert r.exit_code == 2 and "--seat must be 0..2" in r.stderr
+    r = invoke("review", HANDMADE)
+    assert r.exit_code == 2 and "give the hand to review with --hand ID" in r.stderr
+    r = invoke("review", HANDMADE, "--hand", "ddz-handmade-1", "--lang", "fr")
+    assert r.exit_code == 2 and "--lang must be en or zh" in r.stderr
+
+
+def test_review_html_draws_bars_flags_and_escapes_names(tmp_path):
+    import json
+    import re
+
+    from paipu.replay.io.jsonl import record_to_json
+
+    evil = "<img src=x onerror=alert(1)>"
+    record = handmade()
+    record["players"][1] = evil
+    src = tmp_path / "h.jsonl"
+    src.write_bytes(record_to_json(record) + b"\n")
+    page = tmp_path / "h.html"
+    r = invoke("review", str(src), "--hand", "ddz-handmade-1", "--html", str(page), *FAST)
+    assert r.exit_code == 0, r.output
+    text = page.read_text(encoding="utf-8")
+    assert evil not in text and "\\u003cimg src=x onerror=alert(1)\\u003e" in text
+    data = json.loads(re.search(r"<script type='application/json' id='hand-data'>(.*?)</script>", text, re.S)
+                      .group(1))
+    step = data["review"]["steps"]["10"]
+    assert (step["flag"], step["loss"], step["best"]) == ("blunder", 100.0, {"en": "4♥ 4♦", "zh": "4♥ 4♦"})
+    assert step["shown"][-1] == {"label": {"en": "pass", "zh": "不出"}, "chosen": True, "win": 0.0, "win_se": 0.0,
+                                 "points": -2.0}
+    assert data["review"]["seats"][1]["player"] == evil  # (as JSON data, drawn with textContent)
+    assert 'el("span", "bar")' in text and "flag-" in text  # the script draws bars and flags
+
+
+def test_replay_review_marks_the_flagged_moves(monkeypatch):
+    import functools
+
+    from paipu.replay import review
+
+    # (the replay reviews at the defaults, whose deals hang on the machine's speed: fixed here)
+    monkeypatch.setattr(review, "review_hand", functools.partial(review_hand, samples=4, budget_ms=None))
+    r = invoke("replay", HANDMADE, "--review")
+    lines = r.stdout.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith(" 10  1 李四"))
+    assert lines[at + 1] == "       ✖ BLUNDER (loss 100.0, best 4♥ 4♦)"
+    assert lines[at + 3] == "       ✖ BLUNDER (loss 100.0, best 10♦ 10♣)"
+    assert not any("⚠" in line or "✖" in line for line in lines[:at])

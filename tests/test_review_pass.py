@@ -229,5 +229,7 @@ def test_the_command(ingested, tmp_path):
     again = runner.invoke(app, ["review", root, "--sample", "2", "--samples", "2", "--budget", "0"])
     assert "reviewed 0 hands (0 decisions) of the 2 sampled; 2 were reviewed already" in again.stderr
     bad = runner.invoke(app, ["review", str(tmp_path / "nothing"), "--samples", "2"])
-    assert bad.exit_code == 2 and "not a paipu dataset" in bad.stderr
+    assert bad.exit_code == 2 and "give the hand to review with --hand ID (or a dataset" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+    both = runner.invoke(app, ["review", root, "--hand", "x", "--sample", "2"])
+    assert both.exit_code == 2 and "leave out --hand" in both.stderr
