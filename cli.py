@@ -1354,9 +1354,16 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
         fail(f"--seat must be 0..{len(record['players']) - 1}")
     from paipu.replay.review import review_hand
 
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
     settings = {"samples": samples, "budget_ms": budget or None, "seed": seed}
+    progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
+    task = progress.add_task("decisions", total=None)
     try:
-        result = review_hand(record, seats=None if seat is None else [seat], **settings)  # type: ignore[arg-type]
+        with progress:
+            result = review_hand(record, seats=None if seat is None else [seat],  # type: ignore[arg-type]
+                                 on_decision=lambda k, n: progress.update(task, completed=k, total=n), **settings)
     except ValueError as e:  # a hand the engine cannot set up (unknown game, bad deal)
         fail(f"{source}: hand {hand!r}: {e}")
     if html_out is not None:

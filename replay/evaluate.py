@@ -594,7 +594,7 @@ def brute_force(t: Table, side: frozenset[int]) -> bool:
 def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] | None = None,
                    ) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
     """The table just before action *index* (a play or pass of the play phase, a bid, or
-    a Guandan tribute or return but the first of two tributes),
+    a Guandan tribute or return),
     and the revealing passes before it: (action, seat, the play passed on). *previous*: the
     previous hand's outcome in its match (Guandan), as for the replay."""
     actions = record["actions"]
@@ -620,9 +620,6 @@ def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] 
         if v is not None:
             raise ValueError(f"{v.code} at action {v.action}: {v.message}")
     handing = a.get("act") in HANDING and table.phase == "tribute" and hasattr(table, "handing_options")
-    if handing and a["act"] == "tribute" and any(b.get("act") == "tribute" for b in actions[index + 1:]):
-        # (which receiver it goes to hangs on the other giver's card, not dealt yet: docs/review.md)
-        raise ValueError(f"action {index} is the first of two tributes, not valued")
     if handing or a.get("act") in BIDS and table.phase == "bidding" and not table.over:
         v = clone(table).step(index, a)  # (a bid's turn is the engine's to check: before the first, none is set)
         if v is not None:
@@ -710,11 +707,12 @@ def stepper(table: Table, line: list[dict[str, Any]]) -> Callable[..., None]:
 
 
 def dealt(table: Table, know: Knowledge, rng: random.Random, index: int, firsts: list[dict[str, Any]],
-          ) -> tuple[Table, list[Table], bool]:
+          fits: Callable[[Table], bool] | None = None) -> tuple[Table, list[Table], bool]:
     """A deal of the hidden cards (*know*) on a copy of *table*, and a copy of it after
     each option (*firsts*); whether the pass constraints were relaxed. A deal in which an
     option breaks a rule (a tribute while the givers hold both big jokers, which resist
-    instead) is drawn again, :data:`MAX_TRIES` times at most."""
+    instead), or that *fits* refuses (given the table after the first option), is drawn
+    again, :data:`MAX_TRIES` times at most."""
     for _ in range(MAX_TRIES):
         hands, loose = know.deal(rng, table)
         world = clone(table)
@@ -730,8 +728,24 @@ def dealt(table: Table, know: Knowledge, rng: random.Random, index: int, firsts:
                 break
             after.append(t)
         else:
-            return world, after, loose
+            if fits is None or fits(after[0]):
+                return world, after, loose
     raise ValueError(f"action {index}: no deal of the hidden cards lets every option be played")
+
+
+def tribute_fits(actions: list[dict[str, Any]], index: int) -> Callable[[Table], bool]:
+    """Whether the rest of the tribute after action *index* can be played on a table as
+    the record plays it: after 双下 the other giver's tribute (the bots' card, its highest)
+    goes where the record says only when it is no larger than the first one's, when the
+    first went to the first place (or larger, when not). What the seat learns as soon as
+    both are paid; the deals of the first of two tributes are held to it."""
+    def fits(t: Table) -> bool:
+        try:
+            finish_tribute(clone(t), actions, index, actions[:index + 1])
+        except RuntimeError:
+            return False
+        return True
+    return fits
 
 
 def finish_tribute(t: Table, actions: list[dict[str, Any]], index: int, line: list[dict[str, Any]]) -> None:
@@ -781,6 +795,8 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     firsts, options = decision_options(table, index, recorded)
     bidding = recorded["act"] in BIDS
     handing = recorded["act"] in HANDING
+    second = handing and any(a.get("act") == "tribute" for a in record["actions"][index + 1:])
+    fits = tribute_fits(record["actions"], index) if second else None
     bid_out = bidding_of(table) if bidding else None
     prefix = record["actions"][:index]
     done = solved = relaxed = 0
@@ -790,7 +806,7 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
             now = time.perf_counter()
             if now + (now - began) / done > deadline:
                 break  # the next deal, as long as the mean one so far, would end past the budget
-        world, after, loose = dealt(table, know, random.Random(f"{seed}:{k}"), index, firsts)
+        world, after, loose = dealt(table, know, random.Random(f"{seed}:{k}"), index, firsts, fits)
         relaxed += loose
         # (once a seat is out the winning side is known: the bots play on for the points)
         exact = not bidding and not table.out and sum(world.left) <= exact_cards

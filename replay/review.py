@@ -19,7 +19,7 @@ the loss is beyond its standard error (:func:`flag_of`, docs/review.md "Flags").
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,10 +207,12 @@ def decision_at(record: dict[str, Any], index: int, previous: dict[str, Any] | N
 
 
 def review_hand(record: dict[str, Any], *, seats: Iterable[int] | None = None, samples: int = 64,
-                budget_ms: float | None = 50.0, seed: int = 0, previous: dict[str, Any] | None = None) -> HandReview:
+                budget_ms: float | None = 50.0, seed: int = 0, previous: dict[str, Any] | None = None,
+                on_decision: Callable[[int, int], None] | None = None) -> HandReview:
     """Every decision of *seats* (default: all) in *record* with more than one legal option,
     valued by :func:`evaluate` (*samples*, *budget_ms*, *seed*, *previous* as there) and
     reviewed. Decisions with a single legal option are counted in ``skipped``.
+    *on_decision(done, total)*: called after each decision valued (a progress bar).
 
     :raises ValueError: a seat that the hand does not have.
     """
@@ -219,17 +221,14 @@ def review_hand(record: dict[str, Any], *, seats: Iterable[int] | None = None, s
     for s in wanted:
         if not 0 <= s < len(players):
             raise ValueError(f"seat {s}: the hand has seats 0..{len(players) - 1}")
-    decisions, skipped = [], 0
-    for index, action in enumerate(record["actions"]):
-        if action.get("seat") not in wanted:
-            continue
-        n = decision_at(record, index, previous)
-        if n is None:
-            continue
-        if n < 2:
-            skipped += 1
-            continue
+    found = [(i, decision_at(record, i, previous)) for i, a in enumerate(record["actions"]) if a.get("seat") in wanted]
+    chosen = [i for i, n in found if n is not None and n > 1]
+    skipped = sum(n == 1 for _, n in found)
+    decisions = []
+    for index in chosen:
         ev = evaluate(record, index, samples=samples, budget_ms=budget_ms, seed=seed, previous=previous)
-        decisions.append(DecisionReview.of(ev, action["act"]))
+        decisions.append(DecisionReview.of(ev, record["actions"][index]["act"]))
+        if on_decision is not None:
+            on_decision(len(decisions), len(chosen))
     return HandReview(str(record.get("id")), str(record.get("game")), tuple(decisions), str(record.get("variant") or ""),
                       players, wanted, skipped)

@@ -205,8 +205,8 @@ def test_guandan_tribute_and_return_options_are_the_cards_the_rules_allow():
     cards of rank 10 or lower (the 2 counts low), one option per card name."""
     record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[7]
     assert record["level"] == "T" and [a["act"] for a in record["actions"][:4]] == ["tribute"] * 2 + ["return"] * 2
-    with pytest.raises(ValueError, match="action 0 is the first of two tributes, not valued"):
-        evaluate(record, 0)
+    first = evaluate(record, 0, samples=2, budget_ms=None, previous=previous_of(7))
+    assert [(o.label(), o.chosen) for o in first.options] == [("SJ", True)]  # (the small joker: its only top card)
     tribute = evaluate(record, 1, samples=2, budget_ms=None)
     assert [(o.label(), o.kind, o.chosen) for o in tribute.options] == \
         [("Ts", "tribute", True), ("Td", "tribute", False), ("Tc", "tribute", False)]
@@ -216,6 +216,44 @@ def test_guandan_tribute_and_return_options_are_the_cards_the_rules_allow():
     assert [o.label() for o in back.options if o.chosen] == ["2c"] and back.side == (0, 2)
     # each option played out: the record's other return made by the bots, then the play
     assert all(len(o.wins) == 2 for o in back.options)
+
+
+def previous_of(k: int) -> dict:
+    """The previous hand's outcome in its match, for hand *k* of the Guandan sample."""
+    from paipu.replay.replayer import Matches
+
+    matches, before = Matches(), None
+    for i, record in enumerate(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl")):
+        before = matches.previous(record)
+        if i == k:
+            return before
+        matches.replay(record)
+    raise AssertionError(k)
+
+
+def test_the_first_of_two_tributes_is_valued_on_deals_that_pair_them_as_the_record_does():
+    """Hand 7 after 双下 (seats 2 and 0 first and second): seat 1's small joker went to the
+    first place, so seat 3's tribute was no larger. A deal giving seat 3 the big joker would
+    send its tribute to the first place instead: such deals are not used."""
+    from paipu.replay.evaluate import tribute_fits
+
+    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[7]
+    previous = previous_of(7)
+    assert previous["order"][:2] == [2, 0]
+    table, _ = decision_state(record, 0, previous)
+    fits = tribute_fits(record["actions"], 0)
+    after = clone(table)
+    assert after.step(0, record["actions"][0]) is None and fits(after)
+    hands = {s: [c for c in range(54) for _ in range(table.hands[s][c])] for s in (2, 3)}
+    big = CARD_OF["BJ"]
+    assert big in hands[2] and big not in hands[3]
+    swapped = clone(table)
+    low = hands[3][0]
+    set_hand(swapped, 2, [c for c in hands[2] if c != big] + [low])
+    set_hand(swapped, 3, hands[3][1:] + [big])
+    assert swapped.step(0, record["actions"][0]) is None and not fits(swapped)
+    ev = evaluate(record, 0, samples=6, budget_ms=None, previous=previous)
+    assert ev.samples == 6 and ev.relaxed == 0
 
 
 def test_during_the_tribute_the_hidden_hands_count_the_cards_handed_over():

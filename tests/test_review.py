@@ -67,7 +67,9 @@ def test_the_rocket_hand_the_landlord_matches_and_the_farmers_pass_a_winning_pai
 
 def test_a_short_straight_instead_of_going_out_is_a_blunder():
     record = ddz(SHORT_STRAIGHT)
-    review = review_hand(record, seats=[1], samples=8, budget_ms=None)
+    calls = []
+    review = review_hand(record, seats=[1], samples=8, budget_ms=None, on_decision=lambda k, n: calls.append((k, n)))
+    assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]  # grab, 4h, the ten-card straight, the five
     last = review.decisions[-1]
     assert (last.index, last.chosen, last.best, last.options) == (10, "4d 5d 6d 7d 8d", "4d 5d 6d 7d 8d 9d", 9)
     best = next(o for o in last.evaluation.options if o.label() == last.best)
