@@ -233,3 +233,39 @@ def test_the_command(ingested, tmp_path):
     assert len(bad.stderr.strip().splitlines()) == 1
     both = runner.invoke(app, ["review", root, "--hand", "x", "--sample", "2"])
     assert both.exit_code == 2 and "leave out --hand" in both.stderr
+
+
+#: the child: ``paipu review DS`` on two spawned workers
+REVIEW = """
+import sys
+from paipu.cli import app
+if __name__ == "__main__":
+    app(["review", sys.argv[1], "--samples", "2", "--budget", "0", "--workers", "2"])
+"""
+
+
+def test_a_killed_review_takes_its_workers_with_it_and_a_rerun_completes(ingested, reviewed, tmp_path):
+    import signal
+    import time
+
+    from test_kill_safety import children, end, gone, start, wait_for
+
+    reference = keys(reviewed, ["reviews", "reviewed"])
+    root = _copy(ingested, tmp_path)
+    child = start(tmp_path, REVIEW, root)
+    workers: list[int] = []
+    try:
+        wait_for(lambda: len(children(child.pid)) == 2, timeout=60)
+        workers = children(child.pid)
+        time.sleep(0.5)
+        child.send_signal(signal.SIGKILL)  # kill -9 of the command, its workers busy
+        child.wait()
+        before = keys(root, ["reviews", "reviewed"])
+        # every worker ends: at once when busy (PR_SET_PDEATHSIG), else as its start-up ends
+        wait_for(lambda: all(gone(p) for p in workers), timeout=60)
+        time.sleep(0.5)
+        assert keys(root, ["reviews", "reviewed"]) == before  # none of them committed anything
+    finally:
+        end(child, workers)
+    review_dataset(root, SETTINGS, workers=1)  # repairs what the kill left, reviews the rest
+    assert keys(root, ["reviews", "reviewed"]) == reference
