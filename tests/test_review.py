@@ -223,7 +223,7 @@ def test_review_html_draws_bars_flags_and_escapes_names(tmp_path):
     src = tmp_path / "h.jsonl"
     src.write_bytes(record_to_json(record) + b"\n")
     page = tmp_path / "h.html"
-    r = invoke("review", str(src), "--hand", "ddz-handmade-1", "--html", str(page), *FAST)
+    r = invoke("review", str(src), "--hand", "ddz-handmade-1", "--seat", "1", "--html", str(page), *FAST)
     assert r.exit_code == 0, r.output
     text = page.read_text(encoding="utf-8")
     assert evil not in text and "\\u003cimg src=x onerror=alert(1)\\u003e" in text
@@ -233,7 +233,8 @@ def test_review_html_draws_bars_flags_and_escapes_names(tmp_path):
     assert (step["flag"], step["loss"], step["best"]) == ("blunder", 100.0, {"en": "4♥ 4♦", "zh": "4♥ 4♦"})
     assert step["shown"][-1] == {"label": {"en": "pass", "zh": "不出"}, "chosen": True, "win": 0.0, "win_se": 0.0,
                                  "points": -2.0}
-    assert data["review"]["seats"][1]["player"] == evil  # (as JSON data, drawn with textContent)
+    assert data["review"]["seats"][0]["player"] == evil  # (as JSON data, drawn with textContent)
+    assert list(data["review"]["steps"]) == ["1", "10"]
     assert 'el("span", "bar")' in text and "flag-" in text  # the script draws bars and flags
 
 
@@ -243,7 +244,7 @@ def test_replay_review_marks_the_flagged_moves(monkeypatch):
     from paipu.replay import review
 
     # (the replay reviews at the defaults, whose deals hang on the machine's speed: fixed here)
-    monkeypatch.setattr(review, "review_hand", functools.partial(review_hand, samples=8, budget_ms=None))
+    monkeypatch.setattr(review, "review_hand", functools.partial(review_hand, seats=[1, 2], samples=8, budget_ms=None))
     r = invoke("replay", HANDMADE, "--review")
     lines = r.stdout.splitlines()
     at = next(k for k, line in enumerate(lines) if line.startswith(" 10  1 李四"))
