@@ -8,12 +8,12 @@ standard error over the same deals) and a flag, ``"mistake"`` or ``"blunder"``, 
 the loss is beyond its standard error (:func:`flag_of`, docs/review.md "Flags").
 
 >>> hand = next(__import__("paipu").read_records("sample_logs/doudizhu_handmade.paipu"))
->>> review = review_hand(hand, seats=[1], samples=4, budget_ms=None)  # the farmer 李四
+>>> review = review_hand(hand, seats=[1], samples=8, budget_ms=None)  # the farmer 李四
 >>> [(d.index, d.kind, d.chosen, d.best, d.loss, d.flag) for d in review.decisions]
-[(1, 'grab', 'grab no', 'grab yes', 25.0, None), (10, 'pass', 'pass', '4h 4d', 100.0, 'blunder')]
+[(1, 'grab', 'grab no', 'grab no', 0.0, None), (10, 'pass', 'pass', '4h 4d', 100.0, 'blunder')]
 >>> s = review.seats()[0]
 >>> (s.player, s.decisions, s.matches, s.mean_loss, s.mistakes, s.blunders, review.skipped)
-('李四', 2, 0, 62.5, 0, 1, 2)
+('李四', 2, 1, 50.0, 0, 1, 2)
 """
 
 from __future__ import annotations
@@ -31,22 +31,26 @@ MISTAKE = 5.0
 BLUNDER = 15.0
 #: standard errors the loss must stand clear by (about a 97.5% one-sided bound)
 Z = 2.0
+#: deals a decision needs for a flag: fewer give a standard error too unsure to trust (two
+#: deals that agree give 0)
+MIN_DEALS = 8
 
 #: the acts that are decisions, as ``DecisionReview.kind`` names them
 KINDS = ("play", "pass", "bid", "grab", "tribute", "return")
 
 
-def flag_of(loss: float, se: float) -> str | None:
+def flag_of(loss: float, se: float, deals: int = MIN_DEALS) -> str | None:
     """The flag of a decision that lost *loss* points of win probability (standard error
-    *se*): ``"blunder"`` when ``loss >= BLUNDER`` and ``loss - Z·se >= MISTAKE`` (the loss
-    is large, and at least a mistake's even at its low bound), else ``"mistake"`` when
-    ``loss >= MISTAKE`` and ``loss - Z·se > 0`` (the loss is real: the chosen option is
-    worse beyond its noise), else None. No flag without a standard error (one deal).
+    *se*, over *deals* deals): ``"blunder"`` when ``loss >= BLUNDER`` and ``loss - Z·se >=
+    MISTAKE`` (the loss is large, and at least a mistake's even at its low bound), else
+    ``"mistake"`` when ``loss >= MISTAKE`` and ``loss - Z·se > 0`` (the loss is real: the
+    chosen option is worse beyond its noise), else None. No flag on fewer than
+    :data:`MIN_DEALS` deals.
 
-    >>> flag_of(20, 2), flag_of(20, 8), flag_of(6, 2), flag_of(6, 3), flag_of(100, 0), flag_of(4, 0)
+    >>> flag_of(20, 2), flag_of(20, 8), flag_of(6, 2), flag_of(6, 3), flag_of(100, 0), flag_of(100, 0, deals=2)
     ('blunder', 'mistake', 'mistake', None, 'blunder', None)
     """
-    if not (math.isfinite(loss) and math.isfinite(se)):
+    if deals < MIN_DEALS or not (math.isfinite(loss) and math.isfinite(se)):
         return None
     low = loss - Z * se
     if loss >= BLUNDER and low >= MISTAKE:
@@ -116,7 +120,7 @@ class DecisionReview:
             d = ev.difference(best, chosen, by="win")
             loss, se = 100 * d.mean, 100 * d.se
         return cls(str(ev.hand_id), ev.index, ev.seat, kind, chosen.label(), best.label(), len(ev.options),
-                   loss, se, flag_of(loss, se), ev.samples, ev.samples > 0 and ev.solved == ev.samples,
+                   loss, se, flag_of(loss, se, ev.samples), ev.samples, ev.samples > 0 and ev.solved == ev.samples,
                    ev.relaxed > 0, ev)
 
 

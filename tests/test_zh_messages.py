@@ -143,10 +143,10 @@ def test_the_zh_review_has_no_english_left():
     guandan = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[7]
     seen, flagged = set(), 0
     for record, seats in ((ddz, None), (guandan, [2, 3])):
-        review = review_hand(record, seats=seats, samples=2, budget_ms=None)
+        review = review_hand(record, seats=seats, samples=8, budget_ms=None)
         seen |= {d.kind for d in review.decisions}
         flagged += len(marks(review, "zh"))
-        lines = [t.plain for t in review_lines(review, "zh", 40, samples=2, budget_ms=None)]
+        lines = [t.plain for t in review_lines(review, "zh", 40, samples=8, budget_ms=None)]
         assert lines[0].startswith(f"{record['id']} · ")
         text = "\n".join(lines[1:] + list(marks(review, "zh").values()))
         assert not latin_words(text), latin_words(text)
