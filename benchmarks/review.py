@@ -171,14 +171,11 @@ def separation(game: str, hands: int, samples: int, budget: float | None, worker
     rows = []
     for level, policy in measured:
         records = population(game, level, policy, hands)
-        jobs = [(r, k % n, samples, budget) for k, r in enumerate(records)]
-        if workers > 1:
-            from multiprocessing import get_context
+        from paipu.replay.distributed import run_parts
 
-            with get_context("spawn").Pool(workers) as pool:
-                per_hand = pool.map(_review_seat, jobs, chunksize=4)
-        else:
-            per_hand = [_review_seat(j) for j in jobs]
+        # (paipu's pool: its workers die with this process, however it ends)
+        per_hand = run_parts(_review_seat, [((r, k % n, samples, budget),) for k, r in enumerate(records)],
+                             workers=workers)
         d = sum(x[0] for x in per_hand)
         m = sum(x[1] for x in per_hand)
         counted = [(x[0], x[2]) for x in per_hand if x[0]]
