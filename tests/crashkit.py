@@ -159,7 +159,7 @@ class Bench:
     """One input, its reference dataset, and trials against it."""
 
     INGEST_TABLES = ("hands", "actions", "rejects")
-    ALL_TABLES = tuple(KEYS)
+    ALL_TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
 
     def __init__(self, folder: str, seed: int, hands: int = 40, batch: int = 4):
         self.folder, self.batch = folder, batch
