@@ -269,3 +269,27 @@ def test_a_killed_review_takes_its_workers_with_it_and_a_rerun_completes(ingeste
         end(child, workers)
     review_dataset(root, SETTINGS, workers=1)  # repairs what the kill left, reviews the rest
     assert keys(root, ["reviews", "reviewed"]) == reference
+
+
+def test_a_hand_that_breaks_a_rule_is_in_the_ledger_with_its_code_and_no_rows(tmp_path):
+    from helpers import BID_0, SPRING, ddz
+
+    from paipu.replay.ingest import ingest_files
+    from paipu.replay.io.jsonl import record_to_json
+
+    bad = dict(ddz(BID_0 + "0 play 3h\n1 play 3s\n"), id="t-bad")  # 3s: not in seat 1's hand
+    good = ddz(SPRING)
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(record_to_json(bad) + b"\n" + record_to_json(good) + b"\n")
+    root = str(tmp_path / "ds")
+    ingest_files([str(src)], root, workers=1)
+    done = review_dataset(root, SETTINGS, workers=1)
+    assert done.hands == 2
+    ledger = {r["hand_id"]: r for r in pl.DataFrame(pl.from_arrow(read_table(root, "reviewed"))).to_dicts()}
+    assert ledger["t-bad"]["status"] == "not_in_hand" and ledger["t-bad"]["decisions"] == 0
+    assert ledger["t-1"]["status"] == "ok"
+    rows = _reviews(root)
+    assert set(rows["hand_id"].to_list()) <= {"t-1"}
+    players = update_players(root)
+    # each player has the legal hand only (a hand reviewed: counted even when no decision had a choice)
+    assert players["review_hands"].to_list() == [1, 1, 1]
