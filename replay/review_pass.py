@@ -13,8 +13,8 @@ other settings (seed, samples, budget) leaves the hands already reviewed as they
 ``blake2b(f"{seed}:{hand_id}")``, a deterministic sample for the seed; the sample of N
 is inside the sample of any larger N for the same seed, so that ``--sample 100`` then
 ``--sample 300`` reviews 200 more hands. Hands that break a rule are not reviewed (their
-ledger row says why, with no decision rows); decisions with a single legal option are not
-rows either (the ledger counts them, ``skipped``). See docs/review.md.
+ledger row says why, with no decision rows; so does a hand the evaluator fails on:
+``review_error: ...``); decisions with a single legal option are not rows either (the ledger counts them, ``skipped``). See docs/review.md.
 """
 
 from __future__ import annotations
@@ -120,13 +120,20 @@ def review_chunk(root: str, game: str, parts: list[tuple[str, str | None]], ids:
             verdict = matches.replay(record).violation
             if record["id"] not in wanted:
                 continue
-            found, skipped = _review(record, previous, settings) if verdict is None else ([], 0)
+            status = "ok" if verdict is None else str(verdict.code)
+            found: list[dict[str, Any]] = []
+            skipped = 0
+            if verdict is None:
+                try:
+                    found, skipped = _review(record, previous, settings)
+                except (ValueError, RuntimeError) as e:  # an evaluator failure: the hand's, not the run's
+                    status = f"review_error: {' '.join(str(e).split())[:300]}"
             players = record.get("players") or []
             for row in found:
                 seat = row["seat"]
                 rows.append(dict(row, variant=record["variant"], player=players[seat] if seat < len(players) else None))
             ledger.append({"hand_id": record["id"], "variant": record["variant"],
-                           "status": "ok" if verdict is None else str(verdict.code), "decisions": len(found),
+                           "status": status, "decisions": len(found),
                            "skipped": skipped, "samples": settings.samples, "budget_ms": settings.budget_ms, "seed": settings.seed})
     name = f"part-{hashlib.blake2b(chr(0).join(sorted(ids)).encode(), digest_size=10).hexdigest()}.parquet"
     staged = StagedBatch(root)  # a chunk's decisions and its ledger rows appear together

@@ -293,3 +293,23 @@ def test_a_hand_that_breaks_a_rule_is_in_the_ledger_with_its_code_and_no_rows(tm
     players = update_players(root)
     # each player has the legal hand only (a hand reviewed: counted even when no decision had a choice)
     assert players["review_hands"].to_list() == [1, 1, 1]
+
+
+def test_a_hand_the_evaluator_fails_on_is_noted_and_the_run_goes_on(ingested, tmp_path, monkeypatch):
+    import paipu.replay.review as review
+
+    real = review.review_hand
+    failing = sorted(pl.DataFrame(pl.from_arrow(read_table(ingested, "hands", ["id"])))["id"].to_list())[0]
+
+    def flaky(record, **kw):
+        if record["id"] == failing:
+            raise RuntimeError("a playout broke a rule:\n  not_in_hand")
+        return real(record, **kw)
+
+    monkeypatch.setattr(review, "review_hand", flaky)
+    root = _copy(ingested, tmp_path)
+    assert review_dataset(root, SETTINGS, workers=1).hands == HANDS
+    ledger = {r["hand_id"]: r for r in pl.DataFrame(pl.from_arrow(read_table(root, "reviewed"))).to_dicts()}
+    assert ledger[failing]["status"] == "review_error: a playout broke a rule: not_in_hand"
+    assert [r["status"] for k, r in sorted(ledger.items()) if k != failing] == ["ok"] * (HANDS - 1)
+    assert failing not in set(_reviews(root)["hand_id"].to_list())
