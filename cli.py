@@ -493,20 +493,22 @@ def combo(
     """Name the combination that CARDS form (or say they form none)."""
     import json
 
+    from paipu.replay.rows import rows_of
+    from paipu.replay.words import words_of
 
     rules, declared, level = _rules_or_fail(game, variant, level)
     readings = _classify(declared, rules, cards, level)
-    engine = declared.engine
     level_rank = declared.parse_level(level) if declared.parse_level else None
     if not readings:
         out.print(json.dumps({"valid": False}) if as_json else "no combination", markup=False)
         return
     items = [{"type": c.kind, "name_zh": declared.kinds.get(c.kind, ""), "cards": c.size,
-              "rank": engine.name_key(c, rules, level_rank) or "",
+              "rank": words_of(rules).name_key(c, rules, level_rank) or "",
               "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in readings]
-    if engine.counts_stars:
+    rows = rows_of(rules)
+    if rows.counts_stars:
         for item, c in zip(items, readings):
-            item["stars"] = engine.bomb_stars(c)
+            item["stars"] = rows.bomb_stars(c)
     if as_json:
         out.print(json.dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
     else:

@@ -751,14 +751,16 @@ def tribute_fits(actions: list[dict[str, Any]], index: int) -> Callable[[Table],
 def finish_tribute(t: Table, actions: list[dict[str, Any]], index: int, line: list[dict[str, Any]]) -> None:
     """The rest of the tribute phase after action *index* on *t*: each later tribute or
     return of the record, by the same seat to the same seat, with the card the simulator's
-    bots hand over (``sim/guandan``); then the play begins (led as the engine says)."""
-    from .sim.guandan import return_card, tribute_card
+    bots hand over (the game's simulation driver: ``tribute_card``, ``return_card``); then
+    the play begins (led as the engine says)."""
+    from .sim import driver
 
+    bots = driver(t.rules.game)
     act = stepper(t, line)
     leader = t.turn
     for a in actions[index + 1:]:
         if a.get("act") in HANDING:
-            card = (tribute_card if a["act"] == "tribute" else return_card)(t, a["seat"])  # type: ignore[arg-type]
+            card = (bots.tribute_card if a["act"] == "tribute" else bots.return_card)(t, a["seat"])
             act({"seat": a["seat"], "act": a["act"], "card": CARD_NAMES[card], "to": a["to"]})
         elif a.get("act") in ("play", "pass"):
             leader = a["seat"]

@@ -182,6 +182,7 @@ def record_to_log(record: dict) -> dict:
     from ..cards import CARD_NAMES, CARD_OF
     from ..games.guandan import PARTNER, STANDARD, WILD_OF, Guandan, parse_level, stand_for
     from ..replayer import replay
+    from ..words import key_name
     from .openspiel import CannotHold
 
     if record.get("game") != "guandan" or record.get("variant", "standard") != "standard":
@@ -255,7 +256,7 @@ def record_to_log(record: dict) -> dict:
                 claim = a.get("as")
                 c = readings.get(i)
                 if claim is None and c is not None and wild in [CARD_OF[t] for t in a["cards"]]:
-                    key = r.table.key_name(c) if r.table is not None else None
+                    key = key_name(r.table, c) if r.table is not None else None
                     stand = stand_for(table, [CARD_OF[t] for t in a["cards"]], wild, level, c.kind, key or "")
                     claim = [CARD_NAMES[x] for x in stand] if stand is not None else None
                 claim_numbers = numbers if claim is None or sorted(claim) == sorted(a["cards"]) else \

@@ -16,17 +16,17 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
-from ..combos import (
+from ...cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
+from ...combos import (
     JOKERS, NATURAL, NORMAL, TO_ACE, Combo, above, at_least, capped, chains, count_at, iter_ranks, kicker_sets,
     packed_of, runs, total,
 )
-from ..game import Game
-from ..kernel import one_deck_beats
-from ..rules import Rules
-from ..settle import settle_coins
-from ..table import Table
-from ..verdicts import Code, Event, Violation
+from ...game import Game
+from ...kernel import one_deck_beats
+from ...rules import Rules
+from ...settle import settle_coins
+from ...table import Table
+from ...verdicts import Code, Event, Violation
 
 # kinds: English name -> Chinese name
 KINDS = {
@@ -401,27 +401,6 @@ class Doudizhu(Table):
     def multiplier_now(self) -> int:
         return self.room_mult * self.action_multiplier(self.bombs + self.rockets)
 
-    def describe(self, readings: tuple[Combo, ...]) -> str:
-        from ..cards import RANK_NAMES
-
-        c = readings[0]
-        return f"{c.kind} {KINDS[c.kind]} of {c.size} to {RANK_NAMES[c.key]}"
-
-    def seat_role(self, seat: int) -> str | None:
-        return None if self.landlord is None else "landlord" if seat == self.landlord else "farmer"
-
-    @staticmethod
-    def winning_side(outcome: dict[str, Any]) -> str | None:
-        landlord, order = outcome.get("landlord"), outcome.get("order")
-        if landlord is None or not order:
-            return None
-        return "landlord" if order[0] == landlord else "farmers"
-
-    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        return {"landlord": outcome.get("landlord"), "grabs": outcome.get("grabs"), "show_factor": outcome.get("show"),
-                "spring": outcome.get("spring"),
-                "spring_kind": outcome.get("spring_kind"), "redeal": outcome.get("redeal")}
-
     # ------------------------------------------------------------------ settlement
 
     def action_multiplier(self, bombs: int) -> int:
@@ -497,7 +476,7 @@ GAME = Game(
     variants={"huopin": HUOPIN, "openspiel": OPENSPIEL, "douzero": DOUZERO}, engine=Doudizhu, kinds=KINDS, roles={"landlord": "地主", "farmer": "农民"},
     outcome_columns={"landlord": pa.int8(), "grabs": pa.int16(), "show_factor": pa.int16(),
                      "spring": pa.bool_(), "spring_kind": pa.string(), "redeal": pa.bool_()},
-    stats=("landlord_wins", "spring"),
+    stats=("landlord_wins", "spring", "multiplier_drivers"),
     report={"metrics": ("landlord_wins", "spring", "bomb_hands", "redeal", "escape"),
             "charts": ("landlord_wins", "landlord_by_bid", "multiplier_tail", "multiplier_drivers", "coins_tail",
                        "bomb_hands", "bombs_by_kind", "bombs_by_seat", "spring", "ends", "compare")},
