@@ -251,3 +251,21 @@ def test_replay_review_marks_the_flagged_moves(monkeypatch):
     assert lines[at + 1] == "       ✖ BLUNDER (loss 100.0, best 4♥ 4♦)"
     assert lines[at + 3] == "       ✖ BLUNDER (loss 100.0, best 10♦ 10♣)"
     assert not any("⚠" in line or "✖" in line for line in lines[:at])
+
+
+def test_replay_pages_of_several_hands_carry_their_reviews(monkeypatch, tmp_path):
+    import functools
+    import json
+    import re
+
+    from paipu.replay import review
+
+    monkeypatch.setattr(review, "review_hand", functools.partial(review_hand, seats=[1], samples=2, budget_ms=None))
+    source = "sample_logs/doudizhu_simulated.jsonl"
+    ids = [r["id"] for r in list(paipu.read_records(source))[:2]]
+    r = invoke("replay", source, "--hands", ",".join(ids), "--html", str(tmp_path), "--review")
+    assert r.exit_code == 0, r.output
+    for hand_id in ids:
+        text = (tmp_path / f"{hand_id}.html").read_text(encoding="utf-8")
+        data = json.loads(re.search(r"id='hand-data'>(.*?)</script>", text, re.S).group(1))
+        assert [s["seat"] for s in data["review"]["seats"]] == [1] and data["review"]["steps"]
