@@ -1424,6 +1424,14 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
         # laid out for the terminal's width (40 columns and up); a pipe gets whole lines, 80 wide
         for line in review_lines(result, lang, out.width if out.is_terminal else 80, **settings):  # type: ignore[arg-type]
             out.print(line, soft_wrap=not out.is_terminal)
+    from paipu.replay.api import replay_hand
+
+    v = replay_hand(record).violation
+    if v is not None and v.code != "incomplete":  # (a hand cut short is reviewed as far as it goes)
+        where = "" if v.action is None else f" at action {v.action}"
+        err.print(f"{source}: hand {hand!r} breaks a rule{where} ({v.code}): the decisions after it are not reviewed",
+                  markup=False)
+        raise typer.Exit(1)
 
 
 @app.command()
