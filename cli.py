@@ -808,7 +808,7 @@ def replay_cmd(
             records = _find_records(source, wanted)
         except InputError as e:
             fail(str(e))
-        raise typer.Exit(_write_pages(records, wanted, html_out, lang, source))
+        raise typer.Exit(_write_pages(records, wanted, html_out, lang, source, review))
     try:
         found = _find_records(source, None if hand is None else [hand], first=True)
     except InputError as e:
@@ -818,14 +818,7 @@ def replay_cmd(
         fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
     if record is None:
         fail(f"no readable hand in {source}")
-    reviewed = None
-    if review:
-        from paipu.replay.review import review_hand
-
-        try:
-            reviewed = review_hand(record)
-        except ValueError as e:
-            fail(f"{source}: hand {record['id']!r}: {e}")
+    reviewed = _reviewed(record, source) if review else None
     if html_out is not None:
         from paipu.replay.html import write_page
 
@@ -893,8 +886,10 @@ def _find_records(source: str, ids: list[str] | None, first: bool = False) -> di
     return found
 
 
-def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang: str, source: str) -> int:
-    """One page per hand and an index.html into *folder*; the exit code (1: a hand breaks a rule or is missing)."""
+def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang: str, source: str,
+                 review: bool = False) -> int:
+    """One page per hand and an index.html into *folder* (*review*: each hand reviewed, its
+    flags on its page); the exit code (1: a hand breaks a rule or is missing)."""
     from html import escape
 
     from paipu.replay.html import html_name, write_page
@@ -912,7 +907,7 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
             continue
         name = html_name(hand_id)  # one name per id, never index.html, always short
         try:
-            v = write_page(record, os.path.join(folder, name), lang)
+            v = write_page(record, os.path.join(folder, name), lang, review=_reviewed(record, source) if review else None)
         except OSError as e:  # that page is missing (said so); the others and the index still come
             err.print(f"{os.path.join(folder, name)}: cannot write: {e.strerror}", markup=False)
             bad += 1
@@ -930,6 +925,17 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
         fail(f"{index}: cannot write: {e.strerror}")
     err.print(f"wrote {human.count(len(items), 'hand')} to {folder}", markup=False)
     return 1 if bad else 0
+
+
+def _reviewed(record: dict, source: str):
+    """The hand's review at the defaults (``replay --review``); a hand the engine cannot
+    set up is a one-line error."""
+    from paipu.replay.review import review_hand
+
+    try:
+        return review_hand(record)
+    except ValueError as e:
+        fail(f"{source}: hand {record['id']!r}: {e}")
 
 
 def interactive() -> bool:
@@ -1433,6 +1439,14 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
         # laid out for the terminal's width (40 columns and up); a pipe gets whole lines, 80 wide
         for line in review_lines(result, lang, out.width if out.is_terminal else 80, **settings):  # type: ignore[arg-type]
             out.print(line, soft_wrap=not out.is_terminal)
+    from paipu.replay.api import replay_hand
+
+    v = replay_hand(record).violation
+    if v is not None and v.code != "incomplete":  # (a hand cut short is reviewed as far as it goes)
+        where = "" if v.action is None else f" at action {v.action}"
+        err.print(f"{source}: hand {hand!r} breaks a rule{where} ({v.code}): the decisions after it are not reviewed",
+                  markup=False)
+        raise typer.Exit(1)
 
 
 def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, budget: float, workers: int | None,

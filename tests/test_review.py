@@ -251,3 +251,37 @@ def test_replay_review_marks_the_flagged_moves(monkeypatch):
     assert lines[at + 1] == "       ✖ BLUNDER (loss 100.0, best 4♥ 4♦)"
     assert lines[at + 3] == "       ✖ BLUNDER (loss 100.0, best 10♦ 10♣)"
     assert not any("⚠" in line or "✖" in line for line in lines[:at])
+
+
+def test_replay_pages_of_several_hands_carry_their_reviews(monkeypatch, tmp_path):
+    import functools
+    import json
+    import re
+
+    from paipu.replay import review
+
+    monkeypatch.setattr(review, "review_hand", functools.partial(review_hand, seats=[1], samples=2, budget_ms=None))
+    source = "sample_logs/doudizhu_simulated.jsonl"
+    ids = [r["id"] for r in list(paipu.read_records(source))[:2]]
+    r = invoke("replay", source, "--hands", ",".join(ids), "--html", str(tmp_path), "--review")
+    assert r.exit_code == 0, r.output
+    for hand_id in ids:
+        text = (tmp_path / f"{hand_id}.html").read_text(encoding="utf-8")
+        data = json.loads(re.search(r"id='hand-data'>(.*?)</script>", text, re.S).group(1))
+        assert [s["seat"] for s in data["review"]["seats"]] == [1] and data["review"]["steps"]
+
+
+def test_a_hand_that_breaks_a_rule_is_reviewed_up_to_it_and_exits_1(tmp_path):
+    import json
+
+    from paipu.replay.io.jsonl import record_to_json
+
+    record = handmade()
+    record["actions"][10] = {"seat": 1, "act": "play", "cards": ["2s"]}  # seat 1 does not hold 2♠
+    src = tmp_path / "bad.jsonl"
+    src.write_bytes(record_to_json(record) + b"\n")
+    r = invoke("review", str(src), "--hand", "ddz-handmade-1", "--seat", "1", "--json", *FAST)
+    assert r.exit_code == 1
+    assert [d["index"] for d in json.loads(r.stdout)["decisions"]] == [1]  # the grab; not the bad play
+    assert r.stderr.strip() == (f"{src}: hand 'ddz-handmade-1' breaks a rule at action 10 (not_in_hand): "
+                                "the decisions after it are not reviewed")
