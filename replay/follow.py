@@ -69,9 +69,9 @@ from .ingest import BATCH_BYTES, Batch, BatchResult, Ingester, IngestStats, iter
 from .io.commit import DatasetLocked, part_files, writing
 from .io.dataset import file_identity
 from .io.sources import (
-    _UTF16, GZIP_MAGIC, InputError, Item, LongLine, Unreadable, base_suffix, expand_inputs, file_encoding, sniff_format,
-    tail_lines,
+    _UTF16, GZIP_MAGIC, InputError, Item, LongLine, Unreadable, base_suffix, expand_inputs, file_encoding, tail_lines,
 )
+from .io.readers import sniff_format
 from .io.text import HAND_LINE
 
 #: the follower's read positions, inside the dataset (``_``: no table reader sees it)

@@ -43,6 +43,8 @@ class Item:
     hand_id: str | None = None
     #: the file (or folder) could not be read at all (audit exits 2)
     unreadable: bool = False
+    #: for a hand not taken: the index of the action its error is in (RecordError.action)
+    action: int | None = None
     #: the record's content hash (:func:`~replay.record.content_hash`) when the reader
     #: computed it with its checks (ingest's readers do: the record is serialised once)
     digest: int | None = None
@@ -424,34 +426,6 @@ def _blocks(f: io.BufferedIOBase, count: list[int]) -> Iterator[tuple[int, bytes
             yield count[0], _long_line(bytes(pending[:200]), len(pending))
         else:
             yield count[0], bytes(pending)
-
-
-def sniff_format(path: str) -> str:
-    """``jsonl``, ``text``, ``guandan-competition`` or another tool's format
-    (:func:`~replay.io.foreign.sniff_foreign`): by the first meaningful line (a JSON
-    object with notify messages and no ``paipu`` field is a competition log), else by the
-    file ending."""
-    suffix = base_suffix(path)
-    if suffix == ".paipu":
-        return "text"
-    from .foreign import sniff_foreign
-
-    foreign = sniff_foreign(path)
-    if foreign is not None:
-        return foreign
-    try:
-        for _, data in iter_lines(path):
-            stripped = data.lstrip(b"\xef\xbb\xbf \t")
-            if not stripped or stripped.startswith(b"#"):
-                continue
-            if stripped.startswith(b"{"):
-                if b'"paipu"' not in stripped and (b'"messages"' in stripped or b'"notify"' in stripped):
-                    return "guandan-competition"
-                return "jsonl"
-            return "jsonl" if suffix in JSONL_SUFFIXES else "text"
-    except OSError:
-        pass
-    return "jsonl" if suffix in JSONL_SUFFIXES or suffix not in TEXT_SUFFIXES else "text"
 
 
 def id_of(obj: object) -> str | None:
