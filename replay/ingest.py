@@ -94,6 +94,28 @@ class BatchResult:
     held: list[tuple[str, int]] = field(default_factory=list)
 
 
+def merge_results(results: list[BatchResult]) -> BatchResult:
+    """Batch results of several (small) batches as one, in their order: written as one
+    batch, so that many small files cost one commit (``ingest --follow``)."""
+    if len(results) == 1:
+        return results[0]
+    parts: dict[str, list[tuple[pa.Table, pa.Table, np.ndarray, np.ndarray, np.ndarray]]] = {}
+    seq = 0  # the input order of each result's entries comes after the ones before
+    for r in results:
+        for game, (hands, actions, ids, hashes, order) in r.games.items():
+            parts.setdefault(game, []).append((hands, actions, ids, hashes, order + seq))
+        seq += r.read
+    games = {}
+    for game, tables in parts.items():
+        rows = np.cumsum([0] + [t[0].num_rows for t in tables[:-1]])
+        actions = [a.set_column(a.schema.get_field_index("_row"), "_row", pa.compute.add(a.column("_row"), int(k)))
+                   for (_, a, _, _, _), k in zip(tables, rows)]
+        games[game] = (pa.concat_tables([t[0] for t in tables]), pa.concat_tables(actions),
+                       *(np.concatenate([t[i] for t in tables]) for i in (2, 3, 4)))
+    return BatchResult(sum(r.read for r in results), games, [row for r in results for row in r.rejects],
+                       [h for r in results for h in r.held])
+
+
 def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_000) -> Iterator[Batch]:
     """Split the input files into batches of at most *batch_size* hands."""
     for path in paths:

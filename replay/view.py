@@ -402,9 +402,10 @@ def level_text(table, game, w: dict, lang: str) -> Text | None:
 
 
 def render(record: dict, console: Console, seat: int | None = None, lang: str = "en",
-           upto: int | None = None) -> Violation | None:
+           upto: int | None = None, marks: Mapping[int, str] | None = None) -> Violation | None:
     """Print *record* move by move (the first *upto* actions only, when given); returns the
-    first violation shown (or None)."""
+    first violation shown (or None). *marks*: action index -> words printed under that
+    move (``paipu replay --review``: a mistake or blunder, ``replay.review_view.marks``)."""
     screen = _Unwrapped(console)
     w = WORDS[lang]
     table, bad = table_or_violation(record)
@@ -502,6 +503,8 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
         else:
             line.append(_action_words(action, w), style="dim" if act == "pass" else "")
         screen.print(line)
+        if marks and i in marks:
+            screen.print(Text(f"       {marks[i]}", style="bold yellow" if "⚠" in marks[i] else "bold white on red"))
         causes = []
         for e in table.events[n_events:]:
             words = _event_words(e, w, name, kinds, lang)
@@ -564,7 +567,7 @@ def end_multiplier(out: dict, mult: int | None, w: dict) -> str | None:
 
 
 def step_through(record: dict, console: Console, getchar: Callable[[], str], seat: int | None = None,
-                 lang: str = "en") -> Violation | None:
+                 lang: str = "en", marks: Mapping[int, str] | None = None) -> Violation | None:
     """``--step``: the hand up to one action at a time, redrawn after each key: space or
     enter (any other key) shows the next action, ``b`` steps back, ``q`` quits. Returns
     the hand's first violation, as :func:`render` over the whole hand does."""
@@ -573,7 +576,7 @@ def step_through(record: dict, console: Console, getchar: Callable[[], str], sea
     k = 0
     while True:
         console.clear()
-        v = render(record, console, seat=seat, lang=lang, upto=k)
+        v = render(record, console, seat=seat, lang=lang, upto=k, marks=marks)
         at_end = k >= n or v is not None
         console.print(Text(f"── {w['step'].format(k=k, n=n)} · {w['keys']} ──", style="dim"), soft_wrap=True)
         key = getchar()
