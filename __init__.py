@@ -30,6 +30,8 @@ _EXPORTS = {
     "Game": ".replay.game", "Rules": ".replay.rules", "Combo": ".replay.combos",
     "Violation": ".replay.verdicts", "Code": ".replay.verdicts",
     "simulate": ".replay.sim", "evaluate": ".replay.evaluate", "Evaluation": ".replay.evaluate",
+    "review_hand": ".replay.review", "HandReview": ".replay.review", "DecisionReview": ".replay.review",
+    "SeatSummary": ".replay.review",
 }
 __all__ = sorted(_EXPORTS)
 

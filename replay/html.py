@@ -27,7 +27,7 @@ from importlib.resources import files
 from collections.abc import Mapping
 from typing import Any
 
-from paipu.analysis.fmt import NAME_CHARS, clip
+from .fmt import NAME_CHARS, clip
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
 from .replayer import Replay, Visitor, walk
@@ -320,9 +320,45 @@ def html_name(hand_id: str) -> str:
     return f"{slug}~{hashlib.blake2b(hand_id.encode('utf-8', 'surrogatepass'), digest_size=8).hexdigest()}.html"
 
 
-def write_page(record: dict, path: str, lang: str = "en") -> dict | None:
-    """Write the page of *record* to *path* (whole or not at all); returns its violation or None."""
+def review_data(review: Any) -> dict:
+    """A hand's review (``replay.review.HandReview``) for the page: per reviewed action
+    (by its index) the loss, the flag and the options' values (the best :data:`PAGE_OPTIONS`
+    and the chosen one), every label in both languages; the per-seat summary; the words."""
+    from .review_view import WORDS as REVIEW_WORDS
+    from .review_view import option_words, shown_options
+
+    def words(o: Any) -> dict[str, str]:
+        return {k: option_words(o, k) for k in ("en", "zh")}
+
+    def finite(x: float) -> float | None:
+        return x if x == x and abs(x) != float("inf") else None
+
+    steps = {}
+    for d in review.decisions:
+        shown = shown_options(d, PAGE_OPTIONS)
+        best = next(o for o in d.evaluation.options if o.label() == d.best)
+        steps[str(d.index)] = {
+            "kind": d.kind, "loss": finite(d.loss), "loss_se": finite(d.loss_se), "flag": d.flag, "samples": d.samples,
+            "exact": d.exact, "best": words(best), "options": len(d.evaluation.options),
+            "shown": [{"label": words(o), "chosen": o.chosen, "win": finite(o.win.mean), "win_se": finite(o.win.se),
+                       "points": finite(o.score.mean)} for o in shown]}
+    keys = ("loss", "win", "points", "mistake", "blunder", "mistakes", "blunders", "decisions", "best", "mean_loss",
+            "summary", "seat", "more", "deals")
+    return {"steps": steps, "seats": [s.to_json() for s in review.seats()], "skipped": review.skipped,
+            "ui": {k: {key: REVIEW_WORDS[k][key] for key in keys} for k in ("en", "zh")}}
+
+
+#: options drawn as bars per decision on the page (the best ones, and the chosen one)
+PAGE_OPTIONS = 8
+
+
+def write_page(record: dict, path: str, lang: str = "en", review: Any = None) -> dict | None:
+    """Write the page of *record* to *path* (whole or not at all); returns its violation or
+    None. *review* (a ``HandReview``): each reviewed step shows its options as bars, the
+    move list its flags."""
     data = hand_data(record, lang)
+    if review is not None:
+        data["review"] = review_data(review)
     text = page(data)
     from .io.output import write_bytes
 

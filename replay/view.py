@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from paipu.analysis.fmt import clip, signed
+from .fmt import clip, signed
 
 from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .game import Game
@@ -401,12 +401,13 @@ def level_text(table, game, w: dict, lang: str) -> Text | None:
 
 
 def render(record: dict, console: Console, seat: int | None = None, lang: str = "en",
-           upto: int | None = None) -> Violation | None:
+           upto: int | None = None, marks: Mapping[int, str] | None = None) -> Violation | None:
     """Print *record* move by move (the first *upto* actions only, when given); returns the
-    first violation shown (or None)."""
+    first violation shown (or None). *marks*: action index -> words printed under that
+    move (``paipu replay --review``: a mistake or blunder, ``replay.review_view.marks``)."""
     if upto is not None and upto >= len(record["actions"]):
         upto = None  # the whole hand, its end checked
-    view = _View(record, console, seat, lang, upto is not None)
+    view = _View(record, console, seat, lang, upto is not None, marks)
     walk(record, view, upto=upto)
     return view.violation
 
@@ -415,8 +416,9 @@ class _View(Visitor):
     """:func:`render`'s visitor of the walk: a line per action, the hands as they change,
     the verdict (*partial*: the walk stops before the end, which is not shown)."""
 
-    def __init__(self, record: dict, console: Console, seat: int | None, lang: str, partial: bool):
-        self.record, self.seat, self.lang, self.partial = record, seat, lang, partial
+    def __init__(self, record: dict, console: Console, seat: int | None, lang: str, partial: bool,
+                 marks: Mapping[int, str] | None = None):
+        self.record, self.seat, self.lang, self.partial, self.marks = record, seat, lang, partial, marks
         self.screen = _Unwrapped(console)
         self.w = w = WORDS[lang]
         self.game = game = known_game(record["game"])
@@ -516,6 +518,9 @@ class _View(Visitor):
         else:
             line.append(_action_words(action, w), style="dim" if act == "pass" else "")
         screen.print(line)
+        marks = self.marks
+        if marks and i in marks:
+            screen.print(Text(f"       {marks[i]}", style="bold yellow" if "⚠" in marks[i] else "bold white on red"))
         causes = []
         for e in table.events[self.n_events:]:
             words = _event_words(e, w, name, kinds, lang)
@@ -595,7 +600,7 @@ def end_multiplier(out: dict, mult: int | None, w: dict) -> str | None:
 
 
 def step_through(record: dict, console: Console, getchar: Callable[[], str], seat: int | None = None,
-                 lang: str = "en") -> Violation | None:
+                 lang: str = "en", marks: Mapping[int, str] | None = None) -> Violation | None:
     """``--step``: the hand up to one action at a time, redrawn after each key: space or
     enter (any other key) shows the next action, ``b`` steps back, ``q`` quits. Returns
     the hand's first violation, as :func:`render` over the whole hand does."""
@@ -604,7 +609,7 @@ def step_through(record: dict, console: Console, getchar: Callable[[], str], sea
     k = 0
     while True:
         console.clear()
-        v = render(record, console, seat=seat, lang=lang, upto=k)
+        v = render(record, console, seat=seat, lang=lang, upto=k, marks=marks)
         at_end = k >= n or v is not None
         console.print(Text(f"── {w['step'].format(k=k, n=n)} · {w['keys']} ──", style="dim"), soft_wrap=True)
         key = getchar()
