@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, NoReturn
+from typing import Annotated, NoReturn, overload
 
 import typer
 import typer.core
 from rich.console import Console
 
 from paipu.analysis import stat_files
-from paipu.analysis import fmt as human  # numbers for people (small, no heavy imports)
+from paipu.replay import fmt as human  # numbers for people (small, no heavy imports)
 
 
 class _Group(typer.core.TyperGroup):
@@ -235,6 +235,10 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+@overload
+def capped_workers(workers: int, work: int | None = None, what: str = "blocks") -> int: ...
+@overload
+def capped_workers(workers: None, work: int | None = None, what: str = "blocks") -> None: ...
 def capped_workers(workers: int | None, work: int | None = None, what: str = "blocks") -> int | None:
     """--workers at most the cores, and at most the pieces of *work* when known; a cap
     is said on stderr (a thousand processes for 17 blocks took 2.3 GB on two cores)."""
@@ -276,6 +280,10 @@ def ingest(
     from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
     from paipu.replay.io.sources import InputError, expand_inputs
 
+    if not follow and (interval, settle, idle_exit) != (2.0, 10.0, None):
+        fail("--interval, --settle and --idle-exit go with --follow")
+    if follow and workers is not None:
+        fail("--workers does not go with --follow (the follower parses in its own process)")
     try:
         files = expand_inputs(inputs)
     except InputError as e:
@@ -560,22 +568,12 @@ def audit(
     """
     import json
 
-    from paipu.replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
+    from paipu.replay.audit import Tally, audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
     from paipu.replay.distributed import ClusterError
     from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
     from paipu.replay.io.sources import InputError
 
-    total = bad = unreadable = 0
-    by_code: dict[str, int] = {}
-
-    def count(code: str | None) -> None:
-        """A hand counted: *code* is its violation's, None when it is legal."""
-        nonlocal total, bad
-        total += 1
-        if code is not None:
-            bad += 1
-            by_code[code] = by_code.get(code, 0) + 1
-
+    tally = Tally()
     check_format(fmt)
     datasets = [x for x in inputs if is_dataset(x)]
     files = [x for x in inputs if not is_dataset(x)]
@@ -606,37 +604,31 @@ def audit(
                   f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)
         if not jsonl:  # counted as the files are scanned: a billion hands fit
             for code, n in verdict_counts(ds).items():
-                total += n
-                if code is not None:
-                    bad += n
-                    by_code[code] = by_code.get(code, 0) + n
+                tally.add(code, n)
             continue
-        for row in dataset_verdicts(ds):
-            count(None if row["ok"] else row["code"])  # a verdict row not ok has its code
-            v = [] if row["ok"] else [{"code": row["code"], "action": row["action"], "message": row["message"]}]
-            sys.stdout.write(json.dumps({"id": row["hand_id"], "ok": row["ok"], "violations": v,
-                                         "source": f"{row['source']}:{row['line']}"}, ensure_ascii=False) + "\n")
+        for v in dataset_verdicts(ds):
+            tally.add_verdict(v)
+            sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
     try:
         for v in iter_verdicts(files, fmt) if files else ():
-            unreadable += v.unreadable
-            count(None if v.violation is None else str(v.violation.code))
+            tally.add_verdict(v)
             if jsonl:
                 sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
-            elif not v.ok:
+            elif v.violation is not None:
                 where = f"action {v.violation.action}" if v.violation.action is not None else "record"
                 out.print(f"{v.source}:{v.line} {v.id or '?'}: {v.violation.code} at {where}: {v.violation.message}",
                           markup=False, soft_wrap=True)
     except InputError as e:
         fail(str(e))
     if not jsonl:
-        summary = ", ".join(f"{k} {n:,}" for k, n in sorted(by_code.items()))
-        out.print(f"{human.count(total, 'hand')}: {total - bad:,} ok, {bad:,} with violations"
+        summary = ", ".join(f"{k} {n:,}" for k, n in sorted(tally.by_code.items()))
+        out.print(f"{human.count(tally.hands, 'hand')}: {tally.hands - tally.bad:,} ok, {tally.bad:,} with violations"
                   + (f" ({summary})" if summary else ""), markup=False)
-    if unreadable:
-        fail(f"{human.count(unreadable, 'input')} could not be read (see their verdicts)")
-    if total == 0:
+    if tally.unreadable:
+        fail(f"{human.count(tally.unreadable, 'input')} could not be read (see their verdicts)")
+    if tally.hands == 0:
         fail("no hands found in the inputs")
-    raise typer.Exit(1 if bad else 0)
+    raise typer.Exit(1 if tally.bad else 0)
 
 
 @app.command()
@@ -703,7 +695,7 @@ def simulate(
         return
     job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text)
     total = hands * len(params)
-    if workers in (None, 0):
+    if workers is None or workers == 0:
         workers = min(cores(), job_count(hands, len(params))) if total > BLOCK else 1
     else:
         workers = capped_workers(workers, job_count(hands, len(params)))
@@ -821,11 +813,11 @@ def replay_cmd(
         from paipu.replay.html import write_page
 
         try:
-            v = write_page(record, html_out, lang)
+            broken = write_page(record, html_out, lang)
         except OSError as e:
             fail(f"{html_out}: cannot write: {e.strerror}")
-        err.print(f"wrote {html_out}" + (f" (violation {v['code']})" if v else ""), markup=False)
-        raise typer.Exit(1 if v is not None else 0)
+        err.print(f"wrote {html_out}" + (f" (violation {broken['code']})" if broken else ""), markup=False)
+        raise typer.Exit(1 if broken is not None else 0)
     from paipu.replay.view import render, step_through
 
     if seat is not None and not 0 <= seat < len(record["players"]):
@@ -871,9 +863,9 @@ def _find_records(source: str, ids: list[str] | None, first: bool = False) -> di
         return found
     wanted = None if ids is None else set(ids)
     for item in iter_items([source], strict=False):
-        record = item.record
-        if record is not None and (wanted is None or record["id"] in wanted):
-            found.setdefault(record["id"], record)
+        taken = item.record
+        if taken is not None and (wanted is None or taken["id"] in wanted):
+            found.setdefault(taken["id"], taken)
             if first or (wanted is not None and len(found) == len(wanted)):
                 break
     return found
@@ -949,7 +941,7 @@ def _dataset_ids(root: str) -> list[str]:
 
 
 def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> None:
-    """A table for people (numbers via analysis.fmt; text columns in *numbers* hold numbers
+    """A table for people (numbers via replay.fmt; text columns in *numbers* hold numbers
     written already, aligned right); as wide as it needs off a terminal.
 
     On a terminal no cell is ever cut (an id to copy, a number): text wraps at its spaces

@@ -4,7 +4,7 @@ the report ask a :class:`Game` and never name one.
 A game's package (its ``__init__.py``) ends with its declaration::
 
     GAME = Game(name="doudizhu", title="Dou Dizhu", title_zh="斗地主", aliases=("ddz", "斗地主"),
-                variants={"huopin": HUOPIN}, engine=DoudizhuHand, kinds=KINDS,
+                variants={"huopin": HUOPIN}, engine=Doudizhu, kinds=KINDS,
                 roles={"landlord": "地主", "farmer": "农民"}, ...)
 
 and :mod:`replay.games` lists the packages (:func:`replay.games.register` adds one more,
@@ -23,19 +23,18 @@ from importlib.resources.abc import Traversable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-import pyarrow as pa
-
-from .rules import Rules, per_rules
+from .cards import pack
+from .games import find_game
+from .rules import per_rules
 
 if TYPE_CHECKING:
     from .combos import Combo
+    from .rules import Rules
     from .table import Table
 
 
 def _lookup(rules: Rules, ids: list[int], level: str | None) -> tuple[Combo, ...]:
     """The plain games' classification: one lookup of the packed rank counts."""
-    from .cards import pack
-
     return Game.of(rules).engine.combo_table(rules).classify(pack(ids))
 
 
@@ -64,8 +63,9 @@ class Game:
     matches: bool = False
     #: games played at a level: the level's name -> rank (``--level`` of ``paipu combo``)
     parse_level: Callable[[str | None], int] | None = None
-    #: outcome columns the game adds to the ``outcomes`` table: name -> Arrow type
-    outcome_columns: Mapping[str, pa.DataType] = field(default_factory=dict)
+    #: outcome columns the game adds to the ``outcomes`` table: name -> Arrow type by its
+    #: name (``int8``, ``bool``, ``string``, ``list<float64>``: the engine holds no Arrow)
+    outcome_columns: Mapping[str, str] = field(default_factory=dict)
     #: statistics that apply to this game only: ``sql/NAME.sql`` of the game's package
     stats: tuple[str, ...] = ()
     #: what the HTML report shows for the game: "metrics" (summary rates) and "charts" (in
@@ -147,8 +147,6 @@ class Game:
     @staticmethod
     def of(rules: Rules) -> Game:
         """The declaration of the game *rules* belong to."""
-        from .games import find_game
-
         return find_game(rules.game)
 
 

@@ -27,7 +27,7 @@ from importlib.resources import files
 from collections.abc import Mapping
 from typing import Any
 
-from paipu.analysis.fmt import NAME_CHARS, clip
+from .fmt import NAME_CHARS, clip
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
 from .replayer import table_or_violation

@@ -17,7 +17,7 @@ from .games import UnknownGame, find_game, find_rules
 from .kernel import compiled
 from .rules import Rules
 from .table import Table, compare_result
-from .verdicts import Code, Event, Violation
+from .verdicts import Code, Event, Violation, verdict_json
 
 
 @dataclass
@@ -35,8 +35,8 @@ class Replay:
     def ok(self) -> bool:
         return self.violation is None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "ok": self.ok, "violations": [self.violation.to_json()] if self.violation else []}
+    def to_json(self) -> dict[str, object]:
+        return verdict_json(self.id, self.violation)
 
 
 def make_table(record: dict[str, Any], detail: bool = False, previous: dict[str, Any] | None = None) -> Table:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from rich.console import Console
 from rich.text import Text
 
-from paipu.analysis.fmt import clip, signed
+from .fmt import clip, signed
 
 from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .game import Game
