@@ -146,9 +146,9 @@ def check_format(fmt: str) -> None:
 @app.command()
 def games() -> None:
     """List the games paipu knows: names, aliases, variants (the first is the default)."""
-    from paipu.replay.games import games as registered
+    import paipu
 
-    for g in registered():
+    for g in paipu.games():
         out.print(f"{g.name} ({g.title_zh} {g.title}): variants {', '.join(g.variants)}; "
                   f"aliases {', '.join(g.aliases)}", markup=False)
 
@@ -449,13 +449,13 @@ def convert(
 
 
 def _rules_or_fail(game: str, variant: str | None, level: str | None):
-    from paipu.replay.games import UnknownGame, find_game, find_rules
+    import paipu
 
     try:
-        rules = find_rules(game, variant)
-    except UnknownGame as e:
+        rules = paipu.find_rules(game, variant)
+    except paipu.UnknownGame as e:
         fail(str(e))
-    declared = find_game(rules.game)
+    declared = paipu.find_game(rules.game)
     if level is not None and not declared.levels:
         fail(f"--level applies to games played at a level, not {rules.game}")
     return rules, declared, level

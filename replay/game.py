@@ -1,14 +1,16 @@
 """What a game is, declared once: the registry, the CLI, the audit tables, the views and
 the report ask a :class:`Game` and never name one.
 
-A game module ends with its declaration::
+A game's package (its ``__init__.py``) ends with its declaration::
 
     GAME = Game(name="doudizhu", title="Dou Dizhu", title_zh="斗地主", aliases=("ddz", "斗地主"),
                 variants={"huopin": HUOPIN}, engine=Doudizhu, kinds=KINDS,
                 roles={"landlord": "地主", "farmer": "农民"}, ...)
 
 and :mod:`replay.games` lists the packages (:func:`replay.games.register` adds one more,
-as the toy game of the tests does).
+as the toy game of the tests does). The rest of a game is in its package beside the
+engine, found through the declaration (:meth:`Game.part`, :meth:`Game.sql_file`; see
+docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -64,10 +66,12 @@ class Game:
     #: outcome columns the game adds to the ``outcomes`` table: name -> Arrow type by its
     #: name (``int8``, ``bool``, ``string``, ``list<float64>``: the engine holds no Arrow)
     outcome_columns: Mapping[str, str] = field(default_factory=dict)
-    #: statistics (``analysis/sql`` names) that apply to this game only
+    #: statistics that apply to this game only: ``sql/NAME.sql`` of the game's package
     stats: tuple[str, ...] = ()
     #: what the HTML report shows for the game: "metrics" (summary rates) and "charts" (in
-    #: order), names of analysis/report.py; what is missing takes the report's default
+    #: order), the report's shared ones (analysis/report.py) or the game's own (``METRICS``
+    #: and ``chart_NAME`` of its package's ``report`` module); what is missing takes the
+    #: report's default
     report: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the simulation driver module (the ``sim`` module of the game's package when None)
     simulation: str | None = None
