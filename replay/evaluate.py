@@ -38,9 +38,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARD_NAMES, CARD_OF, RANK_BIT
+from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT
 from .combos import any_beats, strongest
+from .games import find_game
 from .replayer import make_table
+from .rules import Rules
 from .table import Table
 
 #: at most this many cards left in all hands together: the deal is solved exactly
@@ -55,6 +57,8 @@ REPAIR_STEPS = 2_000
 MAX_STEPS = 2_000
 #: the acts of a bidding decision (Dou Dizhu), each with the field that says yes or no
 BIDS = {"bid": "call", "grab": "grab"}
+#: a card name's rank (the shortlist's test for two plays of the same ranks)
+RANK_OF = {name: RANK[c] for name, c in CARD_OF.items()}
 #: the key of the cards not yet in any hand (Dou Dizhu's bottom while bidding) in a deal
 BOTTOM = -1
 
@@ -132,6 +136,8 @@ class Evaluation:
     bot: str
     #: of them, deals that honour the passes after a repair (not drawn uniformly)
     repaired: int = 0
+    #: legal options left out, not valued (``evaluate(max_options=…)``)
+    dropped: int = 0
 
     @property
     def chosen(self) -> Option | None:
@@ -151,7 +157,7 @@ class Evaluation:
             return None if v is None else {"mean": v.mean, "se": v.se}
 
         return {"hand_id": self.hand_id, "index": self.index, "seat": self.seat, "side": list(self.side),
-                "samples": self.samples, "solved": self.solved, "relaxed": self.relaxed, "repaired": self.repaired,
+                "samples": self.samples, "solved": self.solved, "relaxed": self.relaxed, "repaired": self.repaired, "dropped": self.dropped,
                 "elapsed_ms": self.elapsed_ms, "seed": self.seed, "bot": self.bot,
                 "options": [{"cards": o.cards, "kind": o.kind, "chosen": o.chosen, "win": val(o.win),
                              "points": val(o.score), "coins": val(o.coin)} for o in self.options]}
@@ -584,14 +590,20 @@ def brute_force(t: Table, side: frozenset[int]) -> bool:
 
 
 def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] | None = None,
-                   ) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
+                   rules: Rules | None = None) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
     """The table just before action *index* (a play or pass of the play phase, or a bid),
     and the revealing passes before it: (action, seat, the play passed on). *previous*: the
-    previous hand's outcome in its match (Guandan), as for the replay."""
+    previous hand's outcome in its match (Guandan), as for the replay; *rules*: the rules
+    to replay under (default: the record's game, variant and params)."""
     actions = record["actions"]
     if not 0 <= index < len(actions):
         raise ValueError(f"action {index}: the hand has {len(actions)} actions")
-    table = make_table(record, previous=previous)
+    if rules is None:
+        table = make_table(record, previous=previous)
+    else:
+        table = find_game(rules.game).engine(rules, record)
+        if previous is not None:
+            table.previous = previous
     v = table.setup()
     passes: list[tuple[int, int, tuple[Any, ...]]] = []
     for i in range(index):
@@ -665,6 +677,54 @@ def decision_options(table: Table, index: int, recorded: dict[str, Any]) -> tupl
     return firsts, options
 
 
+def shortlist(table: Table, options: Sequence[Option], most: int) -> list[int]:
+    """The indexes (in order) of at most *most* options to value when a decision has more
+    (``evaluate(max_options=…)``), by a fixed rule that reads only the seat's own options:
+    the chosen option; the plays that empty the hand; the pass; then one play of each kind
+    in turn (kinds in the engine's order), each kind's lowest first (by its highest card,
+    then the sum of its cards), a play with the same ranks as one kept (another choice of
+    suits) taken only after every other."""
+    seat = table.turn
+    kept: list[int] = []
+
+    def keep(k: int) -> None:
+        if k not in kept and len(kept) < most:
+            kept.append(k)
+
+    for k, o in enumerate(options):
+        if o.chosen:
+            keep(k)
+    for k, o in enumerate(options):
+        if o.cards is not None and len(o.cards) == table.left[seat]:
+            keep(k)
+    for k, o in enumerate(options):
+        if o.cards is None:
+            keep(k)
+    kinds: dict[str | None, list[tuple[tuple[int, int], int]]] = {}
+    for k, o in enumerate(options):
+        if o.cards is not None:
+            power = [table.strength(CARD_OF[c]) for c in o.cards]
+            kinds.setdefault(o.kind, []).append(((max(power), sum(power)), k))
+    queues = [sorted(plays) for plays in kinds.values()]
+    seen = {tuple(sorted(RANK_OF[c] for c in options[k].cards or ())) for k in kept}
+    later: list[int] = []
+    depth = 0
+    while len(kept) < most and any(depth < len(q) for q in queues):
+        for q in queues:
+            if depth < len(q):
+                k = q[depth][1]
+                ranks = tuple(sorted(RANK_OF[c] for c in options[k].cards or ()))
+                if ranks in seen:
+                    later.append(k)
+                else:
+                    seen.add(ranks)
+                    keep(k)
+        depth += 1
+    for k in later:
+        keep(k)
+    return sorted(kept)
+
+
 def side_of(table: Table, seat: int) -> frozenset[int]:
     """The seat with its partners (in Dou Dizhu known once the bidding names the landlord)."""
     return frozenset({seat}) | table.partners(seat)
@@ -693,7 +753,8 @@ def stepper(table: Table, line: list[dict[str, Any]]) -> Callable[..., None]:
 
 def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms: float | None = 50.0,
              seed: int = 0, bot: str | Any = "fast", exact_cards: int = EXACT_CARDS,
-             previous: dict[str, Any] | None = None) -> Evaluation:
+             previous: dict[str, Any] | None = None, rules: Rules | None = None,
+             max_options: int | None = None) -> Evaluation:
     """The options of the decision at action *index* of *record*, valued for the side of
     the seat to act (see the module's text and docs/review.md).
 
@@ -701,7 +762,10 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     that would end past this much time, judged by the mean deal so far (two deals at
     least; None: exactly *samples*, which makes the result a function of the seed); *bot*: a name of ``paipu simulate --bot`` or a policy;
     *exact_cards*: solve a deal exactly when at most this many cards are left in all hands;
-    *previous*: the previous hand's outcome in its match (Guandan), as for the replay.
+    *previous*: the previous hand's outcome in its match (Guandan), as for the replay;
+    *rules*: the rules to replay under (default: the record's game, variant and params);
+    *max_options*: value at most this many options, those :func:`shortlist` keeps (the
+    others are left out of the evaluation and counted in ``dropped``; None: every option).
 
     :raises ValueError: when the action is no play, pass or bid, or the hand breaks a rule before it.
     """
@@ -710,12 +774,17 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     start = time.perf_counter()
     deadline = None if budget_ms is None else start + budget_ms / 1000
     policy = BOTS[bot] if isinstance(bot, str) else bot
-    table, passes = decision_state(record, index, previous)
+    table, passes = decision_state(record, index, previous, rules)
     recorded = record["actions"][index]
     seat = recorded["seat"]
     know = knowledge(table, record, index, passes)
     hints = hints_of(table)
     firsts, options = decision_options(table, index, recorded)
+    dropped = 0
+    if max_options is not None and len(options) > max_options:
+        kept = shortlist(table, options, max_options)
+        dropped = len(options) - len(kept)
+        firsts, options = [firsts[k] for k in kept], [options[k] for k in kept]
     bidding = recorded["act"] in BIDS
     bid_out = bidding_of(table) if bidding else None
     prefix = record["actions"][:index]
@@ -763,4 +832,4 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     side = () if bidding else tuple(sorted(side_of(table, seat)))  # (a bid's side is known after the bidding)
     return Evaluation(record.get("id"), index, seat, side, options, done, solved, relaxed,
                       (time.perf_counter() - start) * 1000, seed, bot if isinstance(bot, str) else type(bot).__name__,
-                      know.repaired)
+                      know.repaired, dropped)
