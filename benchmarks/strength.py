@@ -109,8 +109,9 @@ def run_game(game: str, deals: int, budget: float, rlcard: int, everywhere: int)
             fs = play(game, k, [ByRole(FAST, search)] * 3)
             land.append(int(winners(sf) == lord) - base)
             farm.append((1 - int(winners(fs) == lord)) - (1 - base))
-        out.append(f"  as landlord (its win rate − fast's):  {paired(land)}")
-        out.append(f"  as farmers (their win rate − fast's): {paired(farm)}")
+        if deals:
+            out.append(f"  as landlord (its win rate − fast's):  {paired(land)}")
+            out.append(f"  as farmers (their win rate − fast's): {paired(farm)}")
         if rlcard:
             out += against_rlcard(search, rlcard)
         if everywhere:

@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARD_NAMES, CARD_OF, RANK, RANK_BIT
+from .cards import CARD_NAMES, CARD_OF, RANK_BIT
 from .combos import any_beats, strongest
 from .games import find_game
 from .replayer import make_table
@@ -55,10 +55,11 @@ MAX_TRIES = 200
 REPAIR_STEPS = 2_000
 #: actions a playout may take before it is called off (a bug: every hand ends)
 MAX_STEPS = 2_000
+#: options valued at most by default (:func:`shortlist` chooses them): a Guandan lead has
+#: up to ~170 legal plays, each valued over 2 deals at least (3.5 ms a playout from 108 cards)
+MAX_OPTIONS = 24
 #: the acts of a bidding decision (Dou Dizhu), each with the field that says yes or no
 BIDS = {"bid": "call", "grab": "grab"}
-#: a card name's rank (the shortlist's test for two plays of the same ranks)
-RANK_OF = {name: RANK[c] for name, c in CARD_OF.items()}
 #: the key of the cards not yet in any hand (Dou Dizhu's bottom while bidding) in a deal
 BOTTOM = -1
 
@@ -679,49 +680,29 @@ def decision_options(table: Table, index: int, recorded: dict[str, Any]) -> tupl
 
 def shortlist(table: Table, options: Sequence[Option], most: int) -> list[int]:
     """The indexes (in order) of at most *most* options to value when a decision has more
-    (``evaluate(max_options=…)``), by a fixed rule that reads only the seat's own options:
-    the chosen option; the plays that empty the hand; the pass; then one play of each kind
-    in turn (kinds in the engine's order), each kind's lowest first (by its highest card,
-    then the sum of its cards), a play with the same ranks as one kept (another choice of
-    suits) taken only after every other."""
-    seat = table.turn
-    kept: list[int] = []
+    (``evaluate(max_options=…)``), by a fixed rule that reads only the seat's own cards:
+    the chosen option; the plays that empty the hand; the pass; then the plays whose rest
+    of the hand needs the fewest plays by the default bot's plan (``planner.cost_of``),
+    the lower plays first among equals (by their highest card, then the sum of their cards)."""
+    from .sim.planner import Shapes, cost_of
 
-    def keep(k: int) -> None:
+    seat = table.turn
+    first = [k for k, o in enumerate(options) if o.chosen]
+    first += [k for k, o in enumerate(options) if o.cards is not None and len(o.cards) == table.left[seat]]
+    first += [k for k, o in enumerate(options) if o.cards is None]
+    shapes = Shapes.of(table.combos)
+    hand = table.packed[seat]
+
+    def rank(k: int) -> tuple[int, int, int]:
+        cards = [CARD_OF[c] for c in options[k].cards or ()]
+        power = [table.strength(c) for c in cards]
+        return cost_of(hand - sum(map(RANK_BIT.__getitem__, cards)), shapes), max(power), sum(power)
+
+    rest = sorted((k for k, o in enumerate(options) if o.cards is not None and k not in first), key=rank)
+    kept: list[int] = []
+    for k in first + rest:
         if k not in kept and len(kept) < most:
             kept.append(k)
-
-    for k, o in enumerate(options):
-        if o.chosen:
-            keep(k)
-    for k, o in enumerate(options):
-        if o.cards is not None and len(o.cards) == table.left[seat]:
-            keep(k)
-    for k, o in enumerate(options):
-        if o.cards is None:
-            keep(k)
-    kinds: dict[str | None, list[tuple[tuple[int, int], int]]] = {}
-    for k, o in enumerate(options):
-        if o.cards is not None:
-            power = [table.strength(CARD_OF[c]) for c in o.cards]
-            kinds.setdefault(o.kind, []).append(((max(power), sum(power)), k))
-    queues = [sorted(plays) for plays in kinds.values()]
-    seen = {tuple(sorted(RANK_OF[c] for c in options[k].cards or ())) for k in kept}
-    later: list[int] = []
-    depth = 0
-    while len(kept) < most and any(depth < len(q) for q in queues):
-        for q in queues:
-            if depth < len(q):
-                k = q[depth][1]
-                ranks = tuple(sorted(RANK_OF[c] for c in options[k].cards or ()))
-                if ranks in seen:
-                    later.append(k)
-                else:
-                    seen.add(ranks)
-                    keep(k)
-        depth += 1
-    for k in later:
-        keep(k)
     return sorted(kept)
 
 
@@ -754,7 +735,7 @@ def stepper(table: Table, line: list[dict[str, Any]]) -> Callable[..., None]:
 def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms: float | None = 50.0,
              seed: int = 0, bot: str | Any = "fast", exact_cards: int = EXACT_CARDS,
              previous: dict[str, Any] | None = None, rules: Rules | None = None,
-             max_options: int | None = None) -> Evaluation:
+             max_options: int | None = MAX_OPTIONS) -> Evaluation:
     """The options of the decision at action *index* of *record*, valued for the side of
     the seat to act (see the module's text and docs/review.md).
 
@@ -765,7 +746,8 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     *previous*: the previous hand's outcome in its match (Guandan), as for the replay;
     *rules*: the rules to replay under (default: the record's game, variant and params);
     *max_options*: value at most this many options, those :func:`shortlist` keeps (the
-    others are left out of the evaluation and counted in ``dropped``; None: every option).
+    others are left out of the evaluation and counted in ``dropped``; None: every option;
+    the default :data:`MAX_OPTIONS` bounds the time of a lead with hundreds of plays).
 
     :raises ValueError: when the action is no play, pass or bid, or the hand breaks a rule before it.
     """

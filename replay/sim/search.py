@@ -38,7 +38,7 @@ BUDGET_MS = 50.0
 MAX_OPTIONS = 8
 #: the search bot leaves the default bot's choice for a better option only when the paired
 #: difference is more than this many standard errors
-GATE = 1.0
+GATE = 2.0
 #: samples per decision at least and at most, whatever the budget
 MIN_SAMPLES, MAX_SAMPLES = 4, 64
 #: measured cost of one playout (one option, one sample) per card left in all hands, ms,
