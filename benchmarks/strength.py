@@ -84,6 +84,13 @@ def play(game: str, k: int, policies: list) -> dict:
     return next(simulate(game, VARIANTS[game], 1, SEED, seats_for=lambda _: [Seat(None, p) for p in policies], start=k))
 
 
+def progress(game: str, k: int, **figures: list) -> None:
+    """Partial figures every 25 deals on stderr (a run stopped early still says something)."""
+    if (k + 1) % 25 == 0:
+        parts = "; ".join(f"{name} {paired(xs)}" for name, xs in figures.items())
+        print(f"[{game} {k + 1} deals, {time.process_time():.0f} s CPU] {parts}", file=sys.stderr, flush=True)
+
+
 def winners(record: dict) -> int | None:
     order = record["result"].get("order")
     return order[0] if order else None
@@ -109,15 +116,20 @@ def run_game(game: str, deals: int, budget: float, rlcard: int, everywhere: int)
             fs = play(game, k, [ByRole(FAST, search)] * 3)
             land.append(int(winners(sf) == lord) - base)
             farm.append((1 - int(winners(fs) == lord)) - (1 - base))
+            progress(game, k, landlord=land, farmers=farm)
         if deals:
             out.append(f"  as landlord (its win rate − fast's):  {paired(land)}")
             out.append(f"  as farmers (their win rate − fast's): {paired(farm)}")
         if rlcard:
             out += against_rlcard(search, rlcard)
         if everywhere:
-            won = [int(winners(r) == r["result"]["landlord"]) for r in
-                   (play(game, k, [search] * 3) for k in range(everywhere))
-                   if r["result"].get("landlord") is not None and winners(r) is not None]
+            won = []
+            for k in range(everywhere):
+                r = play(game, k, [search] * 3)
+                if r["result"].get("landlord") is not None and winners(r) is not None:
+                    won.append(int(winners(r) == r["result"]["landlord"]))
+                if (k + 1) % 25 == 0:
+                    print(f"[everywhere {k + 1} deals] landlord wins {rate(sum(won), len(won))}", file=sys.stderr, flush=True)
             out.append(f"  search in every seat: landlord wins {rate(sum(won), len(won))}")
     elif game == "paodekuai":
         first, other = [], []
@@ -129,6 +141,7 @@ def run_game(game: str, deals: int, budget: float, rlcard: int, everywhere: int)
                 seats[s] = search
                 r = play(game, k, seats)
                 (first if s == leader else other).append(int(winners(r) == s) - int(winners(ff) == s))
+            progress(game, k, first=first, other=other)
         out.append(f"  leading first (win rate − fast's):   {paired(first)}")
         out.append(f"  the other seats (win rate − fast's): {paired(other)}")
         out.append(f"  every seat:                          {paired(first + other)}")
@@ -146,6 +159,7 @@ def run_game(game: str, deals: int, budget: float, rlcard: int, everywhere: int)
             even.append(a)
             odd.append(b)
             both.append((a + b) / 2)
+            progress(game, k, team=both)
         out.append(f"  team 0+2 (win rate − fast's): {paired(even)}")
         out.append(f"  team 1+3 (win rate − fast's): {paired(odd)}")
         out.append(f"  as a team, seats rotated:     {paired(both)}")
@@ -176,6 +190,8 @@ def against_rlcard(search, deals: int) -> list[str]:
             for name, (x, y) in rows.items():
                 land[name].append(x)
                 farm[name].append(y)
+        progress("rlcard", k, landlord=[a - b for a, b in zip(land["search"], land["fast"])],
+                 farmers=[a - b for a, b in zip(farm["search"], farm["fast"])])
     n = len(land["fast"])
     out = [f"  against RLCard's DouDizhuRuleAgentV1, {deals} deals ({n} with a landlord and an end):"]
     for name in ("search", "fast"):
