@@ -429,13 +429,15 @@ class Solver:
     Paodekuai) are searched on packed rank counts (:meth:`fast`: the trick loop of
     ``Table.do_play`` / ``do_pass`` on integers, the pass rule of ``Table.pass_reveals``);
     the others on copies of the table stepped by the engine. *limit*: positions searched
-    at most per question, *deadline*: a ``time.perf_counter()`` (None answers past them)."""
+    at most per question, *deadline*: a time of *clock* (None answers past them)."""
 
-    def __init__(self, side: frozenset[int], limit: int = NODE_LIMIT, deadline: float | None = None):
+    def __init__(self, side: frozenset[int], limit: int = NODE_LIMIT, deadline: float | None = None,
+                 clock: Callable[[], float] = time.perf_counter):
         self.side = side
         self.limit = limit
-        #: time.perf_counter() past which a search gives up as well
+        #: clock() past which a search gives up as well
         self.deadline = deadline
+        self.clock = clock
         self.nodes = 0
         self.memo: dict[tuple[Any, ...], bool] = {}
 
@@ -482,7 +484,7 @@ class Solver:
         if found is None:
             self.nodes += 1
             if self.nodes > self.limit or (
-                    self.deadline is not None and not self.nodes & 255 and time.perf_counter() > self.deadline):
+                    self.deadline is not None and not self.nodes & 255 and self.clock() > self.deadline):
                 raise TooBig
         return found
 
@@ -735,7 +737,8 @@ def stepper(table: Table, line: list[dict[str, Any]]) -> Callable[..., None]:
 def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms: float | None = 50.0,
              seed: int = 0, bot: str | Any = "fast", exact_cards: int = EXACT_CARDS,
              previous: dict[str, Any] | None = None, rules: Rules | None = None,
-             max_options: int | None = MAX_OPTIONS) -> Evaluation:
+             max_options: int | None = MAX_OPTIONS,
+             clock: Callable[[], float] = time.perf_counter) -> Evaluation:
     """The options of the decision at action *index* of *record*, valued for the side of
     the seat to act (see the module's text and docs/review.md).
 
@@ -747,13 +750,15 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     *rules*: the rules to replay under (default: the record's game, variant and params);
     *max_options*: value at most this many options, those :func:`shortlist` keeps (the
     others are left out of the evaluation and counted in ``dropped``; None: every option;
-    the default :data:`MAX_OPTIONS` bounds the time of a lead with hundreds of plays).
+    the default :data:`MAX_OPTIONS` bounds the time of a lead with hundreds of plays);
+    *clock*: the seconds the budget counts (``time.process_time``: the process's CPU
+    time, the same figures on a loaded machine as on an idle one).
 
     :raises ValueError: when the action is no play, pass or bid, or the hand breaks a rule before it.
     """
     from .sim.bots import BOTS
 
-    start = time.perf_counter()
+    start = clock()
     deadline = None if budget_ms is None else start + budget_ms / 1000
     policy = BOTS[bot] if isinstance(bot, str) else bot
     table, passes = decision_state(record, index, previous, rules)
@@ -771,10 +776,10 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     bid_out = bidding_of(table) if bidding else None
     prefix = record["actions"][:index]
     done = solved = relaxed = 0
-    began = time.perf_counter()  # (the deals' own time, without the set-up)
+    began = clock()  # (the deals' own time, without the set-up)
     for k in range(samples):
         if deadline is not None and done >= 2:
-            now = time.perf_counter()
+            now = clock()
             if now + (now - began) / done > deadline:
                 break  # the next deal, as long as the mean one so far, would end past the budget
         hands, loose = know.deal(random.Random(f"{seed}:{k}"), table)
@@ -793,7 +798,7 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
             after.append(t)
         # (once a seat is out the winning side is known: the bots play on for the points)
         exact = not bidding and not table.out and sum(world.left) <= exact_cards
-        solver = Solver(side_of(table, seat), deadline=deadline) if exact else None
+        solver = Solver(side_of(table, seat), deadline=deadline, clock=clock) if exact else None
         if solver is not None and any(solver.wins(t) is None for t in after):
             solver = None  # too big after all: the bots play every option of this deal
         for option, first, t in zip(options, firsts, after):
@@ -813,5 +818,5 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
         done += 1
     side = () if bidding else tuple(sorted(side_of(table, seat)))  # (a bid's side is known after the bidding)
     return Evaluation(record.get("id"), index, seat, side, options, done, solved, relaxed,
-                      (time.perf_counter() - start) * 1000, seed, bot if isinstance(bot, str) else type(bot).__name__,
+                      (clock() - start) * 1000, seed, bot if isinstance(bot, str) else type(bot).__name__,
                       know.repaired, dropped)
