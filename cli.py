@@ -262,8 +262,16 @@ def ingest(
     batch: Annotated[int, typer.Option(help="hands per part file (bounds memory)")] = 5_000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no per-reject lines")] = False,
     workers: Annotated[int | None, typer.Option(help="parsing processes (default: all cores for large inputs; at most the cores)")] = None,
+    follow: Annotated[bool, typer.Option("--follow", help="keep reading new and appended files until Ctrl-C "
+                                         "(SIGINT or SIGTERM: exit 0 after the batch in hand; docs/format.md)")] = False,
+    interval: Annotated[float, typer.Option(metavar="SECONDS", help="--follow: seconds between polls")] = 2.0,
+    settle: Annotated[float, typer.Option(metavar="SECONDS", help="--follow: a text file's last hand, or a "
+                                          "whole-document file, is taken once unchanged this long")] = 10.0,
+    idle_exit: Annotated[float | None, typer.Option(metavar="SECONDS", help="--follow: stop after this long "
+                                                    "with no input file changing")] = None,
 ) -> None:
-    """Read hand histories into a Parquet dataset (hands, actions, rejects)."""
+    """Read hand histories into a Parquet dataset (hands, actions, rejects); with --follow,
+    keep reading them as they are written."""
     from paipu.replay.ingest import ingest_files
     from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
     from paipu.replay.io.sources import InputError, expand_inputs
@@ -272,7 +280,7 @@ def ingest(
         files = expand_inputs(inputs)
     except InputError as e:
         fail(str(e))
-    if not files:
+    if not files and not follow:
         fail("no input files found (paipu reads .jsonl, .ndjson, .json, .paipu and .txt, also gzipped)")
     check_format(fmt)
     writable_folder(out_dir, "--out")
@@ -280,6 +288,10 @@ def ingest(
     def on_reject(item) -> None:
         if not quiet:
             err.print(f"{item.where}: {item.code}: {item.message}", markup=False, soft_wrap=True)
+
+    if follow:
+        _follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, quiet)
+        return
 
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
@@ -307,6 +319,41 @@ def ingest(
         f"ingested {human.count(stats.written, 'hand')} from {human.count(len(files), 'file')} into {out_dir}; "
         f"{stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else "")
         + (f", {len(stats.held):,} held back" if stats.held else ""),
+        markup=False,
+    )
+
+
+def _follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, quiet) -> None:
+    """``ingest --follow``: poll until SIGINT/SIGTERM (or --idle-exit), then one line, exit 0."""
+    import time
+
+    from paipu.replay.follow import follow
+    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
+    from paipu.replay.io.store import is_uri
+
+    if is_uri(out_dir):
+        fail(f"--follow writes a local dataset (its lock and read positions), not {out_dir}")
+    if interval <= 0 or settle < 0 or (idle_exit is not None and idle_exit < 0):
+        fail("--interval must be more than 0 seconds, --settle and --idle-exit at least 0")
+
+    def on_poll(delta) -> None:
+        if not quiet:
+            err.print(f"{time.strftime('%H:%M:%S')} +{delta.written:,} hands, {delta.duplicates:,} already there, "
+                      f"{delta.rejected:,} rejected", markup=False)
+
+    def on_wait(why: str) -> None:
+        err.print(f"waiting: {why}", markup=False, soft_wrap=True)
+
+    try:
+        stats = follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, on_poll, on_wait)
+    except (DatasetLocked, DatasetWriteError) as e:
+        fail(str(e))
+    codes = ", ".join(f"{k} {v:,}" for k, v in sorted(stats.by_code.items()))
+    why = f"no input changed for {idle_exit:g} s" if stats.stopped == "idle" else stats.stopped
+    out.print(
+        f"stopped ({why}): ingested {human.count(stats.written, 'hand')} from {human.count(stats.files, 'file')} into "
+        f"{out_dir}; {stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else "")
+        + (f", {len(stats.held):,} held back (being written)" if stats.held else ""),
         markup=False,
     )
 
@@ -446,20 +493,22 @@ def combo(
     """Name the combination that CARDS form (or say they form none)."""
     import json
 
+    from paipu.replay.rows import rows_of
+    from paipu.replay.words import words_of
 
     rules, declared, level = _rules_or_fail(game, variant, level)
     readings = _classify(declared, rules, cards, level)
-    engine = declared.engine
     level_rank = declared.parse_level(level) if declared.parse_level else None
     if not readings:
         out.print(json.dumps({"valid": False}) if as_json else "no combination", markup=False)
         return
     items = [{"type": c.kind, "name_zh": declared.kinds.get(c.kind, ""), "cards": c.size,
-              "rank": engine.name_key(c, rules, level_rank) or "",
+              "rank": words_of(rules).name_key(c, rules, level_rank) or "",
               "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in readings]
-    if engine.counts_stars:
+    rows = rows_of(rules)
+    if rows.counts_stars:
         for item, c in zip(items, readings):
-            item["stars"] = engine.bomb_stars(c)
+            item["stars"] = rows.bomb_stars(c)
     if as_json:
         out.print(json.dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
     else:

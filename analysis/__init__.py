@@ -2,7 +2,7 @@
 
 #: the statistics of every game, in report order (file names in sql/)
 COMMON_STATS = (
-    "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier", "multiplier_drivers",
+    "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier",
     "seat_advantage", "first_lead", "hand_length", "scores", "players", "ends", "coins_tail",
 )
 
@@ -20,10 +20,16 @@ NOT_STATS = frozenset({"hands", "compare"})
 
 
 def stat_files() -> tuple[str, ...]:
-    """The statistics as the ``sql/`` folder holds them, common ones first: what
-    ``paipu stats --help`` lists without loading the games (a test keeps it equal to
-    :func:`stat_names` for the built-in games)."""
+    """The statistics as the ``sql/`` folders hold them (this package's, and each built-in
+    game package's, ``replay/games/*/sql/``), common ones first: what ``paipu stats --help``
+    lists without loading the games (a test keeps it equal to :func:`stat_names` for the
+    built-in games)."""
+    from importlib.util import find_spec
     from pathlib import Path
 
-    names = {p.stem for p in Path(__file__).with_name("sql").glob("*.sql") if not p.stem.startswith("_")}
+    games = find_spec("paipu.replay.games")
+    assert games is not None and games.submodule_search_locations
+    folders = [Path(__file__).with_name("sql"), *(p for d in games.submodule_search_locations
+                                                  for p in Path(d).glob("*/sql"))]
+    names = {p.stem for folder in folders for p in folder.glob("*.sql") if not p.stem.startswith("_")}
     return COMMON_STATS + tuple(sorted(names - set(COMMON_STATS) - NOT_STATS))

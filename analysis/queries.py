@@ -1,7 +1,8 @@
 """Statistics over an audited dataset, computed by DuckDB from the ``.sql`` files beside this.
 
 Each table of the dataset is a view of the same name (``hands``, ``actions``, ``rejects``,
-``verdicts``, ``plays``, ``outcomes``, ``seats``); a statistic is one file in ``sql/``, run
+``verdicts``, ``plays``, ``outcomes``, ``seats``); a statistic is one file in ``sql/`` (a
+game's own statistics: in the ``sql/`` folder of its package, ``replay/games/<game>/sql/``), run
 with ``$game`` and ``$variant`` bound (null: all). No SQL text is ever built from values.
 """
 
@@ -34,8 +35,16 @@ SQL_DIR = Path(__file__).with_name("sql")
 
 
 def sql_text(name: str) -> str:
-    """The text of ``sql/NAME.sql`` (shipped as package data)."""
-    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+    """The text of ``sql/NAME.sql`` (shipped as package data), or of a game's own statistic
+    (``sql/NAME.sql`` of the game's package: ``Game.stats`` names them)."""
+    path = SQL_DIR / f"{name}.sql"
+    if not path.is_file():
+        from paipu.replay.games import games
+
+        for g in games():
+            if name in g.stats:
+                return g.sql_file(name).read_text(encoding="utf-8")
+    return path.read_text(encoding="utf-8")
 
 
 def parquet_files(folder: str) -> list[str]:

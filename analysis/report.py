@@ -32,8 +32,8 @@ import polars as pl  # noqa: E402
 from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
 from .fmt import clip, rate_columns  # noqa: E402
-from .inference import holm, mean_interval, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
-from .queries import all_stats, optional_table  # noqa: E402
+from .inference import holm, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
+from .queries import STATS, all_stats, optional_table  # noqa: E402
 from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402
 
 plt.rcParams.update({
@@ -53,29 +53,36 @@ DEFAULT_REPORT = {"metrics": ("first_lead", "bomb_hands", "escape"),
                   "charts": ("seat_advantage", "first_lead", "bomb_hands", "bombs_by_kind", "coins_tail", "ends",
                              "compare")}
 
-def _report_of(game: str) -> dict[str, tuple[str, ...]]:
-    """The metrics and charts the game's declaration chooses (``Game.report``), else the default."""
-    from paipu.replay.games import UnknownGame, find_game
-
-    try:
-        chosen = find_game(game).report
-    except UnknownGame:
-        chosen = {}
-    return {key: tuple(chosen.get(key) or DEFAULT_REPORT[key]) for key in DEFAULT_REPORT}
 
 
-#: a rate: (statistic, row filter, successes column, trials column)
+@dataclass(frozen=True)
+class GamePart:
+    """What a game adds to the report, from its own package (its declaration finds them,
+    :meth:`paipu.replay.game.Game.part`): the rates and charts it shows (``Game.report``),
+    its rates (``report.METRICS``), its charts (``report.chart_KEY(section)``) and its words
+    (``words.REPORT``). An unknown game, or one without those modules, shows the defaults."""
+
+    decl: dict[str, tuple[str, ...]]
+    metrics: dict[str, tuple[str, dict, str, str]]
+    charts: object | None
+    words: dict[str, dict[str, str]]
+
+    @classmethod
+    def of(cls, game: str) -> GamePart:
+        try:
+            g = find_game(game)
+        except UnknownGame:
+            return cls({key: DEFAULT_REPORT[key] for key in DEFAULT_REPORT}, {}, None, {})
+        report, words = g.part("report"), g.part("words")
+        decl = {key: tuple(g.report.get(key) or DEFAULT_REPORT[key]) for key in DEFAULT_REPORT}
+        return cls(decl, dict(getattr(report, "METRICS", {})), report, dict(getattr(words, "REPORT", {})))
+
+
+#: a rate of every game: (statistic, row filter, successes column, trials column); a game's
+#: own are in its package (``report.METRICS``)
 METRICS: dict[str, tuple[str, dict, str, str]] = {
-    "landlord_wins": ("landlord_wins", {"breakdown": "all"}, "wins", "hands"),
-    "spring": ("spring", {"kind": "spring"}, "k", "hands"),
-    "anti_spring": ("spring", {"kind": "anti_spring"}, "k", "hands"),
     "bomb_hands": ("bombs", {}, "hands_with_bomb", "hands"),
     "first_lead": ("first_lead", {}, "wins", "hands"),
-    "let_go": ("paodekuai_events", {"event": "let_go"}, "k", "hands"),
-    "let_go_paid": ("paodekuai_events", {"event": "let_go_paid"}, "k", "hands"),
-    "xiqian": ("paodekuai_events", {"event": "xiqian"}, "k", "hands"),
-    "double_down": ("guandan", {"measure": "double_down"}, "k", "hands"),
-    "kou_double": ("shuangkou", {"measure": "kou", "level": "double"}, "k", "hands"),
     "redeal": ("ends", {"event": "redeal"}, "k", "hands"),
     "escape": ("ends", {"event": "escape"}, "k", "hands"),
 }
@@ -96,31 +103,21 @@ TEXT = {
                     "ID,... --html {folder}' writes them).",
         "no_diff": "no significant difference", "sig": "significant after Holm's correction",
         "compared": "Variants and rule settings compared", "ref": "reference",
-        "landlord_wins": "Landlord win rate", "landlord_by_bid": "Landlord win rate by grabs and show",
-        "multiplier_tail": "Multiplier tail", "multiplier_drivers": "What drives the multiplier",
-        "coins_tail": "Coins and points per hand: the tail", "bomb_hands": "Hands with a bomb",
+        "multiplier_tail": "Multiplier tail", "coins_tail": "Coins and points per hand: the tail",
+        "bomb_hands": "Hands with a bomb",
         "bombs_by_kind": "Bombs per hand by kind", "bombs_by_seat": "Who bombs: share of hands a seat bombs",
-        "spring": "Spring and anti-spring", "ends": "Re-deals and escapes",
+        "ends": "Re-deals and escapes",
         "seat_advantage": "Seat advantage: who goes out first", "first_lead": "Does leading first win?",
-        "paodekuai_events": "Let-go (放走), paid let-go (包赔) and 喜钱", "double_down": "双下 double-down rate",
-        "upgrade": "Levels the winning team goes up", "kou": "扣: winning margin",
-        "tribute": "Tribute (进贡): single, double after 双下, resisted",
-        "m_tribute_single": "single tribute", "m_tribute_double": "double tribute (after 双下)",
-        "m_tribute_resisted": "resisted (抗贡)", "m_tribute_none": "no tribute",
         "compare": "Differences between variants and settings",
         # metric names
-        "m_landlord_wins": "landlord wins", "m_spring": "spring", "m_anti_spring": "anti-spring",
-        "m_bomb_hands": "hands with a bomb", "m_first_lead": "first leader wins", "m_let_go": "let-go (放走)",
-        "m_let_go_paid": "paid let-go (包赔)", "m_xiqian": "hands with 喜钱", "m_double_down": "双下 double down",
-        "m_kou_double": "双扣 (double kou)", "m_redeal": "re-dealt", "m_escape": "escaped",
+        "m_bomb_hands": "hands with a bomb", "m_first_lead": "first leader wins", "m_redeal": "re-dealt",
+        "m_escape": "escaped",
         # words in charts
         "share": "share of hands", "per_hand": "per hand", "first_leader": "the first leader", "wins": "win rate",
         "seat": "seat",
-        "fair": "fair share", "even": "50%: landlord and farmers even", "mean_mult": "mean multiplier", "at_least": "share of hands at this multiplier or more",
-        "coins": "coins moved", "points": "points moved", "landlord": "landlord", "farmer": "farmer",
-        "grabs": "grabs", "show": "show ×", "bombs": "bombs", "spring_kind": "spring", "none": "none",
+        "fair": "fair share", "at_least": "share of hands at this multiplier or more",
+        "coins": "coins moved", "points": "points moved", "bombs": "bombs", "none": "none",
         "difference": "difference from the reference (percentage points)",
-        "double": "双扣 double (×3)", "single": "单扣 single (×2)", "flat": "平扣 flat (×1)",
         "median": "median", "p90": "90th percentile", "p99": "99th percentile", "max": "largest",
     },
     "zh": {
@@ -135,28 +132,16 @@ TEXT = {
         "no_pages": "其中 {n} 局在 {folder} 中没有回放页面，未加链接（用 'paipu replay 数据集 --hands 编号,... --html {folder}' 生成）。",
         "no_diff": "无显著差异", "sig": "经 Holm 校正后显著",
         "compared": "比较的玩法与规则设置", "ref": "参照",
-        "landlord_wins": "地主胜率", "landlord_by_bid": "按抢地主次数与明牌倍数的地主胜率",
-        "multiplier_tail": "倍数的尾部", "multiplier_drivers": "倍数从何而来",
-        "coins_tail": "每局输赢的游戏币与分数：尾部", "bomb_hands": "出过炸弹的牌局",
+        "multiplier_tail": "倍数的尾部", "coins_tail": "每局输赢的游戏币与分数：尾部", "bomb_hands": "出过炸弹的牌局",
         "bombs_by_kind": "按种类的每局炸弹数", "bombs_by_seat": "谁出炸弹：各座位出炸弹的牌局比例",
-        "spring": "春天与反春", "ends": "重新发牌与逃跑",
+        "ends": "重新发牌与逃跑",
         "seat_advantage": "座位优势：谁先出完", "first_lead": "首出者更容易赢吗？",
-        "paodekuai_events": "放走、包赔与喜钱", "double_down": "双下比例",
-        "upgrade": "获胜队升级数", "kou": "扣：胜负差距",
-        "tribute": "进贡：单贡、双下后的双贡、抗贡",
-        "m_tribute_single": "单贡", "m_tribute_double": "双贡（双下后）", "m_tribute_resisted": "抗贡",
-        "m_tribute_none": "不进贡",
         "compare": "玩法与规则设置之间的差异",
-        "m_landlord_wins": "地主胜", "m_spring": "春天", "m_anti_spring": "反春",
-        "m_bomb_hands": "有炸弹的牌局", "m_first_lead": "首出者胜", "m_let_go": "放走",
-        "m_let_go_paid": "包赔", "m_xiqian": "有喜钱的牌局", "m_double_down": "双下",
-        "m_kou_double": "双扣", "m_redeal": "重新发牌", "m_escape": "逃跑",
+        "m_bomb_hands": "有炸弹的牌局", "m_first_lead": "首出者胜", "m_redeal": "重新发牌", "m_escape": "逃跑",
         "share": "牌局比例", "per_hand": "每局", "first_leader": "首出者", "wins": "胜率", "seat": "座位",
-        "fair": "公平比例", "even": "50%：地主与农民持平", "mean_mult": "平均倍数", "at_least": "倍数不低于此值的牌局比例",
-        "coins": "输赢游戏币", "points": "输赢分数", "landlord": "地主", "farmer": "农民",
-        "grabs": "抢地主次数", "show": "明牌 ×", "bombs": "炸弹数", "spring_kind": "春天", "none": "无",
+        "fair": "公平比例", "at_least": "倍数不低于此值的牌局比例",
+        "coins": "输赢游戏币", "points": "输赢分数", "bombs": "炸弹数", "none": "无",
         "difference": "与参照之差（百分点）",
-        "double": "双扣 (×3)", "single": "单扣 (×2)", "flat": "平扣 (×1)",
         "median": "中位数", "p90": "第 90 百分位", "p99": "第 99 百分位", "max": "最大",
     },
 }
@@ -337,12 +322,14 @@ class Section:
 
     def __init__(self, game: str, stats: dict[str, pl.DataFrame], lang: str):
         self.game, self.lang = game, lang
-        self.t = TEXT[lang]
+        self.part = part = GamePart.of(game)
+        self.t = TEXT[lang] | part.words.get(lang, {})
+        self.metrics = METRICS | part.metrics
         self.stats = {k: (df.filter(pl.col("game") == game) if "game" in df.columns and df.height else df)
                       for k, df in stats.items()}
-        for name in ("landlord_wins", "spring", "paodekuai_events", "guandan", "shuangkou"):
+        for name in STATS:
             self.stats.setdefault(name, pl.DataFrame())  # statistics of games not registered here
-        self.decl = _report_of(game)
+        self.decl = part.decl
         self.charts: list[Chart] = []
 
     # ------------------------------------------------------------------ helpers
@@ -373,7 +360,7 @@ class Section:
 
     def metric(self, key: str) -> list[tuple[str, float, int]]:
         """(group, successes, trials) of a METRICS rate, per group with hands."""
-        stat, where, k, n = METRICS[key]
+        stat, where, k, n = self.metrics[key]
         df = self.stats.get(stat)
         if df is None or not df.height:
             return []
@@ -444,35 +431,6 @@ class Section:
         fig = hbars(rows, self.groups_of(df), [t["m_first_lead"]], ref=fair, ref_label=t["fair"], xlabel=t["wins"])
         self.add("first_lead", t["first_lead"], fig, self.fair_caption(tests, t["m_first_lead"], fair), df)
 
-    def chart_landlord_wins(self) -> None:
-        df = self.stats["landlord_wins"]
-        df = df.filter(pl.col("breakdown") == "all") if df.height else df
-        if not df.height:
-            return
-        t = self.t
-        rows = self.rate_rows(df, lambda r: t["landlord"])
-        caption = self.rates_caption(t["m_landlord_wins"], self.metric("landlord_wins"))
-        fig = hbars(rows, self.groups_of(df), [t["landlord"]], ref=0.5, ref_label=t["even"], xlabel=t["wins"])
-        self.add("landlord_wins", t["landlord_wins"], fig, caption, df)
-
-    def chart_landlord_by_bid(self) -> None:
-        df = self.stats["landlord_wins"]
-        df = df.filter(pl.col("breakdown") != "all") if df.height else df
-        if not df.height:
-            return
-        t = self.t
-
-        def cat(r):
-            return f"{t['grabs']} {r['level']}" if r["breakdown"] == "grabs" else f"{t['show']}{r['level']}"
-
-        rows = self.rate_rows(df, cat)
-        cats = list(dict.fromkeys(r["cat"] for r in rows))
-        fig = hbars(rows, self.groups_of(df), cats, ref=0.5, ref_label=t["even"], xlabel=t["wins"])
-        caption = ("Landlord win rate for each number of grabs and each show factor; bars with few hands have wide "
-                   "intervals and are not compared." if self.lang == "en" else
-                   "按抢地主次数和明牌倍数的地主胜率；局数少的条形区间宽，不作比较。")
-        self.add("landlord_by_bid", t["landlord_by_bid"], fig, caption, df)
-
     def chart_multiplier_tail(self) -> None:
         df = self.stats["multiplier"]
         if not df.height or df["multiplier"].n_unique() < 2:
@@ -505,25 +463,6 @@ class Section:
             "Each bar: the share of hands whose final multiplier is at least that value (log scale)."
             if self.lang == "en" else "每个条形：最终倍数不低于该值的牌局比例（对数刻度）。")
         self.add("multiplier_tail", t["multiplier_tail"], fig, caption, df)
-
-    def chart_multiplier_drivers(self) -> None:
-        df = self.stats["multiplier_drivers"]
-        if not df.height:
-            return
-        t = self.t
-        names = {"grabs": t["grabs"], "show": t["show"].strip(" ×"), "bombs": t["bombs"], "spring": t["spring_kind"]}
-        rows = []
-        for r in df.iter_rows(named=True):
-            lo, hi = mean_interval(r["mean_multiplier"], r["sd"], r["hands"])
-            level = t.get(f"m_{r['level']}", t["none"] if r["level"] == "none" else r["level"])
-            rows.append({"cat": f"{names.get(r['driver'], r['driver'])}: {level}", "group": self.gname(r),
-                         "value": r["mean_multiplier"], "lo": lo, "hi": hi, "n": r["hands"]})
-        cats = list(dict.fromkeys(r["cat"] for r in rows))
-        fig = hbars(rows, self.groups_of(df), cats, percent=False, xlabel=t["mean_mult"])
-        caption = ("Mean final multiplier at each level of what builds it (grabs, show factor, bombs played, spring), "
-                   "with 95% intervals of the mean; a level seen in few hands has no error bar."
-                   if self.lang == "en" else "在各因素（抢地主、明牌、炸弹数、春天）的每个水平下的平均最终倍数，附均值的 95% 区间。")
-        self.add("multiplier_drivers", t["multiplier_drivers"], fig, caption, df)
 
     def chart_coins_tail(self) -> None:
         df = self.stats["coins_tail"]
@@ -608,8 +547,10 @@ class Section:
                        if self.lang == "en" else "没有座位的出炸弹比例与其他座位有显著差异（Holm 校正）。")
         self.add("bombs_by_seat", t["bombs_by_seat"], fig, caption, df)
 
-    def _measure_chart(self, key: str, stat: str, col: str, value: str, title: str,
-                       cat: Callable[[dict], str] | None = None) -> None:
+    def measure_chart(self, key: str, stat: str, col: str, value: str, title: str,
+                      cat: Callable[[dict], str] | None = None) -> None:
+        """A chart of rates of one statistic's rows (*col* = *value*; all when empty), one
+        bar per row: what the games' own measures (their events, levels, ...) are drawn as."""
         df = self.stats.get(stat)
         if df is None or not df.height:
             return
@@ -625,28 +566,6 @@ class Section:
         caption = "; ".join(f"{r['cat']}" + (f" ({r['group']})" if many else "") + f": {pct(r['value'])} "
                             f"({t['ci']} {interval(r['lo'], r['hi'])}, n = {num(r['n'])})" for r in rows)
         self.add(key, title, fig, caption + ("." if self.lang == "en" else "。"), df)
-
-    def chart_spring(self) -> None:
-        self._measure_chart("spring", "spring", "kind", "", self.t["spring"])
-
-    def chart_paodekuai_events(self) -> None:
-        self._measure_chart("paodekuai_events", "paodekuai_events", "event", "", self.t["paodekuai_events"])
-
-    def chart_double_down(self) -> None:
-        self._measure_chart("double_down", "guandan", "measure", "double_down", self.t["double_down"],
-                            cat=lambda r: self.t["m_double_down"])
-
-    def chart_upgrade(self) -> None:
-        self._measure_chart("upgrade", "guandan", "measure", "upgrade", self.t["upgrade"],
-                            cat=lambda r: f"+{r['level']}")
-
-    def chart_tribute(self) -> None:
-        self._measure_chart("tribute", "guandan", "measure", "tribute", self.t["tribute"],
-                            cat=lambda r: self.t[f"m_tribute_{r['level']}"])
-
-    def chart_kou(self) -> None:
-        self._measure_chart("kou", "shuangkou", "measure", "kou", self.t["kou"],
-                            cat=lambda r: self.t.get(r["level"], r["level"]))
 
     def chart_ends(self) -> None:
         df = self.stats["ends"]
@@ -715,8 +634,14 @@ class Section:
     # ------------------------------------------------------------------ the section
 
     def build(self) -> None:
+        """The charts the game's declaration chooses, in order: its own (``chart_KEY`` of its
+        report module) or those of every game (this class's)."""
         for key in self.decl["charts"]:
-            getattr(self, f"chart_{key}")()
+            own = getattr(self.part.charts, f"chart_{key}", None)
+            if own is not None:
+                own(self)
+            else:
+                getattr(self, f"chart_{key}")()
 
     def summary(self) -> tuple[list[str], list[tuple[str, dict[str, Finding]]]]:
         """The summary table: the groups (columns) and, per summary rate, its finding in each group."""
@@ -757,8 +682,8 @@ def anchor(*parts: str) -> str:
     page's file name is (:func:`paipu.replay.html.html_name`): a short plain name as it is, any
     other a slug of safe characters and a hash of the name, the same in ``id=`` and ``href='#...'``.
 
-    >>> anchor("game", "dou_dizhu"), anchor("x'><b>")
-    ('game-dou-dizhu', 'x_b_~a8077e950b252886')
+    >>> anchor("game", "big_two"), anchor("x'><b>")
+    ('game-big-two', 'x_b_~a8077e950b252886')
     """
     from paipu.replay.html import html_name
 

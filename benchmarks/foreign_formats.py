@@ -15,6 +15,10 @@ deal and ``card_play_action_seq``, OpenSpiel's ``serialize_game_and_state``), th
   (one worker, best of three) and prints the ratio (the goal: within 3×);
 - writes the same games as Botzone FightTheLandlord2 logs and imports and audits those.
 
+Each library's games are judged by its own engine's rules, the variant its importer sets
+(docs/rules.md §2.10: ``doudizhu/huopin`` for RLCard, ``doudizhu/douzero``,
+``doudizhu/openspiel``); the variant's name is printed with the violations.
+
 A library that is not installed is skipped with a line saying so.
 """
 
@@ -133,8 +137,10 @@ def check(name: str, path: str, winners: list[str], folder: str) -> None:
         ingest([src], out, workers=1)
 
     foreign, own = best(lambda: ingest_of(path)), best(lambda: ingest_of(jsonl))
+    variants = sorted({r["variant"] for r in records})
     print(f"{name}: {len(winners)} games, {len(records)} imported, {len(rejects)} rejected, "
-          f"{sum(codes.values())} with a violation {dict(codes) or ''}, {disagree} winners disagree; "
+          f"{sum(codes.values())} with a violation {dict(codes) or ''} (by doudizhu/{', '.join(variants)}), "
+          f"{disagree} winners disagree; "
           f"ingest {foreign:.2f} s vs JSONL {own:.2f} s: {foreign / own:.2f}×")
     for i in rejects[:5]:
         print(f"  {i.where}: {i.code}: {i.message}")
@@ -142,31 +148,33 @@ def check(name: str, path: str, winners: list[str], folder: str) -> None:
 
 
 def botzone(name: str, records: list[dict], winners: list[str], folder: str) -> None:
-    """The same games as Botzone FightTheLandlord2 logs (paipu's writer): imported, audited,
-    winners compared (a redeal has no Botzone log)."""
+    """The same games as Botzone FightTheLandlord2 logs (paipu's writer): imported, audited
+    by the rules of the library that played them (a Botzone log does not say them: its
+    records are huopin's), winners compared (a redeal has no Botzone log)."""
     path = os.path.join(folder, f"{name}.botzone.json")
     kept, cannot = [], 0
     with open(path, "wb") as f:
         for record, winner in zip(records, winners):
             try:
                 f.write(write_foreign("botzone", record))
-                kept.append(winner)
+                kept.append((record["variant"], winner))
             except ValueError:
                 cannot += 1
     items = list(iter_file(path))
     bad = sum(i.record is None for i in items)
     codes: collections.Counter[str] = collections.Counter()
     disagree = 0
-    for item, winner in zip(items, kept):
+    for item, (variant, winner) in zip(items, kept):
         if item.record is None:
             continue
-        r = replay(item.record)
+        r = replay(dict(item.record, variant=variant))
         if r.violation is not None:
             codes[str(r.violation.code)] += 1
         else:
             disagree += r.outcome["winner"] != winner
     print(f"{name} as Botzone logs: {len(kept)} written ({cannot} redeals: Botzone has none), {bad} rejected, "
-          f"{sum(codes.values())} with a violation {dict(codes) or ''}, {disagree} winners disagree")
+          f"{sum(codes.values())} with a violation {dict(codes) or ''} (by doudizhu/{kept[0][0] if kept else '?'}), "
+          f"{disagree} winners disagree")
 
 
 def main() -> None:

@@ -4,9 +4,10 @@
     python benchmarks/openspiel.py [--games 2000] [--rounds 5] [--seed 1]
 
 Plays --games random games in OpenSpiel (``dou_dizhu``: random legal actions), converts
-each into a paipu record (the deal and bottom with suits, the landlord's bid as paipu's
-call with no grab, every play with cards of the ranks OpenSpiel names), then times, one
-core, the minimum CPU time over --rounds passes of
+each into a paipu record by paipu's own importer of OpenSpiel's games
+(``replay/io/openspiel.py``: the deal and bottom with suits, the auction as the landlord's
+given call, every play with cards of the ranks its action id names, the variant
+``doudizhu/openspiel``), then times, one core, the minimum CPU time over --rounds passes of
 
 - OpenSpiel: a new initial state and ``apply_action`` of the game's recorded actions
   (deal, bids, plays; pybind11 calls into the C++ engine, which checks card counts only),
@@ -32,30 +33,6 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 
-#: OpenSpiel's card index (suit-major: clubs, diamonds, hearts, spades; 3..A 2) -> paipu name
-RANKS = "3456789TJQKA2"
-OS_CARD = [RANKS[i % 13] + "cdhs"[i // 13] for i in range(52)] + ["SJ", "BJ"]
-DEAL_BASE = 51  # OpenSpiel's first dealing action
-
-
-def play_ranks(text: str) -> list[str]:
-    """The rank of every card of an OpenSpiel play string ('666777-3(BWJ)')."""
-    out, k = [], 0
-    while k < len(text):
-        if text.startswith("(BWJ)", k):
-            out.append("SJ")
-            k += 5
-        elif text.startswith("(CJ)", k):
-            out.append("BJ")
-            k += 4
-        elif text[k] == "-":
-            k += 1
-        else:
-            out.append(text[k])
-            k += 1
-    return out
-
-
 def random_game(game, rng: random.Random) -> list[int]:
     state = game.new_initial_state()
     actions = []
@@ -71,44 +48,14 @@ def random_game(game, rng: random.Random) -> list[int]:
     return actions
 
 
-def convert(game, actions: list[int], hand_id: str) -> dict | None:
-    """A paipu record of one OpenSpiel game (None when nobody bid: no hand was played)."""
-    state = game.new_initial_state()
-    hands: list[list[str]] = [[], [], []]
-    dealt = []
-    steps = []
-    for k, a in enumerate(actions):
-        if state.is_chance_node():
-            if k > 0:
-                card = OS_CARD[a - DEAL_BASE]
-                dealt.append(card)
-                if len(dealt) <= 51:
-                    hands[(len(dealt) - 1) % 3].append(card)
-        else:
-            steps.append((state.current_player(), a, state.action_to_string(state.current_player(), a)))
-        state.apply_action(a)
-    bottom = [c for c in OS_CARD if c not in dealt]
-    landlord = next((p for p, a, _ in reversed(steps) if 1 <= a <= 3), None)
-    if landlord is None:
-        return None
-    held = [list(h) for h in hands]
-    held[landlord] += bottom
-    record_actions: list[dict] = [{"seat": landlord, "act": "bid", "call": True}]
-    record_actions += [{"seat": s, "act": "grab", "grab": False} for s in ((landlord + 1) % 3, (landlord + 2) % 3)]
-    for seat, a, text in steps:
-        if a <= 3 and not record_actions[3:]:
-            continue  # bidding
-        if a == 0:
-            record_actions.append({"seat": seat, "act": "pass"})
-            continue
-        cards = []
-        for rank in play_ranks(text):
-            card = next(c for c in held[seat] if (c if c in ("SJ", "BJ") else c[0]) == rank)
-            held[seat].remove(card)
-            cards.append(card)
-        record_actions.append({"seat": seat, "act": "play", "cards": cards})
-    return {"paipu": 1, "id": hand_id, "game": "doudizhu", "variant": "huopin", "players": ["a", "b", "c"],
-            "deal": hands, "bottom": bottom, "leader": landlord, "actions": record_actions}
+def convert(actions: list[int], hand_id: str) -> dict | None:
+    """A paipu record of one OpenSpiel game, by paipu's importer of OpenSpiel's games
+    (replay/io/openspiel.py: the variant doudizhu/openspiel, OpenSpiel's own rules); None
+    when nobody bid (no hand was played)."""
+    from paipu.replay.io.openspiel import State, state_to_record
+
+    record = state_to_record(State(0, "dou_dizhu()", list(actions), list(range(len(actions))), hand_id), "openspiel")
+    return None if record["result"].get("redeal") else dict(record, players=["a", "b", "c"])
 
 
 def main() -> None:
@@ -127,7 +74,7 @@ def main() -> None:
     game = pyspiel.load_game("dou_dizhu")
     rng = random.Random(args.seed)
     games = [random_game(game, rng) for _ in range(args.games)]
-    pairs = [(a, convert(game, a, f"openspiel-{k}")) for k, a in enumerate(games)]
+    pairs = [(a, convert(a, f"openspiel-{k}")) for k, a in enumerate(games)]
     pairs = [(a, r) for a, r in pairs if r is not None]
     ok = sum(replay(r).ok for _, r in pairs)
     steps = sum(sum(1 for x in r["actions"]) for _, r in pairs)
@@ -161,7 +108,7 @@ def main() -> None:
     pp_s = min(paipu() for _ in range(args.rounds))
     pure_s = pure(pairs, args.rounds)
     print(f"{len(pairs)} OpenSpiel games with a landlord ({args.games - len(pairs)} all-pass deals left out); "
-          f"paipu finds {ok} legal, {len(pairs) - ok} not (rules that differ: docs/benchmarks.md)")
+          f"paipu finds {ok} legal, {len(pairs) - ok} not (by doudizhu/openspiel, OpenSpiel's rules: docs/rules.md §2.10)")
     print(f"steps: paipu {steps} (bids and plays as paipu records them), OpenSpiel {os_steps} (its bids and plays); "
           f"both divided by OpenSpiel's")
     kernel = "with its compiled kernel" if compiled is not None else "no compiled kernel built: pure Python"

@@ -11,6 +11,7 @@ import pyarrow as pa
 
 from .games import games
 from .replayer import Replay
+from .rows import of_replay
 from .table import Table, _same
 
 VERDICTS = pa.schema([
@@ -75,7 +76,7 @@ class AuditRows:
         self.rows["verdicts"].append((hand_id, variant, True, None, None, None, None) if v is None else
                                      (hand_id, variant, False, str(v.code), v.action, v.seat, v.message))
         n_actions = len(record.get("actions") or ())
-        hand = r.summary()
+        hand = of_replay(r)
         if hand is None:
             self.rows["outcomes"].append(_failed_outcome(hand_id, variant, n_actions, record))
             return
@@ -102,7 +103,7 @@ class AuditRows:
             return
         out = r.outcome
         declared = result if isinstance(result := record.get("result"), dict) else {}
-        assert r.table is not None  # r.summary() is None exactly when no table was set up
+        assert r.table is not None  # of_replay(r) is None exactly when no table was set up
         if type(r.table).canonical_result is Table.canonical_result:
             mismatched = []  # the replay compared the declared result as it is: a legal hand matched it
         else:

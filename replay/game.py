@@ -7,7 +7,7 @@ A game module ends with its declaration::
                 variants={"huopin": HUOPIN}, engine=DoudizhuHand, kinds=KINDS,
                 roles={"landlord": "地主", "farmer": "农民"}, ...)
 
-and :mod:`replay.games` lists the modules (:func:`replay.games.register` adds one more,
+and :mod:`replay.games` lists the packages (:func:`replay.games.register` adds one more,
 as the toy game of the tests does).
 """
 
@@ -15,11 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from .rules import Rules
+from .rules import Rules, per_rules
 
 if TYPE_CHECKING:
     from .combos import Combo
@@ -65,8 +69,11 @@ class Game:
     #: what the HTML report shows for the game: "metrics" (summary rates) and "charts" (in
     #: order), names of analysis/report.py; what is missing takes the report's default
     report: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    #: the simulation driver module (``replay.sim.<name>`` when None and it exists)
+    #: the simulation driver module (the ``sim`` module of the game's package when None)
     simulation: str | None = None
+    #: the package that holds the game's parts beside its engine (``sim``, ``words``,
+    #: ``report``, the ``sql/`` folder of its statistics): the engine's module when None
+    home: str | None = None
     #: classify cards outside a hand: (rules, card ids, level or None) -> readings
     classify: Callable[[Rules, list[int], str | None], tuple[Combo, ...]] = _lookup
 
@@ -114,6 +121,25 @@ class Game:
     def title_in(self, lang: str) -> str:
         return self.title_zh if lang == "zh" else self.title
 
+    @property
+    def package(self) -> str:
+        """The game's package (:attr:`home`, else the module that defines its engine)."""
+        return self.home or self.engine.__module__
+
+    def part(self, name: str) -> ModuleType | None:
+        """The module *name* of the game's package (``sim``, ``report``), None when it has none."""
+        module = self.simulation if name == "sim" and self.simulation else f"{self.package}.{name}"
+        try:
+            return import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name != module:
+                raise
+            return None
+
+    def sql_file(self, stat: str) -> Traversable:
+        """The SQL of the game's own statistic *stat* (``sql/STAT.sql`` of its package)."""
+        return files(self.package) / "sql" / f"{stat}.sql"
+
     @staticmethod
     def of(rules: Rules) -> Game:
         """The declaration of the game *rules* belong to."""
@@ -125,3 +151,11 @@ class Game:
 def names_of(games: Sequence[Game]) -> str:
     """``doudizhu, paodekuai, …``: the registry names, for help texts and errors."""
     return ", ".join(g.name for g in games)
+
+
+def game_of(rules: Rules) -> Game:
+    """``Game.of(rules)``, kept on the rules object (the audit asks for it per seat)."""
+    found: Game | None = rules.__dict__.get("_kept_game")
+    if found is None:
+        found = per_rules(rules, "game", Game.of, rules)
+    return found

@@ -33,6 +33,7 @@ from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
 from .replayer import table_or_violation
 from .table import BOMB_EVENTS, compare_result
 from .verdicts import Code, Violation
+from .words import key_name, words_of
 from .view import CODE_ZH, WORDS, ZH_JOKER, _action_words, _event_words, end_multiplier, known_game, message_words, rank_text, room_words
 
 #: the page's own words (the frames carry the hand's words in both languages)
@@ -111,7 +112,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
         assert setup_violation is not None
         return _judged_at_the_deal(record, data, setup_violation)
     kinds = game.kinds
-    data["level"] = table.level_text()
+    data["level"] = words_of(table.rules).level_text(table)
     data["wild"] = sorted(CARD_NAMES[c] for c in table.wild_cards())
     teams = [game.team_of(s) for s in range(table.n)]
     data["teams"] = teams if any(t is not None for t in teams) else None
@@ -166,7 +167,7 @@ def hand_data(record: dict, lang: str = "en") -> dict:
             if c is not None:
                 ids = [CARD_OF[t] for t in action["cards"]]
                 jokers_only = c.tier and all(RANK[x] >= RANK_SMALL_JOKER for x in ids)  # a rocket has no rank
-                key = None if jokers_only else table.key_name(c)
+                key = None if jokers_only else key_name(table, c)
                 key = key and rank_text(key)
                 to = f" to {key}" if key else ""
                 text = {"en": f"{words['en']['seat']} {name(s)} {words['en']['plays']} {c.kind.replace('_', ' ')}{to}",

@@ -256,7 +256,9 @@ class Ingester:
         self.on_reject = on_reject
         self.stats = IngestStats()
 
-    def add(self, result: BatchResult) -> None:
+    def add(self, result: BatchResult, also: dict[str, pa.Table] | None = None) -> None:
+        """Write one batch's new hands and rejects; *also*: more files of the dataset
+        (relative path -> table) committed with them (``ingest --follow``'s read positions)."""
         self.stats.read += result.read
         self.stats.held += result.held
         self.writer.next_batch()
@@ -297,6 +299,8 @@ class Ingester:
             self.writer.write("actions", actions.filter(pa.array(action_mask)).drop_columns(["_row"]), game)
         table = self._new_rejects(rejects)
         path = self.writer.write("rejects", table) if table is not None else None
+        for relpath, data in (also or {}).items():
+            self.writer.stage(relpath, data)
         self.writer.commit()
         if path is not None and table is not None:
             ranges = table.group_by("file").aggregate([("line", "min"), ("line", "max")])

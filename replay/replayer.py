@@ -16,7 +16,7 @@ from typing import Any
 from .games import UnknownGame, find_game, find_rules
 from .kernel import compiled
 from .rules import Rules
-from .table import HandSummary, Table, compare_result
+from .table import Table, compare_result
 from .verdicts import Code, Event, Violation
 
 
@@ -34,10 +34,6 @@ class Replay:
     @property
     def ok(self) -> bool:
         return self.violation is None
-
-    def summary(self) -> HandSummary | None:
-        """The replayed hand as the audit tables see it (None when no table was set up)."""
-        return None if self.table is None else self.table.summary(self.outcome if self.ok else {})
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "ok": self.ok, "violations": [self.violation.to_json()] if self.violation else []}

@@ -6,8 +6,12 @@ were not allowed?" and get ``replace(DOUDIZHU_HUOPIN, kinds=... - {"four_two"})`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -31,13 +35,13 @@ class Rules:
 
     def _own_dict(self, values: dict[str, Any]) -> None:
         # the attributes in a dict of the instance's own: CPython 3.11 keeps them in line at
-        # first and, once __dict__ is asked for (table.per_rules reads it), in a dict sharing
+        # first and, once __dict__ is asked for (per_rules reads it), in a dict sharing
         # the class's keys, which its attribute caches do not take (each read of a rule then
         # cost ~275 more instructions, many times a hand)
         object.__setattr__(self, "__dict__", dict(values))
 
     def __getstate__(self) -> dict[str, Any]:
-        # values the engine keeps on a rules object (table.per_rules) are rebuilt, not pickled
+        # values the engine keeps on a rules object (per_rules) are rebuilt, not pickled
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_kept_")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -124,3 +128,19 @@ class Rules:
 
     def deck_param(self, value: Any) -> dict[str, Any]:
         raise ValueError(f"params.deck: {self.game}/{self.variant} has a fixed deck")
+
+
+def per_rules(rules: Rules, name: str, make: Callable[..., T], *args: Any) -> T:
+    """A value derived from *rules* alone (``make(*args)``), kept on the rules object
+    itself as the attribute ``_kept_`` + *name*: looking it up by the rules in a dict would
+    hash every field (the deck) for every hand. Rules are frozen; the kept values are no
+    fields (equality, hashing and replace() ignore them). The hot paths read the attribute
+    itself first (an attribute read is the cheapest lookup there is), and call this when
+    it is not there yet. (*args*, not a closure: a function that makes a closure pays for
+    its cells at every call, made or not.)"""
+    name = "_kept_" + name  # never a field's or a method's name
+    found: T | None = rules.__dict__.get(name)
+    if found is None:
+        found = make(*args)
+        object.__setattr__(rules, name, found)
+    return found

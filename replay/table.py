@@ -8,21 +8,17 @@ settlement.  Rule violations are returned as :class:`Violation` values, never ra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from .cards import CARD_NAMES, CARD_OF, GUARD, RANK, RANK_BIT, contains
 
 from .combos import JOKERS, NORMAL, ONES, Combo, ComboIndex, any_beats, beats, strongest
-from .kernel import compiled
-from .rules import Rules
+from .kernel import Dispatch, compiled, set_dispatch
+from .rules import Rules, per_rules
 from .verdicts import Code, Event, Violation
-
-if TYPE_CHECKING:
-    from .game import Game
-
-T = TypeVar("T")
+from .words import key_name, words_of
 
 #: the card counts of a seat before the deal (read-only: the deal check replaces them)
 NO_CARDS = bytearray(54)
@@ -70,59 +66,6 @@ class HandSetup:
 #: the event kinds that are bombs (of any game); a rocket is counted apart as well
 BOMB_EVENTS = frozenset({"bomb", "rocket", "straight_flush", "joker_bomb", "bomb_chain", "three_joker_bomb",
                          "four_joker_bomb"})
-
-
-@dataclass(slots=True)
-class PlayColumns:
-    """The plays of a replayed hand as columns (one list per field of the ``plays`` table):
-    columns, not an object per play, because the audit writes them column-wise.
-
-    (This and the other summary classes are not frozen: a frozen dataclass is built 4×
-    slower, one ``object.__setattr__`` per field, and the audit builds five per hand.)"""
-
-    action: list[int]
-    seat: list[int]
-    kind: list[str]
-    rank: list[str | None]
-    key: list[int]
-    size: list[int]
-    tier: list[int]
-    stars: list[int | None]
-    led: list[bool]
-    multiplier: list[int | None]
-
-    def __len__(self) -> int:
-        return len(self.action)
-
-
-@dataclass(slots=True)
-class SeatSummary:
-    """One seat at the end of a replayed hand, as the ``seats`` table keeps it."""
-
-    seat: int
-    role: str | None
-    cards_left: int
-    cards_played: int
-    plays: int
-    bombs_played: int
-    bombs_held: int
-
-
-@dataclass(slots=True)
-class HandSummary:
-    """What the audit tables need of a replayed hand: read from here, never from the
-    engine's attributes (:meth:`Table.summary`)."""
-
-    tricks: int
-    plays: PlayColumns
-    seats: list[SeatSummary]
-    bombs: int
-    rockets: int
-    first_leader: int | None
-    #: who won, in the game's words ("landlord", "team 1", "seat 2"); None before an end
-    winning_side: str | None
-    #: the game's own ``outcomes`` columns (its declaration names them)
-    game_columns: dict[str, Any]
 
 
 class PlayState:
@@ -182,7 +125,7 @@ else:
     Base = compiled.PlayState
 
 
-class Table(Base):
+class Table(Base, Dispatch):
     """One hand being replayed."""
 
     #: the game's combination table for its rules, built once per rules object
@@ -191,32 +134,9 @@ class Table(Base):
     plain_lookup: ClassVar[bool] = True
     #: True when the hand ends as soon as one seat is out (the last trick counts then)
     ends_on_first_out: ClassVar[bool] = True
-    #: True when the game overrides check_play / check_pass / step (skipped on the hot path otherwise)
-    #: (a hand may set its own, in setup, when its rules leave the check out)
-    has_play_rules: bool = False
-    has_pass_rules: bool = False
-    own_step: ClassVar[bool] = False
-    #: what the compiled kernel may run itself (replay/_kernel.pyx): plays (readings from
-    #: the lookup, or from classify() for games with wild cards) and passes in the play
-    #: phase, by default for games that keep the shared do_play / do_pass and step; anything
-    #: else it hands to the Python methods. A game whose override only adds to the shared
-    #: method outside the kernel's fast path (a violation, another phase) declares True.
-    #: These and the has_* flags are read once per hand.
-    kernel_plays: ClassVar[bool] = False
-    kernel_passes: ClassVar[bool] = False
-    #: True when the game overrides on_trick_won (the kernel skips the call otherwise)
-    has_trick_hook: ClassVar[bool] = False
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.has_play_rules = cls.check_play is not Table.check_play
-        cls.has_pass_rules = cls.check_pass is not Table.check_pass
-        cls.own_step = cls.step is not Table.step
-        if "kernel_plays" not in cls.__dict__:
-            cls.kernel_plays = not cls.own_step and cls.do_play is Table.do_play
-        if "kernel_passes" not in cls.__dict__:
-            cls.kernel_passes = not cls.own_step and cls.do_pass is Table.do_pass
-        cls.has_trick_hook = cls.on_trick_won is not Table.on_trick_won
+        set_dispatch(cls, Table)  # the kernel's flags: what the game overrides (replay/kernel.py)
 
     # the state every hand starts from, besides PlayState's (class attributes)
     end_reason: str | None = None
@@ -406,7 +326,7 @@ class Table(Base):
             else:
                 readings = self.classify(ids, packed, declared)
             if named is not None:
-                readings = tuple(c for c in readings if c.kind == named[0] and self.key_name(c) == named[1])
+                readings = tuple(c for c in readings if c.kind == named[0] and key_name(self, c) == named[1])
             last = self.last
             if not readings and named is not None:
                 v = Violation(Code.INVALID_COMBO, i, f"{' '.join(tokens)} cannot be the declared {named[0]} {named[1]} "
@@ -416,7 +336,8 @@ class Table(Base):
             elif last is not None and not (
                 beats(readings[0], last[0]) if len(readings) == 1 and len(last) == 1 else any_beats(readings, last)
             ):
-                v = Violation(Code.DOES_NOT_BEAT, i, f"{' '.join(tokens)} ({self.describe(readings)}) does not beat {self.describe(last)}", seat)
+                describe = words_of(self.rules).describe
+                v = Violation(Code.DOES_NOT_BEAT, i, f"{' '.join(tokens)} ({describe(self, readings)}) does not beat {describe(self, last)}", seat)
             elif self.has_play_rules:
                 v = self.check_play(i, seat, ids, readings)
         if v is not None:
@@ -578,80 +499,6 @@ class Table(Base):
     def leader_after_out(self, seat: int) -> int:
         return self.next_active(seat)
 
-    #: True when bombs are measured in stars (Shuangkou); otherwise a bomb's stars are its size
-    counts_stars: ClassVar[bool] = False
-
-    @staticmethod
-    def bomb_stars(c: Combo) -> int:
-        """The stars of a bomb reading (its size unless the game counts stars; 0 for other plays)."""
-        return c.size if c.tier else 0
-
-    def seat_role(self, seat: int) -> str | None:
-        """The role of *seat* so far (games with roles override), else its team as
-        ``team K`` (games with fixed partners), else None."""
-        team = _game_of(self.rules).team_of(seat)
-        return None if team is None else f"team {team}"
-
-    @staticmethod
-    def winning_side(outcome: dict[str, Any]) -> str | None:
-        """Who won, in the game's words (games with roles override; else team or seat)."""
-        return None
-
-    def summary(self, outcome: dict[str, Any]) -> HandSummary:
-        """The hand as the audit tables see it (plays need ``detail``), given its *outcome*
-        (empty when the hand broke a rule)."""
-        bombs_played = [0] * self.n
-        bombs = rockets = 0
-        for e in self.events:
-            if e.kind in BOMB_EVENTS:
-                if e.kind == "rocket":
-                    rockets += 1
-                else:
-                    bombs += 1
-                if e.seat is not None:
-                    bombs_played[e.seat] += 1
-        rows = self.plays
-        if rows:
-            action, seat, combos, led, multiplier = map(list, zip(*rows))
-            kind, size, key, tier = map(list, zip(*combos))
-            stars = self.bomb_stars
-            plays = PlayColumns(action, seat, kind, self._key_names(combos), key, size, tier,
-                                [stars(c) if c.tier else None for c in combos], led, multiplier)
-        else:
-            plays = PlayColumns([], [], [], [], [], [], [], [], [], [])
-        seats = [SeatSummary(s, self.seat_role(s), self.left[s], self.cards_played[s], self.plays_by[s],
-                             bombs_played[s], self.held_bombs(s)) for s in range(self.n)]
-        order = outcome.get("order") or []
-        side = None
-        if order:
-            side = self.winning_side(outcome)
-            if side is None:
-                team = _game_of(self.rules).team_of(order[0])
-                side = f"team {team}" if team is not None else f"seat {order[0]}"
-        return HandSummary(self.tricks, plays, seats, bombs, rockets, rows[0][1] if rows else None, side,
-                           self.outcome_columns(outcome) if outcome else {})
-
-    def _key_names(self, combos: list[Combo]) -> list[str | None]:
-        """:meth:`key_name` of each combination; a game that does not override it names a
-        combination from the rules and the level alone, so each name is found once per
-        rules object and level (kept on the rules), then looked up."""
-        if type(self).key_name is not Table.key_name:
-            return [self.key_name(c) for c in combos]
-        level = getattr(self, "level", None)
-        by_level: dict[int | None, dict[Combo, str | None]] = per_rules(self.rules, "key_names", dict)
-        names = by_level.get(level)
-        if names is None:
-            names = by_level[level] = {}
-        for c in combos:
-            if c not in names:
-                names[c] = self.name_key(c, self.rules, level)
-        return [names[c] for c in combos]
-
-    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        """The values of the game's own ``outcomes`` columns (its declaration names them):
-        by default the outcome's fields of the same names."""
-        return {name: outcome.get(name) for name in _game_of(self.rules).outcome_columns}
-
     def wild_cards(self) -> frozenset[int]:
         """Card ids that stand for other cards in this hand (the game's hook; default none)."""
         return frozenset()
@@ -659,25 +506,6 @@ class Table(Base):
     def strength(self, card: int) -> int:
         """How high a single card ranks in this hand (for showing a hand in order; the game's hook)."""
         return RANK[card]
-
-    def level_text(self) -> str | None:
-        """The level this hand is played at (games with levels), for display."""
-        return None
-
-    def describe(self, readings: tuple[Combo, ...]) -> str:
-        c = readings[0]
-        return f"{c.kind} of {c.size}"
-
-    def key_name(self, c: Combo) -> str | None:
-        """The rank a combination's key stands for (its top card, or the rank of a bomb)."""
-        return self.name_key(c, self.rules, getattr(self, "level", None))
-
-    @staticmethod
-    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
-        """:meth:`key_name` without a hand (the CLI's ``combo``); games with other keys override."""
-        from .cards import RANK_NAMES
-
-        return RANK_NAMES[c.key] if 0 <= c.key < len(RANK_NAMES) else None
 
     # ----------------------------------------------------------------- legal plays
 
@@ -773,32 +601,6 @@ class Table(Base):
     def canonical_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """The record's declared result in the replay's spellings (hook: Guandan's levels)."""
         return result
-
-
-def per_rules(rules: Rules, name: str, make: Callable[..., T], *args: Any) -> T:
-    """A value derived from *rules* alone (``make(*args)``), kept on the rules object
-    itself as the attribute ``_kept_`` + *name*: looking it up by the rules in a dict would
-    hash every field (the deck) for every hand. Rules are frozen; the kept values are no
-    fields (equality, hashing and replace() ignore them). The hot paths read the attribute
-    itself first (an attribute read is the cheapest lookup there is), and call this when
-    it is not there yet. (*args*, not a closure: a function that makes a closure pays for
-    its cells at every call, made or not.)"""
-    name = "_kept_" + name  # never a field's or a method's name
-    found: T | None = rules.__dict__.get(name)
-    if found is None:
-        found = make(*args)
-        object.__setattr__(rules, name, found)
-    return found
-
-
-def _game_of(rules: Rules) -> Game:
-    """``Game.of(rules)``, kept on the rules object (the audit asks for it per seat)."""
-    found = rules.__dict__.get("_kept_game")
-    if found is None:
-        from .game import Game
-
-        found = per_rules(rules, "game", Game.of, rules)
-    return found
 
 
 #: where a card weight keeps its card count (8 bits a card id, above the packed rank counts)

@@ -19,6 +19,7 @@ from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .game import Game
 from .games import UnknownGame, find_game, games
 from .replayer import table_or_violation
+from .rows import rows_of
 from .table import compare_result
 from .verdicts import Code, Violation
 
@@ -439,7 +440,7 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
         team = game.team_of(s)
         if team is not None:
             return f"{w['team']} {team}"
-        r = table.seat_role(s)
+        r = rows_of(table.rules).seat_role(table, s)
         return "" if r is None else w.get(r, r)
 
     def name(s: int) -> str:  # a long name cut, as the page and the report cut it

@@ -203,17 +203,19 @@ def test_replay_unknown_hand():
 @pytest.mark.parametrize("game, variant", [("doudizhu", None), ("paodekuai", "classic"), ("guandan", None),
                                            ("shuangkou", None)])
 def test_summary_names_every_play_as_key_name_does(game, variant):
-    """Table.summary looks a combination's name up once per rules object and level: the
+    """rows.summary looks a combination's name up once per rules object and level: the
     names are key_name's, play by play (Guandan: hands of matches at several levels)."""
     from paipu.replay.replayer import Matches
+    from paipu.replay.rows import of_replay
     from paipu.replay.sim import simulate
+    from paipu.replay.words import key_name
 
     matches, levels, plays = Matches(), set(), 0
     for record in simulate(game, variant, 24, 5):
         r = matches.replay(record, detail=True)
         assert r.ok, r.violation
-        names = r.summary().plays.rank
-        assert names == [r.table.key_name(p[2]) for p in r.table.plays]
+        names = of_replay(r).plays.rank
+        assert names == [key_name(r.table, p[2]) for p in r.table.plays]
         levels.add(getattr(r.table, "level", None))
         plays += len(names)
     assert plays > 24 * 5

@@ -184,9 +184,9 @@ def test_more_cards_than_a_play_holds_is_an_error_at_once(game, most):
 
 def test_stats_variant_the_game_does_not_have(dataset):
     one_line_error(invoke("stats", dataset, "--game", "ddz", "--variant", "classic"),
-                   "unknown variant 'classic' of doudizhu (known: huopin)")
+                   "unknown variant 'classic' of doudizhu (known: huopin, openspiel, douzero)")
     one_line_error(invoke("stats", dataset, "--variant", "nope"),
-                   "unknown variant 'nope' (known: doudizhu: huopin; paodekuai: huopin, classic;")
+                   "unknown variant 'nope' (known: doudizhu: huopin, openspiel, douzero; paodekuai: huopin, classic;")
     r = invoke("stats", dataset, "--game", "pdk", "--variant", "classic")
     assert r.exit_code == 0 and r.stdout == "" and r.stderr == "no legal hands match --game paodekuai --variant classic\n"
 

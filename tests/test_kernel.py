@@ -20,6 +20,7 @@ import pytest
 from test_text_reading import BASE_LINES, HAND, SEAT_AT, _item_tuples
 
 from paipu.replay import replayer
+from paipu.replay.rows import of_replay
 from paipu.replay.cards import CARD_NAMES
 from paipu.replay.kernel import compiled
 from paipu.replay.replayer import Matches
@@ -108,7 +109,7 @@ def replayed(records: list[dict]) -> list:
                                         t.last_seat, t.passes, t.tricks, t.over, t.first_play_done, t.plays_by,
                                         t.cards_played)
         out.append((record.get("id"), verdict, [(e.kind, e.action, e.seat, e.data) for e in r.events], r.outcome,
-                    r.summary(), state))
+                    of_replay(r), state))
     return out
 
 

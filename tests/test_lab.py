@@ -54,7 +54,8 @@ def test_rule_values_of_every_type():
 @pytest.mark.parametrize("change,message", [
     ("colour=red", "--rule colour=red: no rule 'colour' in doudizhu/huopin (known: players, deck, bottom, kinds, "
                    "max_play, straight_min, pair_chain_min, triple_chain_min, peek_limit, escape_threshold, "
-                   "escape_landlord, escape_farmer)"),
+                   "escape_landlord, escape_farmer, kicker_rocket, wing_next_to_chain, wing_four, "
+                   "airplane_highest_triple, bomb_on_rocket)"),
     ("straight_min=six", "--rule straight_min=six: straight_min expects an integer (now 5)"),
     ("kinds-=bogus", "--rule kinds-=bogus: 'bogus' is not in kinds (has: airplane_pair, airplane_single, bomb, "
                      "four_two_pair, four_two_single, pair, pair_chain, rocket, single, straight, triple, "
@@ -65,7 +66,8 @@ def test_rule_values_of_every_type():
     ("escape_landlord=1", "--rule escape_landlord=1: escape_landlord: expected a list like [20, 4], got [1]"),
     ("straight_min 6", "--rule straight_min 6: expected NAME=VALUE, NAME+=A,B or NAME-=A,B (rules: players, deck, "
                        "bottom, kinds, max_play, straight_min, pair_chain_min, triple_chain_min, peek_limit, "
-                       "escape_threshold, escape_landlord, escape_farmer)"),
+                       "escape_threshold, escape_landlord, escape_farmer, kicker_rocket, wing_next_to_chain, "
+                       "wing_four, airplane_highest_triple, bomb_on_rocket)"),
 ])
 def test_bad_rule_changes_are_one_line_errors(change, message):
     with pytest.raises(SettingError) as e:

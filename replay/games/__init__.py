@@ -11,7 +11,7 @@ from installed packages' ``paipu.games`` entry points.
 >>> find_rules("ddz", "nope")
 Traceback (most recent call last):
 ...
-paipu.replay.games.UnknownGame: unknown variant 'nope' of doudizhu (known: huopin)
+paipu.replay.games.UnknownGame: unknown variant 'nope' of doudizhu (known: huopin, openspiel, douzero)
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Importer and writer of Botzone match logs of Dou Dizhu: FightTheLandlord and
-FightTheLandlord2 (docs/formats.md).
+FightTheLandlord2 (docs/formats.md); GuanDan's are :mod:`.botzone_guandan`'s.
 
 A match log is one JSON object (one per line, or one per file)::
 
@@ -99,6 +99,10 @@ def log_to_record(obj: object, source: str, doc: Doc) -> dict:
     log = obj.get("log")
     if not isinstance(log, list):
         raise FormatError("log", "the match's entries, judge and bots in turn")
+    from . import botzone_guandan
+
+    if botzone_guandan.is_guandan(log):
+        return botzone_guandan.log_to_record(obj, source, doc)
     init = _initdata(obj, log)
     alloc = init["allocation"]
     if not isinstance(alloc, list) or len(alloc) != 3:
@@ -176,8 +180,12 @@ def record_to_log(record: dict) -> dict:
     from .openspiel import CannotHold
     from ..replayer import replay
 
+    if record.get("game") == "guandan":
+        from .botzone_guandan import record_to_log as guandan_log
+
+        return guandan_log(record)
     if record.get("game") != "doudizhu":
-        raise CannotHold(f"Botzone's FightTheLandlord holds Dou Dizhu hands only, not {record.get('game')!r}")
+        raise CannotHold(f"Botzone holds Dou Dizhu (FightTheLandlord) and Guandan (GuanDan) hands only, not {record.get('game')!r}")
     replayed = replay(record)
     landlord = landlord_of(record)
     if landlord is None:

@@ -412,6 +412,13 @@ class DatasetWriter:
         self.staged.write(path, data)  # type: ignore[union-attr]
         return store.join(self.root, path)
 
+    def stage(self, relpath: str, data: pa.Table) -> None:
+        """Stage a file of the dataset's own (not a table's part file, like ``ingest
+        --follow``'s read positions) to appear, or replace the one there, with the batch."""
+        if self.staged is None:
+            self.next_batch()
+        self.staged.write(relpath, data)  # type: ignore[union-attr]
+
     def commit(self) -> None:
         if self.staged is not None:
             staged, self.staged = self.staged, None

@@ -10,7 +10,8 @@ One game per line (or a JSON list): DouZero's deal (``card_play_data``) and the 
 Cards are codes 3..14 (3 .. A), 17 the 2, 20 the small and 30 the big joker; no suits.
 The landlord's list holds its 20 cards, the three landlord cards among them.  Seats: 0 the
 landlord, 1 ``landlord_down`` (plays after it), 2 ``landlord_up``; a move ``[]`` is a pass.
-DouZero has no bidding: the landlord is given.  ``winner`` (``landlord`` / ``farmer``)
+DouZero has no bidding: the landlord is given.  The record's variant is ``douzero``, the
+rules of DouZero's engine (docs/rules.md §2.10).  ``winner`` (``landlord`` / ``farmer``)
 gives ``result.winner``; ``bomb_num`` (optional) is kept.
 """
 
@@ -28,6 +29,8 @@ from .sources import Item
 RANK_OF = {**{3 + k: DDZ_RANKS[k] for k in range(12)}, 17: "2", 20: "SJ", 30: "BJ"}
 CODE_OF = {r: c for c, r in RANK_OF.items()}
 POSITIONS = ("landlord", "landlord_down", "landlord_up")
+#: the rules DouZero's engine plays by (docs/rules.md §2.10): its games are judged by them
+VARIANT = "douzero"
 
 
 def codes(value: object, field: str) -> list[str]:
@@ -69,7 +72,7 @@ def game_to_record(obj: object, source: str, doc: Doc) -> dict:
         raise FormatError("winner", f"'landlord' or 'farmer', got {winner!r}")
     extra = {"douzero": {"bomb_num": obj["bomb_num"]}} if "bomb_num" in obj else {}
     return ddz_record(hand_id(obj, source, doc, "douzero"), list(POSITIONS), hands, bottom, leader, actions,
-                      winner_result(0, None if winner is None else winner == "landlord"), **extra)
+                      winner_result(0, None if winner is None else winner == "landlord"), variant=VARIANT, **extra)
 
 
 def items_of_douzero_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:

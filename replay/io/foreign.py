@@ -278,9 +278,11 @@ def given_bidding(landlord: int, how: str) -> tuple[int, list[dict]]:
 
 
 def ddz_record(hand: str, players: list[str], deal: list[list[str]], bottom: list[str], leader: int,
-               actions: list[dict], result: dict | None, **extra: object) -> dict:
-    """A Dou Dizhu (huopin) hand record of the parts an importer read."""
-    record: dict = {"paipu": 1, "id": hand, "game": "doudizhu", "variant": "huopin", "players": players,
+               actions: list[dict], result: dict | None, *, variant: str = "huopin", **extra: object) -> dict:
+    """A Dou Dizhu hand record of the parts an importer read, judged by *variant*: huopin,
+    or the rules of the library whose engine played it (``openspiel``, ``douzero``:
+    docs/rules.md §2.10)."""
+    record: dict = {"paipu": 1, "id": hand, "game": "doudizhu", "variant": variant, "players": players,
                     "deal": deal, "bottom": bottom, "actions": actions, "leader": leader}
     if result:
         record["result"] = result

@@ -340,12 +340,13 @@ def record_to_deal(record: dict, previous: dict | None = None) -> dict:
     cards]`` when the record does not replay), then ``episodeOver`` when it is finished.
     *previous*: the replayed outcome of the match's previous hand."""
     from ..replayer import replay
+    from ..words import key_name
 
     r = replay(record, detail=True, previous=previous)
     named: dict[int, list[str]] = {}
     if r.ok and r.table is not None:  # (a replay without a table has a violation)
         for i, _, c, _, _ in r.table.plays:
-            key = r.table.key_name(c)
+            key = key_name(r.table, c)
             assert key is not None, "Guandan names the key of every combination"
             named[i] = platform_declaration(c.kind, key)
 

@@ -21,7 +21,8 @@ black-and-white joker, 53 the coloured one; the three never dealt are the bottom
 auction (0 pass, 1..3 a bid above the last: the highest bid wins; a bid of 3 ends it, and so
 do two passes after the highest bid; three passes before any bid end the game: a redeal), then the plays (0 a pass, 4.. a combination by ranks).
 
-The record keeps the auction in ``openspiel`` (``{"face_up": position, "bids": [[seat,
+The record's variant is ``openspiel``, the rules of OpenSpiel's engine (docs/rules.md
+§2.10).  The record keeps the auction in ``openspiel`` (``{"face_up": position, "bids": [[seat,
 bid], ...]}``); its bidding is the landlord's call, given (``"given": "auction"``), or
 the three seats declining when all passed.
 """
@@ -47,6 +48,8 @@ SUITS = "cdhs"
 #: action ids: pass, the bids, the first play
 PASS, FIRST_PLAY = 0, 4
 DEAL_BASE, CARDS_DEALT = 51, 51
+#: the rules OpenSpiel's engine plays by (docs/rules.md §2.10): its games are judged by them
+VARIANT = "openspiel"
 
 
 @cache
@@ -239,7 +242,7 @@ def state_to_record(state: State, source: str) -> dict:
         actions = [{"seat": s, "act": "bid", "call": False} for s, _ in bids]
         if i < len(ids):
             raise FormatError(f"[State] line {where[i]}", "the end of the game: every seat passed, so nothing is played")
-        return ddz_record(hand, players, hands, bottom, start, actions, {"redeal": True}, **kept)
+        return ddz_record(hand, players, hands, bottom, start, actions, {"redeal": True}, variant=VARIANT, **kept)
     leader, actions = given_bidding(landlord, "auction")
     holdings = Holdings(hands)
     holdings.give(landlord, bottom)
@@ -254,7 +257,7 @@ def state_to_record(state: State, source: str) -> dict:
         else:
             raise FormatError(f"[State] line {where[k]}", f"a play, 0 (pass) or 4..{FIRST_PLAY + len(table) - 1}, got {a}")
         seat = (seat + 1) % 3
-    return ddz_record(hand, players, hands, bottom, leader, actions, {"landlord": landlord}, **kept)
+    return ddz_record(hand, players, hands, bottom, leader, actions, {"landlord": landlord}, variant=VARIANT, **kept)
 
 
 def items_of_openspiel_lines(lines: Iterable[tuple[int, bytes]], source: str, strict: bool = True) -> Iterator[Item]:

@@ -138,7 +138,7 @@ def game_to_record(obj: object, source: str, doc: Doc) -> dict:
     if first_out is not None:
         first_out = seat_of(first_out, "winner_id")
     players: list[str] = obj["players"] if isinstance(obj.get("players"), list) else [f"player {s}" for s in range(3)]
-    extra = {"rlcard": {"payoffs": payoffs}} if payoffs is not None else {}
+    extra: dict = {"rlcard": {"payoffs": payoffs}} if payoffs is not None else {}
     return ddz_record(hand_id(obj, source, doc, "rlcard"), players, hands, bottom, leader, actions,
                       winner_result(landlord, won, first_out), **extra)
 

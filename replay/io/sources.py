@@ -343,6 +343,39 @@ def _lines(f: io.BufferedIOBase, count: list[int], unended: list[int] | None = N
         yield count[0], data.rstrip(b"\r\n")
 
 
+def tail_lines(path: str, offset: int, line: int, end: int) -> Iterator[tuple[int, bytes, int, bool]]:
+    """The lines of the plain file *path* between byte *offset* (the start of line
+    *line* + 1) and byte *end*: (line number, bytes without the line end, the byte
+    position after the line, whether it had its line end).  Bytes past *end* are not
+    read (a file being written: the last line may be cut at *end*, and says so).  A line
+    longer than :data:`MAX_LINE` comes as a :class:`LongLine`, its bytes skipped.
+    ``ingest --follow`` reads appended bytes so (replay/follow.py)."""
+    with open(path, "rb") as f:
+        f.seek(offset)
+        pos = offset
+        while pos < end:
+            data = f.readline(min(MAX_LINE + 1, end - pos))
+            if not data:
+                return
+            pos += len(data)
+            line += 1
+            if len(data) > MAX_LINE and not data.endswith(b"\n"):
+                length, head = len(data), data[:200]
+                del data
+                chunk = b""
+                while pos < end:
+                    chunk = f.readline(min(1 << 20, end - pos))
+                    if not chunk:
+                        break
+                    pos += len(chunk)
+                    length += len(chunk)
+                    if chunk.endswith(b"\n"):
+                        break
+                yield line, _long_line(head, length), pos, chunk.endswith(b"\n")
+                continue
+            yield line, data.rstrip(b"\r\n"), pos, data.endswith(b"\n")
+
+
 #: bytes read at a time by :func:`iter_blocks` (at most MAX_LINE: see :func:`_blocks`)
 BLOCK = 1 << 20
 

@@ -1,8 +1,9 @@
 """``paipu simulate``: complete hands played by simulated seats, reproducible by seed.
 
-Simulation lives apart from the rules: a driver per game (``replay.sim.<game>``) plays
-hands over the engine's legal moves; bots are policies (:mod:`replay.sim.bots`); who sits
-where, with which policy and clock, is a list of :class:`~replay.sim.core.Seat`.
+Simulation lives apart from the rules: a driver per game (the ``sim`` module of its
+package, ``replay.games.<game>.sim``) plays hands over the engine's legal moves; bots are
+policies (:mod:`replay.sim.bots`); who sits where, with which policy and clock, is a list
+of :class:`~replay.sim.core.Seat`.
 
 >>> [r["id"] for r in simulate("ddz", hands=2, seed=1)]
 ['doudizhu-huopin-s1-000000', 'doudizhu-huopin-s1-000001']
@@ -12,9 +13,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from importlib import import_module
 
-from ..games import find_rules
+from ..games import find_game, find_rules
 from .core import NAMES, Clock, Policy, Recorder, Seat, UniformClock, deal
 
 __all__ = ["simulate", "simulate_settings", "BLOCK", "driver", "NAMES", "Clock", "Policy", "Recorder", "Seat", "UniformClock", "deal"]
@@ -22,10 +22,10 @@ __all__ = ["simulate", "simulate_settings", "BLOCK", "driver", "NAMES", "Clock",
 
 def driver(game: str):
     """The simulation driver module of *game* (registry name): it has ``simulate_hand``."""
-    try:
-        return import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError:
-        raise ValueError(f"simulation of {game} is not implemented yet") from None
+    module = find_game(game).part("sim")
+    if module is None:
+        raise ValueError(f"simulation of {game} is not implemented yet")
+    return module
 
 
 #: hands simulated together: a worker's share, and (games played in matches) where a new

@@ -11,7 +11,7 @@ settings of ``--compare``, turned into a record's ``params`` (JSON values that
 >>> changes(ddz, ["colour=red"])
 Traceback (most recent call last):
 ...
-paipu.replay.sim.settings.SettingError: --rule colour=red: no rule 'colour' in doudizhu/huopin (known: players, deck, bottom, kinds, max_play, straight_min, pair_chain_min, triple_chain_min, peek_limit, escape_threshold, escape_landlord, escape_farmer)
+paipu.replay.sim.settings.SettingError: --rule colour=red: no rule 'colour' in doudizhu/huopin (known: players, deck, bottom, kinds, max_play, straight_min, pair_chain_min, triple_chain_min, peek_limit, escape_threshold, escape_landlord, escape_farmer, kicker_rocket, wing_next_to_chain, wing_four, airplane_highest_triple, bomb_on_rocket)
 """
 
 from __future__ import annotations

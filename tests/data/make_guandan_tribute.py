@@ -23,7 +23,7 @@ import random
 from paipu.replay.cards import CARD_OF, RANK
 from paipu.replay.games.guandan import STANDARD, parse_level, value
 from paipu.replay.replayer import replay
-from paipu.replay.sim.guandan import simulate_hand
+from paipu.replay.games.guandan.sim import simulate_hand
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "guandan_tribute.jsonl")
 

@@ -19,7 +19,7 @@ import random
 from paipu.replay.games.guandan import STANDARD
 from paipu.replay.io.guandan_competition import record_to_deal
 from paipu.replay.replayer import replay
-from paipu.replay.sim.guandan import simulate_hand
+from paipu.replay.games.guandan.sim import simulate_hand
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "guandan_won_at_a.jsonl")
 

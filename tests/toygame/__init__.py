@@ -1,5 +1,6 @@
 """比大小 Toy: a small climbing game declared from the test folder alone, to prove that
-a game declares itself in one place (nothing outside this folder names it).
+a game declares itself in one place (nothing outside this folder names it): its engine and
+rules here, its statistic in ``sql/``, its report section in ``report.py`` and ``words.py``.
 
 Two seats, the twenty cards 3–7, ten each; singles and pairs; seat 0 leads; the first
 seat out wins 1 point per card the other still holds (the ``margin`` outcome column).
@@ -53,4 +54,5 @@ class ToyHand(Table):
 PLAIN = Rules(game="toy", variant="plain", players=2, deck=DECK, kinds=frozenset(KINDS), max_play=2)
 
 GAME = Game(name="toy", title="Toy", title_zh="比大小", aliases=("bdx", "比大小"), variants={"plain": PLAIN},
-            engine=ToyHand, kinds=KINDS, outcome_columns={"margin": pa.int16()})
+            engine=ToyHand, kinds=KINDS, outcome_columns={"margin": pa.int16()}, stats=("toy_margin",),
+            report={"metrics": ("first_lead", "big_margin"), "charts": ("seat_advantage", "margin", "ends")})

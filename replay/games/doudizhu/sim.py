@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 from collections.abc import Callable, Sequence
 
-from ..cards import RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_name, counts
-from ..games.doudizhu import SHOW_FACTOR_LANDLORD, SHOW_FACTORS_BEFORE, Doudizhu, DoudizhuRules
-from .bots import HEURISTIC
-from .core import Policy, Recorder, Room, Seat, deal as deal_cards, play_to_end, seat_names
+from ...cards import RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_name, counts
+from . import SHOW_FACTOR_LANDLORD, SHOW_FACTORS_BEFORE, Doudizhu, DoudizhuRules
+from ...sim.bots import HEURISTIC
+from ...sim.core import Policy, Recorder, Room, Seat, deal as deal_cards, play_to_end, seat_names
 
 ROOMS: tuple[Room, ...] = (
     {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
@@ -26,11 +27,11 @@ def strength(packed: int) -> float:
 
 
 def simulate_hand(rng: random.Random, rules: DoudizhuRules, hand_id: str, escape_rate: float = 0.0,
-                  seats: list[Seat] | None = None) -> dict:
+                  seats: list[Seat] | None = None) -> dict[str, Any]:
     """One complete hand (bidding included) played by *seats* (default: the heuristic bot)."""
     deal, bottom = deal_cards(rng, rules)
     room = rng.choice(ROOMS).copy()
-    record: dict = {
+    record: dict[str, Any] = {
         "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
         "players": seat_names(rng, seats, rules.players),
         "deal": [[card_name(c) for c in hand] for hand in deal],
@@ -77,7 +78,7 @@ def bid_out(table: Doudizhu, rng: random.Random, act: Callable[..., None], polic
         act({"seat": landlord, "act": "show", "factor": SHOW_FACTOR_LANDLORD})
 
 
-def play_hints(table: Doudizhu, rng: random.Random) -> dict:
+def play_hints(table: Doudizhu, rng: random.Random) -> dict[str, Any]:
     """The advice to the policy of the seat to act (its partners: the other farmer)."""
     seat = table.turn
     partners = frozenset() if seat == table.landlord else frozenset(

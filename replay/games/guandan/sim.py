@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 from collections.abc import Callable, Iterator
 
-from ..cards import RANK, RANK_2, card_name
-from ..games.guandan import (
+from ...cards import RANK, RANK_2, card_name
+from . import (
     BIG_JOKER, PARTNERS, TEAM, GuandanHand, GuandanRules, level_name, parse_level, tribute_seats, value,
 )
-from .bots import HEURISTIC
-from .core import Recorder, Seat, play_to_end, seat_names
+from ...sim.bots import HEURISTIC
+from ...sim.core import Recorder, Seat, play_to_end, seat_names
 
 ROOMS = ({"name": "新手场", "base": 1, "coef": 100, "fee": 10}, {"name": "初级场", "base": 1, "coef": 500, "fee": 50})
 
 
 def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_rate: float = 0.0,
-                  state: dict | None = None, seats: list[Seat] | None = None) -> dict:
+                  state: dict[str, Any] | None = None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """One hand of a match played by *seats* (default: the heuristic bot); *state* carries
     the match along (levels, the previous finishing order, players, match id, seats)."""
     state = state if state is not None else {}
@@ -32,7 +33,7 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
     state["number"] += 1
     prev = state["order"]
     level = state["levels"][TEAM[prev[0]]] if prev else RANK_2
-    record: dict = {
+    record: dict[str, Any] = {
         "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant, "players": list(state["players"]),
         "deal": [[card_name(c) for c in hand] for hand in deal], "actions": [], "room": state["room"],
         "match": {"id": state["match"], "hand": state["number"]},
@@ -83,7 +84,7 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
     return record
 
 
-def return_order(hand, card: int, level: int) -> tuple[int, int, int]:
+def return_order(hand: bytearray, card: int, level: int) -> tuple[int, int, int]:
     """How readily a card is given back: a lone card before one that breaks a pair or more,
     then the lowest."""
     held = sum(hand[c] for c in range(54) if RANK[c] == RANK[card])
@@ -93,11 +94,11 @@ def return_order(hand, card: int, level: int) -> tuple[int, int, int]:
 def simulate_match_hands(rng_for: Callable[[int], random.Random], rules: GuandanRules, prefix: str, hands: int,
                          escape_rate: float = 0.0,
                          seats_for: Callable[[int], list[Seat] | None] | None = None,
-                         start: int = 0) -> Iterator[dict]:
+                         start: int = 0) -> Iterator[dict[str, Any]]:
     """Hands *start*.. of consecutive matches (a match goes on until it is won, an escape or
     12 hands; the first starts at *start*); a new match is seated by ``seats_for(k)`` (k:
     the hand's number in the run)."""
-    state: dict = {}
+    state: dict[str, Any] = {}
     for k in range(start, start + hands):
         if state and state["number"] >= 12:
             state = {}
@@ -105,6 +106,6 @@ def simulate_match_hands(rng_for: Callable[[int], random.Random], rules: Guandan
         yield simulate_hand(rng_for(k), rules, f"{prefix}-{k:06d}", escape_rate, state, seats)
 
 
-def play_hints(table: GuandanHand, rng: random.Random) -> dict:
+def play_hints(table: GuandanHand, rng: random.Random) -> dict[str, Any]:
     """The advice to the policy of the seat to act (its partner; keep the top cards longer)."""
     return {"partners": PARTNERS[table.turn], "strong": 13, "bomb_chance": 0.15}

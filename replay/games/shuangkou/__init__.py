@@ -19,17 +19,17 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from ..cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
+from ...cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
                      SMALL_JOKER)
-from ..combos import (
+from ...combos import (
     NATURAL, NORMAL, Combo, ComboIndex, WildMoves, above, any_beats, at_least, capped, cards_by_rank, chains, count_at,
     iter_ranks, packed_of, positions, runs, strongest, window_holds,
 )
-from ..game import Game
-from ..kernel import compiled
-from ..rules import Rules
-from ..table import Table
-from ..verdicts import Code, Event, Violation
+from ...game import Game
+from ...kernel import compiled
+from ...rules import Rules
+from ...table import Table
+from ...verdicts import Code, Event, Violation
 
 KINDS = {
     "single": "单张", "pair": "对子", "triple": "三张", "straight": "顺子", "pair_chain": "连对",
@@ -344,8 +344,6 @@ class Shuangkou(Table):
 
     rules: ShuangkouRules  # the game's own rules (set by Table.__init__)
 
-    counts_stars = True
-    bomb_stars = staticmethod(stars_of)
 
     plain_lookup: ClassVar[bool] = False
     #: do_play below only names the leader when none was recorded (turn -1), a play the
@@ -433,19 +431,6 @@ class Shuangkou(Table):
             self.stars[seat] += stars
             self.events.append(Event(c.kind, i, seat, {"stars": stars, "cards": c.size}))
         self.note_play(i, seat, c, led)
-
-    def describe(self, readings: tuple[Combo, ...]) -> str:
-        c = readings[0]
-        return f"{c.kind} {KINDS.get(c.kind, '')} of {c.size}" + (f" ({stars_of(c)} stars)" if c.tier else "")
-
-    @staticmethod
-    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
-        from ..cards import RANK_NAMES
-
-        if not c.tier:
-            return RANK_NAMES[c.key] if c.key <= RANK_2 else "jokers"
-        top = (c.key >> 25) & 31  # the first rank code: the biggest bomb's rank
-        return RANK_NAMES[{1: RANK_A, 2: RANK_2}.get(top, top - 3)] if top else None
 
     def outcome(self) -> dict[str, Any]:
         room = self.spec.room

@@ -14,20 +14,20 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..cards import (
+from ...cards import (
     DECK_48, DECK_52, DECK_54, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_id, CLUBS,
     DIAMONDS,
 )
-from ..combos import (
+from ...combos import (
     NATURAL, NORMAL, TO_ACE, Combo, above, at_least, capped, chains, count_at, iter_ranks, kicker_sets,
     packed_of, positions, runs, total,
 )
-from ..game import Game
-from ..kernel import one_deck_beats
-from ..rules import Rules
-from ..settle import settle_coins
-from ..table import Table
-from ..verdicts import Code, Event, Violation
+from ...game import Game
+from ...kernel import one_deck_beats
+from ...rules import Rules
+from ...settle import settle_coins
+from ...table import Table
+from ...verdicts import Code, Event, Violation
 
 KINDS = {
     "single": "单张", "pair": "对子", "triple": "三张", "triple_two": "三带二", "triple_pair": "三带一对",
@@ -219,16 +219,8 @@ class Paodekuai(Table):
     let_goes: tuple[tuple[int, int], ...] = ()
     xiqian: list[int] = ()  # type: ignore[assignment]
 
-    @staticmethod
-    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
-        from ..cards import RANK_NAMES
-
-        if isinstance(rules, PaodekuaiRules) and rules.ace_low and c.kind in ("straight", "pair_chain"):  # classic: the key is a run position
-            return RANK_NAMES[_POSITION_RANK[c.key]]
-        return Table.name_key(c, rules)
-
     def opening_rule(self) -> str:
-        from ..cards import CARD_NAMES
+        from ...cards import CARD_NAMES
 
         return f"the holder of {CARD_NAMES[self.rules.opening_card]} leads"
 
@@ -236,7 +228,7 @@ class Paodekuai(Table):
 
     def check_play(self, i: int, seat: int, ids: list[int], readings: tuple[Combo, ...]) -> Violation | None:
         if not self.first_play_done and self.rules.opening_card_played and self.rules.opening_card not in ids:
-            from ..cards import CARD_NAMES
+            from ...cards import CARD_NAMES
 
             return Violation(Code.FIRST_PLAY, i, f"the first play must contain {CARD_NAMES[self.rules.opening_card]}", seat)
         return None
@@ -316,11 +308,6 @@ class Paodekuai(Table):
         self.events.append(Event("xiqian", i, seat, {"amount": amount, "received": got}))
 
     # ------------------------------------------------------------------ settlement
-
-    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        return {"let_go": outcome.get("let_go"), "xiqian": outcome.get("xiqian"),
-                "let_goes": sum(1 for e in self.events if e.kind == "let_go"),
-                "xiqian_bombs": sum(1 for e in self.events if e.kind == "xiqian")}
 
     def outcome(self) -> dict[str, Any]:
         n = self.n

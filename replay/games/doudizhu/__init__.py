@@ -1,4 +1,6 @@
-"""斗地主 Dou Dizhu: doudizhu/huopin (火拼斗地主), as docs/rules.md states it.
+"""斗地主 Dou Dizhu: doudizhu/huopin (火拼斗地主), as docs/rules.md states it, and the rules of
+two AI libraries' engines, doudizhu/openspiel and doudizhu/douzero (docs/rules.md §2.10), that
+judge the games read from their formats.
 
 Only what differs from the shared table lives here: the combinations with the RLCard
 kicker profile, bidding (叫/抢地主, 明牌, 黄金眼), the landlord's bottom cards and lead,
@@ -14,17 +16,17 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
-from ..combos import (
+from ...cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
+from ...combos import (
     JOKERS, NATURAL, NORMAL, TO_ACE, Combo, above, at_least, capped, chains, count_at, iter_ranks, kicker_sets,
     packed_of, runs, total,
 )
-from ..game import Game
-from ..kernel import one_deck_beats
-from ..rules import Rules
-from ..settle import settle_coins
-from ..table import Table
-from ..verdicts import Code, Event, Violation
+from ...game import Game
+from ...kernel import one_deck_beats
+from ...rules import Rules
+from ...settle import settle_coins
+from ...table import Table
+from ...verdicts import Code, Event, Violation
 
 # kinds: English name -> Chinese name
 KINDS = {
@@ -50,9 +52,34 @@ class DoudizhuRules(Rules):
     escape_threshold: int = 10
     escape_landlord: tuple[int, int] = (20, 4)
     escape_farmer: tuple[int, int] = (10, 2)
+    # where the AI libraries' engines allow more than huopin (docs/rules.md §2.10):
+    #: single kickers (四带二, airplanes) may be both jokers
+    kicker_rocket: bool = False
+    #: an airplane's single kickers may be a triple that continues its chain (333444555 + 666)
+    wing_next_to_chain: bool = False
+    #: an airplane's single kickers may be four of a rank (333444555666 + 7777)
+    wing_four: bool = False
+    #: an airplane with single kickers compares by its highest triple, a kicker triple too
+    airplane_highest_triple: bool = False
+    #: any bomb may follow the rocket (which still beats every bomb)
+    bomb_on_rocket: bool = False
+
+    def huopin_kickers(self) -> bool:
+        """True when kickers and airplanes follow huopin's rules (no flag above is set)."""
+        return not (self.kicker_rocket or self.wing_next_to_chain or self.wing_four or self.airplane_highest_triple)
 
 
 HUOPIN = DoudizhuRules(game="doudizhu", variant="huopin", players=3, deck=DECK_54, bottom=3)
+#: OpenSpiel's dou_dizhu (open_spiel/games/dou_dizhu/dou_dizhu_utils.cc): no 四带二, a kicker
+#: triple may continue an airplane's chain, and a bomb may follow the rocket
+OPENSPIEL = DoudizhuRules(game="doudizhu", variant="openspiel", players=3, deck=DECK_54, bottom=3,
+                          kinds=frozenset(KINDS) - {"four_two_single", "four_two_pair"},
+                          wing_next_to_chain=True, bomb_on_rocket=True)
+#: DouZero's GameEnv (douzero/env/move_generator.py, move_detector.py, move_selector.py):
+#: kickers may be both jokers, an airplane's kickers a triple next to its chain or a four,
+#: and airplanes compare by their highest triple
+DOUZERO = DoudizhuRules(game="doudizhu", variant="douzero", players=3, deck=DECK_54, bottom=3,
+                        kicker_rocket=True, wing_next_to_chain=True, wing_four=True, airplane_highest_triple=True)
 
 
 def iter_combos(rules: DoudizhuRules) -> Iterator[tuple[int, Combo]]:
@@ -63,13 +90,13 @@ def iter_combos(rules: DoudizhuRules) -> Iterator[tuple[int, Combo]]:
     jokers = (RANK_SMALL_JOKER, RANK_BIG_JOKER)
 
     def ok_singles(ks: tuple[int, ...], chain: list[int]) -> bool:
-        if RANK_SMALL_JOKER in ks and RANK_BIG_JOKER in ks:
+        if RANK_SMALL_JOKER in ks and RANK_BIG_JOKER in ks and not rules.kicker_rocket:
             return False  # kickers never hold both jokers
         for r in set(ks):
             n = ks.count(r)
-            if n >= 4 or (n > 1 and r in jokers):
+            if (n >= 4 and not rules.wing_four) or (n > 1 and r in jokers):
                 return False  # no four of a rank; one small and one big joker per deck
-            if n == 3 and (r == chain[0] - 1 or r == chain[-1] + 1 <= RANK_A):
+            if n == 3 and (r == chain[0] - 1 or r == chain[-1] + 1 <= RANK_A) and not rules.wing_next_to_chain:
                 return False  # a wing triple may not continue the chain
         return True
 
@@ -87,6 +114,8 @@ def iter_combos(rules: DoudizhuRules) -> Iterator[tuple[int, Combo]]:
             yield packed_of({r: 4}), Combo("bomb", 4, r, TIER_BOMB)
     if "rocket" in kinds:
         yield packed_of({RANK_SMALL_JOKER: 1, RANK_BIG_JOKER: 1}), Combo("rocket", 2, RANK_BIG_JOKER, TIER_ROCKET)
+        if rules.bomb_on_rocket and "bomb" in kinds:  # the rocket read as the lowest bomb too
+            yield packed_of({RANK_SMALL_JOKER: 1, RANK_BIG_JOKER: 1}), Combo("bomb", 2, -1, TIER_BOMB)
     for t in normal:
         if "triple_single" in kinds:
             for k in every:
@@ -98,7 +127,7 @@ def iter_combos(rules: DoudizhuRules) -> Iterator[tuple[int, Combo]]:
                     yield packed_of({t: 3, k: 2}), Combo("triple_pair", 5, t)
         if "four_two_single" in kinds:
             for ks in kicker_sets([r for r in every if r != t], 2, 2):
-                if ks[0] in jokers and ks[1] in jokers:
+                if ks[0] in jokers and ks[1] in jokers and not (rules.kicker_rocket and ks[0] != ks[1]):
                     continue
                 counts = {t: 4}
                 for k in ks:
@@ -115,13 +144,14 @@ def iter_combos(rules: DoudizhuRules) -> Iterator[tuple[int, Combo]]:
     for chain in chains(0, RANK_A, rules.triple_chain_min, cap // 4):
         if "airplane_single" in kinds and 4 * len(chain) <= cap:
             others = [r for r in every if r not in chain]
-            for ks in kicker_sets(others, len(chain), 3):
+            for ks in kicker_sets(others, len(chain), 4 if rules.wing_four else 3):
                 if not ok_singles(ks, chain):
                     continue
                 counts = {r: 3 for r in chain}
                 for k in ks:
                     counts[k] = counts.get(k, 0) + 1
-                yield packed_of(counts), Combo("airplane_single", 4 * len(chain), chain[-1])
+                key = max(r for r, n in counts.items() if n == 3) if rules.airplane_highest_triple else chain[-1]
+                yield packed_of(counts), Combo("airplane_single", 4 * len(chain), key)
         if "airplane_pair" in kinds and 5 * len(chain) <= cap:
             others = [r for r in normal if r not in chain]
             for ks in kicker_sets(others, len(chain), 1):
@@ -364,31 +394,12 @@ class Doudizhu(Table):
             self.note_play(i, seat, c, led)
 
     def beats_exist(self, seat: int, last: Combo) -> bool:
+        if last.kind in ("airplane_single", "four_two_single") and not self.rules.huopin_kickers():
+            return Table.beats_exist(self, seat, last)  # the libraries' kicker rules: a scan of the table
         return beating_exists(self.packed[seat], last, self.rules)
 
     def multiplier_now(self) -> int:
         return self.room_mult * self.action_multiplier(self.bombs + self.rockets)
-
-    def describe(self, readings: tuple[Combo, ...]) -> str:
-        from ..cards import RANK_NAMES
-
-        c = readings[0]
-        return f"{c.kind} {KINDS[c.kind]} of {c.size} to {RANK_NAMES[c.key]}"
-
-    def seat_role(self, seat: int) -> str | None:
-        return None if self.landlord is None else "landlord" if seat == self.landlord else "farmer"
-
-    @staticmethod
-    def winning_side(outcome: dict[str, Any]) -> str | None:
-        landlord, order = outcome.get("landlord"), outcome.get("order")
-        if landlord is None or not order:
-            return None
-        return "landlord" if order[0] == landlord else "farmers"
-
-    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        return {"landlord": outcome.get("landlord"), "grabs": outcome.get("grabs"), "show_factor": outcome.get("show"),
-                "spring": outcome.get("spring"),
-                "spring_kind": outcome.get("spring_kind"), "redeal": outcome.get("redeal")}
 
     # ------------------------------------------------------------------ settlement
 
@@ -462,10 +473,10 @@ Engine = Doudizhu
 
 GAME = Game(
     name="doudizhu", title="Dou Dizhu", title_zh="斗地主", aliases=("ddz", "斗地主", "鬥地主", "dou_dizhu"),
-    variants={"huopin": HUOPIN}, engine=Doudizhu, kinds=KINDS, roles={"landlord": "地主", "farmer": "农民"},
+    variants={"huopin": HUOPIN, "openspiel": OPENSPIEL, "douzero": DOUZERO}, engine=Doudizhu, kinds=KINDS, roles={"landlord": "地主", "farmer": "农民"},
     outcome_columns={"landlord": pa.int8(), "grabs": pa.int16(), "show_factor": pa.int16(),
                      "spring": pa.bool_(), "spring_kind": pa.string(), "redeal": pa.bool_()},
-    stats=("landlord_wins", "spring"),
+    stats=("landlord_wins", "spring", "multiplier_drivers"),
     report={"metrics": ("landlord_wins", "spring", "bomb_hands", "redeal", "escape"),
             "charts": ("landlord_wins", "landlord_by_bid", "multiplier_tail", "multiplier_drivers", "coins_tail",
                        "bomb_hands", "bombs_by_kind", "bombs_by_seat", "spring", "ends", "compare")},

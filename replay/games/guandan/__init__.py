@@ -19,19 +19,19 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from ..cards import (
+from ...cards import (
     CARD_NAMES, CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,  # noqa: F401 - CARD_NAMES: the doctests
     card_id,
 )
-from ..combos import (
+from ...combos import (
     JOKERS, NORMAL, Combo, ComboIndex, WildMoves, any_beats, at_least, capped, cards_by_rank, count_at, iter_ranks,
     packed_of, positions, window_holds,
 )
-from ..game import Game
-from ..kernel import compiled
-from ..rules import Rules
-from ..table import HandSetup, Table, per_rules
-from ..verdicts import Code, Event, Violation
+from ...game import Game
+from ...kernel import compiled
+from ...rules import Rules, per_rules
+from ...table import HandSetup, Table
+from ...verdicts import Code, Event, Violation
 
 KINDS = {
     "single": "单张", "pair": "对子", "triple": "三张", "full_house": "三带二", "straight": "顺子",
@@ -180,9 +180,6 @@ class Guandan(Table):
     def strength(self, card: int) -> int:
         return value(RANK[card], self.level)
 
-    def level_text(self) -> str | None:
-        return level_name(self.level)
-
     def table_for(self, rules: Rules) -> ComboIndex:
         try:
             tables: dict[int, ComboIndex] = rules._kept_level_tables  # type: ignore[attr-defined]  # (per_rules')
@@ -208,10 +205,6 @@ class Guandan(Table):
         return self.combos.cached((packed - (wilds << (5 * self.level)), wilds, flush),
                                  lambda: classify_cards(self.combos, list(ids), wild))
 
-    def describe(self, readings: tuple[Combo, ...]) -> str:
-        c = readings[0]
-        return f"{c.kind} {KINDS.get(c.kind, '')} of {c.size}"
-
     def beats_exist(self, seat: int, last: Combo) -> bool:
         hand = self.hands[seat]
         wilds = hand[self.wild]
@@ -221,14 +214,6 @@ class Guandan(Table):
             if found is not None:
                 return bool(found)
         return beating_exists(hand, natural, wilds, self.level, last, self.rules.kinds)
-
-    @staticmethod
-    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
-        if c.kind in ("straight", "straight_flush", "pair_chain", "plate"):
-            return RANK_NAMES[POSITION_RANK[c.key]]
-        if c.kind == "joker_bomb":
-            return "jokers"
-        return (["2"] + RANK_NAMES[:12] + [level_name(RANK_2 if level is None else level), "SJ", "BJ"])[c.key]
 
 
 # ---------------------------------------------------------------------- beating-play check
@@ -380,7 +365,7 @@ def classify_cards(table: ComboIndex, ids: list[int], wild: int, declared: list[
 
 def stand_for(table: ComboIndex, ids: list[int], wild: int, level: int, kind: str, key: str) -> list[int] | None:
     """What each card of a play stands for so that it reads as the declared combination
-    (*kind* and its key as :meth:`Guandan.name_key` names it), or None when the cards
+    (*kind* and its key as :meth:`.words.Words.name_key` names it), or None when the cards
     cannot form it: natural cards stand for themselves, wild hearts for any non-joker card.
 
     >>> t, w = Guandan.combo_table(STANDARD, 4), card_id(4, HEARTS)  # level 7: 7♥ is wild
@@ -392,10 +377,12 @@ def stand_for(table: ComboIndex, ids: list[int], wild: int, level: int, kind: st
     >>> stand_for(t, six_six_two, w, 4, "straight", "6") is None
     True
     """
+    from .words import Words
+
     wilds = [k for k, c in enumerate(ids) if c == wild]
 
     def fits(stand: list[int]) -> bool:
-        return any(c.kind == kind and Guandan.name_key(c, STANDARD, level) == key
+        return any(c.kind == kind and Words.name_key(c, STANDARD, level) == key
                    for c in _readings(table, stand, 0, None, declared=True))
 
     if fits(list(ids)):
@@ -752,11 +739,6 @@ class GuandanHand(Guandan):
 
     def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
         return legal_moves(self, seat)  # with wild hearts, below
-
-    def outcome_columns(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        return {"winning_team": outcome.get("winning_team"), "double_down": outcome.get("double_down"),
-                "upgrade": outcome.get("upgrade"), "level": self.spec.level,
-                "levels_after": outcome.get("levels"), "match_over": outcome.get("match_over")}
 
     #: the hand's effect on the match, kept when the hand ends (on_out)
     after: LevelsAfter | None = None

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from ..cards import card_name
-from ..games.paodekuai import Paodekuai, PaodekuaiRules
-from .bots import HEURISTIC
-from .core import Recorder, Room, Seat, deal as deal_cards, play_to_end, seat_names
+from ...cards import card_name
+from . import Paodekuai, PaodekuaiRules
+from ...sim.bots import HEURISTIC
+from ...sim.core import Recorder, Room, Seat, deal as deal_cards, play_to_end, seat_names
 
 ROOMS: tuple[Room, ...] = (
     {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
@@ -17,11 +18,11 @@ ROOMS: tuple[Room, ...] = (
 
 
 def simulate_hand(rng: random.Random, rules: PaodekuaiRules, hand_id: str, escape_rate: float = 0.0,
-                  seats: list[Seat] | None = None) -> dict:
+                  seats: list[Seat] | None = None) -> dict[str, Any]:
     """One complete hand played by *seats* (default: the heuristic bot)."""
     deal, _ = deal_cards(rng, rules)
     room = rng.choice(ROOMS).copy()
-    record: dict = {
+    record: dict[str, Any] = {
         "paipu": 1, "id": hand_id, "game": rules.game, "variant": rules.variant,
         "players": seat_names(rng, seats, rules.players),
         "deal": [[card_name(c) for c in hand] for hand in deal],
@@ -39,7 +40,7 @@ def simulate_hand(rng: random.Random, rules: PaodekuaiRules, hand_id: str, escap
     return record
 
 
-def play_hints(table: Paodekuai, rng: random.Random) -> dict:
+def play_hints(table: Paodekuai, rng: random.Random) -> dict[str, Any]:
     """The advice to the policy of the seat to act: 有出必出 and 报单."""
     rules = table.rules
     nxt = table.next_active(table.turn)

@@ -1,0 +1,36 @@
+"""Paodekuai's words for people, in English and Chinese: a hand's (:class:`Words`: the rank
+a key stands for, a run's position under the classic rules) and the balance report's
+(:data:`REPORT`, what its charts and rates are called; ``paipu report`` adds them to its own).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...cards import RANK_NAMES
+from ...words import HandWords
+from . import _POSITION_RANK, PaodekuaiRules
+
+if TYPE_CHECKING:
+    from ...combos import Combo
+    from ...rules import Rules
+
+
+class Words(HandWords):
+    @staticmethod
+    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
+        if isinstance(rules, PaodekuaiRules) and rules.ace_low and c.kind in ("straight", "pair_chain"):  # classic: the key is a run position
+            return RANK_NAMES[_POSITION_RANK[c.key]]
+        return HandWords.name_key(c, rules)
+
+
+#: the report's words of this game's charts, rates and categories, by language
+REPORT: dict[str, dict[str, str]] = {
+    "en": {
+        "paodekuai_events": "Let-go (放走), paid let-go (包赔) and 喜钱", "m_let_go": "let-go (放走)",
+        "m_let_go_paid": "paid let-go (包赔)", "m_xiqian": "hands with 喜钱",
+    },
+    "zh": {
+        "paodekuai_events": "放走、包赔与喜钱", "m_let_go": "放走", "m_let_go_paid": "包赔", "m_xiqian": "有喜钱的牌局",
+    },
+}

@@ -1,0 +1,43 @@
+"""Shuangkou's words for people, in English and Chinese: a hand's (:class:`Words`: a play
+and its stars in messages, the rank a key stands for) and the balance report's
+(:data:`REPORT`, what its charts and rates are called; ``paipu report`` adds them to its own).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...cards import RANK_2, RANK_A, RANK_NAMES
+from ...words import HandWords
+from . import KINDS, stars_of
+
+if TYPE_CHECKING:
+    from ...combos import Combo
+    from ...rules import Rules
+    from ...table import Table
+
+
+class Words(HandWords):
+    @staticmethod
+    def describe(table: Table, readings: tuple[Combo, ...]) -> str:
+        c = readings[0]
+        return f"{c.kind} {KINDS.get(c.kind, '')} of {c.size}" + (f" ({stars_of(c)} stars)" if c.tier else "")
+
+    @staticmethod
+    def name_key(c: Combo, rules: Rules, level: int | None = None) -> str | None:
+        if not c.tier:
+            return RANK_NAMES[c.key] if c.key <= RANK_2 else "jokers"
+        top = (c.key >> 25) & 31  # the first rank code: the biggest bomb's rank
+        return RANK_NAMES[{1: RANK_A, 2: RANK_2}.get(top, top - 3)] if top else None
+
+
+#: the report's words of this game's charts, rates and categories, by language
+REPORT: dict[str, dict[str, str]] = {
+    "en": {
+        "kou": "扣: winning margin", "m_kou_double": "双扣 (double kou)", "double": "双扣 double (×3)",
+        "single": "单扣 single (×2)", "flat": "平扣 flat (×1)",
+    },
+    "zh": {
+        "kou": "扣：胜负差距", "m_kou_double": "双扣", "double": "双扣 (×3)", "single": "单扣 (×2)", "flat": "平扣 (×1)",
+    },
+}

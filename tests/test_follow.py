@@ -1,0 +1,195 @@
+"""``paipu ingest --follow``: the installed CLI, run from a folder outside the checkout,
+follows a folder while this test (the writer) appends hands, half lines and new files;
+the follower is killed (SIGKILL, and at an exact write step: ``PAIPU_CRASH_AT``) and
+restarted; the dataset ends with each hand once, the planted rejects, no half hand."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import pyarrow.parquet as pq
+
+from paipu.replay.audit import audit_dataset
+from paipu.replay.follow import STATE, follow
+from paipu.replay.ingest import ingest_files
+from paipu.replay.io.commit import read_table
+from paipu.replay.io.jsonl import record_to_json
+from paipu.replay.io.text import record_to_text
+from paipu.replay.sim import simulate
+
+FAST = ("--interval", "0.05", "--settle", "0.3")
+
+
+def _follower(tmp, *args: str, crash_at: int | None = None) -> subprocess.Popen[str]:
+    """The installed ``paipu`` (beside this Python) following ``logs`` into ``ds``, in *tmp*."""
+    exe = os.path.join(os.path.dirname(sys.executable), "paipu")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PAIPU_CRASH_AT")}
+    if crash_at is not None:
+        env["PAIPU_CRASH_AT"] = str(crash_at)
+    return subprocess.Popen([exe, "ingest", "logs", "--out", "ds", "--follow", *args], cwd=tmp, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _ids(tmp) -> Counter:
+    table = read_table(os.path.join(tmp, "ds"), "hands", ["id"]) if os.path.isdir(os.path.join(tmp, "ds")) else None
+    return Counter(table.column("id").to_pylist()) if table is not None else Counter()
+
+
+def _rejects(tmp) -> list[tuple[str, int, str]]:
+    table = read_table(os.path.join(tmp, "ds"), "rejects", ["source", "line", "code"])
+    rows = zip(*(table.column(c).to_pylist() for c in ("source", "line", "code"))) if table is not None else ()
+    return sorted(rows)
+
+
+def _wait_for(tmp, ids: set[str], child: subprocess.Popen, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while not ids <= set(_ids(tmp)):
+        assert child.poll() is None, child.communicate()
+        assert time.monotonic() < end, f"not taken: {sorted(ids - set(_ids(tmp)))}"
+        time.sleep(0.05)
+
+
+def _append(path, text: str) -> None:
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+
+
+def _stop(child: subprocess.Popen, sig: int = signal.SIGINT) -> tuple[str, str]:
+    child.send_signal(sig)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 0, err
+    assert "Traceback" not in err
+    return out, err
+
+
+def test_follow_takes_each_hand_once_across_appends_half_lines_kills_and_restarts(tmp_path):
+    tmp = str(tmp_path)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    hands = list(simulate("doudizhu", None, 60, 7))
+    line = [record_to_json(r).decode() + "\n" for r in hands]
+    a, b, c = logs / "a.jsonl", logs / "b.paipu", logs / "c.jsonl"
+    # a.jsonl: 2 hands, a bad line (line 3), a hand, and hand 3 half written
+    a.write_text(line[0] + line[1] + "not json\n" + line[2] + line[3][:50], encoding="utf-8")
+    child = _follower(tmp, *FAST, "--batch", "5")
+    _wait_for(tmp, {hands[k]["id"] for k in range(3)}, child)
+    time.sleep(0.5)  # polls see the half line: held back, neither taken nor rejected
+    assert _ids(tmp) == Counter(hands[k]["id"] for k in range(3))
+    assert _rejects(tmp) == [("logs/a.jsonl", 3, "bad_record")]
+
+    # the half line completed, one more hand, another bad line (7); a new text file
+    _append(a, line[3][50:] + line[4] + "{not json either\n")
+    b.write_text(record_to_text(hands[5]) + "\n" + record_to_text(hands[6]), encoding="utf-8")
+    _wait_for(tmp, {hands[k]["id"] for k in range(7)}, child)
+    # a new file of many batches: killed (SIGKILL) once the first is in, whatever it was doing
+    c.write_text("".join(line[10:60]), encoding="utf-8")
+    end = time.monotonic() + 30
+    while not set(_ids(tmp)) & {r["id"] for r in hands[10:60]}:
+        assert time.monotonic() < end
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    child.communicate()
+
+    # more written while no follower runs; the next dies at its third write step (mid-batch)
+    _append(a, line[7] + line[8][:20])
+    crashed = _follower(tmp, *FAST, "--batch", "5", crash_at=3)
+    crashed.communicate(timeout=60)
+    assert crashed.returncode == 137
+
+    child = _follower(tmp, *FAST, "--batch", "5")
+    _wait_for(tmp, {r["id"] for r in hands[:8]} | {r["id"] for r in hands[10:60]}, child)
+    time.sleep(0.3)
+    _append(a, line[8][20:])
+    _wait_for(tmp, {hands[8]["id"]}, child)
+    out, err = _stop(child)
+    assert out.count("\n") == 1 and out.startswith("stopped (SIGINT): ingested ")
+
+    expected = Counter(r["id"] for r in hands[:9] + hands[10:60])
+    assert _ids(tmp) == expected  # each hand once, hand 9 never written
+    assert _rejects(tmp) == [("logs/a.jsonl", 3, "bad_record"), ("logs/a.jsonl", 7, "bad_record")]
+    state = {os.path.basename(r["file"]): r for r in pq.read_table(tmp_path / "ds" / STATE).to_pylist()}
+    assert state["a.jsonl"]["offset"] == a.stat().st_size and state["a.jsonl"]["line"] == 9
+    assert state["c.jsonl"]["offset"] == c.stat().st_size and state["c.jsonl"]["line"] == 50
+    # b.paipu's last hand was taken once it settled; its position stays at that hand's start
+    assert state["b.paipu"]["line"] == record_to_text(hands[5]).count("\n") + 1
+
+
+def test_a_replaced_truncated_or_rewritten_file_is_read_again_without_doubling(tmp_path):
+    logs, ds = tmp_path / "logs", str(tmp_path / "ds")
+    logs.mkdir()
+    hands = list(simulate("paodekuai", None, 8, 3))
+    line = [record_to_json(r).decode() + "\n" for r in hands]
+    a = logs / "a.jsonl"
+
+    def run() -> tuple[int, int, int]:  # the library's follower, in this process, until idle
+        stats = follow([str(logs)], ds, interval=0.02, settle=0.1, idle_exit=0.1)
+        assert stats.stopped == "idle" and stats.files == 1
+        return stats.written, stats.duplicates, stats.rejected
+
+    a.write_text(line[0] + line[1] + line[2], encoding="utf-8")
+    assert run() == (3, 0, 0)
+    assert run() == (0, 0, 0)  # at its position: nothing read again
+    (logs / "new").write_text(line[0] + line[3], encoding="utf-8")
+    os.replace(logs / "new", a)  # rotated: a new inode, shorter
+    assert run() == (1, 1, 0)
+    with open(a, "r+", encoding="utf-8") as f:  # truncated in place, then written again
+        f.truncate(0)
+        f.write(line[4])
+    assert run() == (1, 0, 0)
+    with open(a, "r+", encoding="utf-8") as f:  # rewritten in place, longer: its bytes before the offset differ
+        f.write(line[5] + line[6])
+    assert run() == (2, 0, 0)
+    assert _ids(str(tmp_path)) == Counter(r["id"] for r in hands[:7])
+    assert _rejects(str(tmp_path)) == []
+
+
+def test_sigterm_stops_cleanly_and_a_texts_last_hand_waits_for_the_next(tmp_path):
+    tmp = str(tmp_path)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    hands = list(simulate("doudizhu", None, 3, 11))
+    b = logs / "b.paipu"
+    b.write_text(record_to_text(hands[0]) + record_to_text(hands[1]), encoding="utf-8")
+    child = _follower(tmp, "--interval", "0.05", "--settle", "60")
+    _wait_for(tmp, {hands[0]["id"]}, child)
+    time.sleep(0.4)
+    assert _ids(tmp) == Counter([hands[0]["id"]])  # the last hand may still grow: not taken
+    out, err = _stop(child, signal.SIGTERM)
+    assert out == "stopped (SIGTERM): ingested 1 hand from 1 file into ds; 0 already there, 0 rejected, " \
+                  "1 held back (being written)\n"
+    _append(b, record_to_text(hands[2]))  # the next hand line ends it
+    child = _follower(tmp, "--interval", "0.05", "--settle", "60")
+    _wait_for(tmp, {hands[1]["id"]}, child)
+    out, _ = _stop(child)
+    assert out.startswith("stopped (SIGINT): ingested 1 hand from 1 file into ds; 0 already there, 0 rejected, 1 held")
+    assert _ids(tmp) == Counter(r["id"] for r in hands[:2])
+
+
+def test_audit_and_another_ingest_run_beside_the_follower_and_nothing_is_doubled(tmp_path):
+    tmp = str(tmp_path)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    hands = list(simulate("guandan", None, 6, 5))
+    line = [record_to_json(r).decode() + "\n" for r in hands]
+    (logs / "a.jsonl").write_text(line[0] + line[1], encoding="utf-8")
+    child = _follower(tmp, *FAST)
+    _wait_for(tmp, {hands[0]["id"], hands[1]["id"]}, child)
+    # the follower holds the lock only while it writes: a plain ingest and the audit get it
+    other = tmp_path / "other.jsonl"
+    other.write_text(line[2] + line[3], encoding="utf-8")
+    stats = ingest_files([str(other)], str(tmp_path / "ds"), workers=1)
+    assert (stats.written, stats.duplicates) == (2, 0)
+    assert audit_dataset(str(tmp_path / "ds"), workers=1) == 2  # parts: the follower's, the ingest's
+    assert read_table(str(tmp_path / "ds"), "verdicts", ["hand_id"]).num_rows == 4
+    # the same hands reach the followed folder: the follower knows them (it reloaded its index)
+    (logs / "b.jsonl").write_text(line[2] + line[3] + line[4], encoding="utf-8")
+    _wait_for(tmp, {hands[4]["id"]}, child)
+    out, _ = _stop(child)
+    assert out.startswith("stopped (SIGINT): ingested 3 hands from 2 files into ds; 2 already there, 0 rejected")
+    assert _ids(tmp) == Counter(r["id"] for r in hands[:5])

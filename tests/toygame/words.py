@@ -1,0 +1,4 @@
+"""The toy game's words in the report, in English and Chinese."""
+
+REPORT = {"en": {"margin": "Winning margin", "m_big_margin": "won by 5 cards or more"},
+          "zh": {"margin": "胜负差距", "m_big_margin": "赢 5 张以上"}}
