@@ -8,11 +8,12 @@ import pytest
 from typer.testing import CliRunner
 
 from paipu.cli import app
-from paipu.replay.evaluate import decision_state, options_of
+from paipu.replay.cards import CARD_NAMES, CARD_OF, RANK_BIT
+from paipu.replay.evaluate import decision_state, evaluate, options_of
 from paipu.replay.replayer import Matches
 from paipu.replay.sim import Seat, driver, simulate
 from paipu.replay.sim.core import LegalMoves
-from paipu.replay.sim.planner import FAST
+from paipu.replay.sim.planner import FAST, Shapes, cost_of
 from paipu.replay.sim.search import Search, samples_for
 
 #: a small search: the fewest samples, three options at most (the tests' time)
@@ -149,3 +150,23 @@ def test_cli_simulate_with_the_search_bot(tmp_path):
     assert r.exit_code == 0 and "2 hands: 2 ok" in r.stdout
     r = runner.invoke(app, ["simulate", "--game", "ddz", "--budget", "5", "--hands", "2"])
     assert r.exit_code != 0 and "--budget is the search bot's" in r.output
+
+
+def test_a_decision_with_many_options_values_a_shortlist():
+    """The first lead of a Paodekuai hand (over a hundred plays) with max_options=5: the
+    recorded play and the four plays that leave the hand the fewest plays to go, the rest
+    counted as dropped."""
+    record = next(simulate("paodekuai", None, 1, 1))
+    table, _ = decision_state(record, 0)
+    every = options_of(table)
+    ev = evaluate(record, 0, samples=2, budget_ms=None, max_options=5)
+    assert len(ev.options) == 5 and ev.dropped == len(every) - 5 and ev.chosen is not None
+    shapes, hand = Shapes.of(table.combos), table.packed[table.turn]
+
+    def cost(cards) -> int:
+        return cost_of(hand - sum(RANK_BIT[CARD_OF[c] if isinstance(c, str) else c] for c in cards), shapes)
+
+    kept = {tuple(sorted(o.cards)) for o in ev.options}
+    worst_kept = max(cost(o.cards) for o in ev.options if not o.chosen)
+    dropped = [ids for ids, _ in every if tuple(sorted(CARD_NAMES[c] for c in ids)) not in kept]
+    assert len(dropped) == ev.dropped and all(cost(ids) >= worst_kept for ids in dropped)
