@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, NoReturn
+from typing import Annotated, NoReturn, overload
 
 import typer
 import typer.core
 from rich.console import Console
 
 from paipu.analysis import stat_files
-from paipu.analysis import fmt as human  # numbers for people (small, no heavy imports)
+from paipu.replay import fmt as human  # numbers for people (small, no heavy imports)
 
 
 class _Group(typer.core.TyperGroup):
@@ -146,9 +146,9 @@ def check_format(fmt: str) -> None:
 @app.command()
 def games() -> None:
     """List the games paipu knows: names, aliases, variants (the first is the default)."""
-    from paipu.replay.games import games as registered
+    import paipu
 
-    for g in registered():
+    for g in paipu.games():
         out.print(f"{g.name} ({g.title_zh} {g.title}): variants {', '.join(g.variants)}; "
                   f"aliases {', '.join(g.aliases)}", markup=False)
 
@@ -235,6 +235,10 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+@overload
+def capped_workers(workers: int, work: int | None = None, what: str = "blocks") -> int: ...
+@overload
+def capped_workers(workers: None, work: int | None = None, what: str = "blocks") -> None: ...
 def capped_workers(workers: int | None, work: int | None = None, what: str = "blocks") -> int | None:
     """--workers at most the cores, and at most the pieces of *work* when known; a cap
     is said on stderr (a thousand processes for 17 blocks took 2.3 GB on two cores)."""
@@ -276,6 +280,10 @@ def ingest(
     from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
     from paipu.replay.io.sources import InputError, expand_inputs
 
+    if not follow and (interval, settle, idle_exit) != (2.0, 10.0, None):
+        fail("--interval, --settle and --idle-exit go with --follow")
+    if follow and workers is not None:
+        fail("--workers does not go with --follow (the follower parses in its own process)")
     try:
         files = expand_inputs(inputs)
     except InputError as e:
@@ -441,13 +449,13 @@ def convert(
 
 
 def _rules_or_fail(game: str, variant: str | None, level: str | None):
-    from paipu.replay.games import UnknownGame, find_game, find_rules
+    import paipu
 
     try:
-        rules = find_rules(game, variant)
-    except UnknownGame as e:
+        rules = paipu.find_rules(game, variant)
+    except paipu.UnknownGame as e:
         fail(str(e))
-    declared = find_game(rules.game)
+    declared = paipu.find_game(rules.game)
     if level is not None and not declared.levels:
         fail(f"--level applies to games played at a level, not {rules.game}")
     return rules, declared, level
@@ -560,22 +568,12 @@ def audit(
     """
     import json
 
-    from paipu.replay.audit import audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
+    from paipu.replay.audit import Tally, audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
     from paipu.replay.distributed import ClusterError
     from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
     from paipu.replay.io.sources import InputError
 
-    total = bad = unreadable = 0
-    by_code: dict[str, int] = {}
-
-    def count(code: str | None) -> None:
-        """A hand counted: *code* is its violation's, None when it is legal."""
-        nonlocal total, bad
-        total += 1
-        if code is not None:
-            bad += 1
-            by_code[code] = by_code.get(code, 0) + 1
-
+    tally = Tally()
     check_format(fmt)
     datasets = [x for x in inputs if is_dataset(x)]
     files = [x for x in inputs if not is_dataset(x)]
@@ -606,37 +604,31 @@ def audit(
                   f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)
         if not jsonl:  # counted as the files are scanned: a billion hands fit
             for code, n in verdict_counts(ds).items():
-                total += n
-                if code is not None:
-                    bad += n
-                    by_code[code] = by_code.get(code, 0) + n
+                tally.add(code, n)
             continue
-        for row in dataset_verdicts(ds):
-            count(None if row["ok"] else row["code"])  # a verdict row not ok has its code
-            v = [] if row["ok"] else [{"code": row["code"], "action": row["action"], "message": row["message"]}]
-            sys.stdout.write(json.dumps({"id": row["hand_id"], "ok": row["ok"], "violations": v,
-                                         "source": f"{row['source']}:{row['line']}"}, ensure_ascii=False) + "\n")
+        for v in dataset_verdicts(ds):
+            tally.add_verdict(v)
+            sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
     try:
         for v in iter_verdicts(files, fmt) if files else ():
-            unreadable += v.unreadable
-            count(None if v.violation is None else str(v.violation.code))
+            tally.add_verdict(v)
             if jsonl:
                 sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
-            elif not v.ok:
+            elif v.violation is not None:
                 where = f"action {v.violation.action}" if v.violation.action is not None else "record"
                 out.print(f"{v.source}:{v.line} {v.id or '?'}: {v.violation.code} at {where}: {v.violation.message}",
                           markup=False, soft_wrap=True)
     except InputError as e:
         fail(str(e))
     if not jsonl:
-        summary = ", ".join(f"{k} {n:,}" for k, n in sorted(by_code.items()))
-        out.print(f"{human.count(total, 'hand')}: {total - bad:,} ok, {bad:,} with violations"
+        summary = ", ".join(f"{k} {n:,}" for k, n in sorted(tally.by_code.items()))
+        out.print(f"{human.count(tally.hands, 'hand')}: {tally.hands - tally.bad:,} ok, {tally.bad:,} with violations"
                   + (f" ({summary})" if summary else ""), markup=False)
-    if unreadable:
-        fail(f"{human.count(unreadable, 'input')} could not be read (see their verdicts)")
-    if total == 0:
+    if tally.unreadable:
+        fail(f"{human.count(tally.unreadable, 'input')} could not be read (see their verdicts)")
+    if tally.hands == 0:
         fail("no hands found in the inputs")
-    raise typer.Exit(1 if bad else 0)
+    raise typer.Exit(1 if tally.bad else 0)
 
 
 @app.command()
@@ -707,7 +699,7 @@ def simulate(
     job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text,
                     budget=budget)
     total = hands * len(params)
-    if workers in (None, 0):
+    if workers is None or workers == 0:
         workers = min(cores(), job_count(hands, len(params))) if total > BLOCK else 1
     else:
         workers = capped_workers(workers, job_count(hands, len(params)))
@@ -792,6 +784,7 @@ def replay_cmd(
     html_out: Annotated[str | None, typer.Option("--html", help="write the hand as one HTML page (a folder with --hands)")] = None,
     hands: Annotated[list[str] | None, typer.Option(
         "--hands", help="several hand ids (comma-separated, repeatable, or @FILE with one id a line) into the --html folder")] = None,
+    review: Annotated[bool, typer.Option("--review", help="mark the mistakes and blunders (paipu review's defaults)")] = False,
 ) -> None:
     """Show a recorded hand move by move; exit 1 if it breaks a rule."""
     from paipu.replay.io.sources import InputError
@@ -811,7 +804,7 @@ def replay_cmd(
             records = _find_records(source, wanted)
         except InputError as e:
             fail(str(e))
-        raise typer.Exit(_write_pages(records, wanted, html_out, lang, source))
+        raise typer.Exit(_write_pages(records, wanted, html_out, lang, source, review))
     try:
         found = _find_records(source, None if hand is None else [hand], first=True)
     except InputError as e:
@@ -821,23 +814,29 @@ def replay_cmd(
         fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
     if record is None:
         fail(f"no readable hand in {source}")
+    reviewed = _reviewed(record, source) if review else None
     if html_out is not None:
         from paipu.replay.html import write_page
 
         try:
-            v = write_page(record, html_out, lang)
+            broken = write_page(record, html_out, lang, review=reviewed)
         except OSError as e:
             fail(f"{html_out}: cannot write: {e.strerror}")
-        err.print(f"wrote {html_out}" + (f" (violation {v['code']})" if v else ""), markup=False)
-        raise typer.Exit(1 if v is not None else 0)
+        err.print(f"wrote {html_out}" + (f" (violation {broken['code']})" if broken else ""), markup=False)
+        raise typer.Exit(1 if broken is not None else 0)
     from paipu.replay.view import render, step_through
 
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
+    marks = None
+    if reviewed is not None:
+        from paipu.replay.review_view import marks as review_marks
+
+        marks = review_marks(reviewed, lang)
     if step and interactive():
-        v = step_through(record, out, typer.getchar, seat=seat, lang=lang)  # a key at a time, no echo
+        v = step_through(record, out, typer.getchar, seat=seat, lang=lang, marks=marks)  # a key at a time, no echo
     else:
-        v = render(record, out, seat=seat, lang=lang)
+        v = render(record, out, seat=seat, lang=lang, marks=marks)
     raise typer.Exit(1 if v is not None else 0)
 
 
@@ -875,16 +874,18 @@ def _find_records(source: str, ids: list[str] | None, first: bool = False) -> di
         return found
     wanted = None if ids is None else set(ids)
     for item in iter_items([source], strict=False):
-        record = item.record
-        if record is not None and (wanted is None or record["id"] in wanted):
-            found.setdefault(record["id"], record)
+        taken = item.record
+        if taken is not None and (wanted is None or taken["id"] in wanted):
+            found.setdefault(taken["id"], taken)
             if first or (wanted is not None and len(found) == len(wanted)):
                 break
     return found
 
 
-def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang: str, source: str) -> int:
-    """One page per hand and an index.html into *folder*; the exit code (1: a hand breaks a rule or is missing)."""
+def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang: str, source: str,
+                 review: bool = False) -> int:
+    """One page per hand and an index.html into *folder* (*review*: each hand reviewed, its
+    flags on its page); the exit code (1: a hand breaks a rule or is missing)."""
     from html import escape
 
     from paipu.replay.html import html_name, write_page
@@ -902,7 +903,7 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
             continue
         name = html_name(hand_id)  # one name per id, never index.html, always short
         try:
-            v = write_page(record, os.path.join(folder, name), lang)
+            v = write_page(record, os.path.join(folder, name), lang, review=_reviewed(record, source) if review else None)
         except OSError as e:  # that page is missing (said so); the others and the index still come
             err.print(f"{os.path.join(folder, name)}: cannot write: {e.strerror}", markup=False)
             bad += 1
@@ -920,6 +921,17 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
         fail(f"{index}: cannot write: {e.strerror}")
     err.print(f"wrote {human.count(len(items), 'hand')} to {folder}", markup=False)
     return 1 if bad else 0
+
+
+def _reviewed(record: dict, source: str):
+    """The hand's review at the defaults (``replay --review``); a hand the engine cannot
+    set up is a one-line error."""
+    from paipu.replay.review import review_hand
+
+    try:
+        return review_hand(record)
+    except ValueError as e:
+        fail(f"{source}: hand {record['id']!r}: {e}")
 
 
 def interactive() -> bool:
@@ -953,7 +965,7 @@ def _dataset_ids(root: str) -> list[str]:
 
 
 def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> None:
-    """A table for people (numbers via analysis.fmt; text columns in *numbers* hold numbers
+    """A table for people (numbers via replay.fmt; text columns in *numbers* hold numbers
     written already, aligned right); as wide as it needs off a terminal.
 
     On a terminal no cell is ever cut (an id to copy, a number): text wraps at its spaces
@@ -1336,6 +1348,147 @@ def fraud(
     for k, t in enumerate(shown, 1):
         for line in suspect_lines(k, t, alpha):
             out.print(line, markup=False, soft_wrap=True)
+
+
+@app.command()
+def review(
+    source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset", callback=place)],
+    hand: Annotated[str | None, typer.Option("--hand", help="the hand id to review (without it a dataset is reviewed whole)")] = None,
+    seat: Annotated[int | None, typer.Option("--seat", help="review only this seat's decisions")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="the review as JSON on standard output")] = False,
+    html_out: Annotated[str | None, typer.Option("--html", help="write the hand's replayer page with the review")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="random seed of the evaluator")] = 0,
+    samples: Annotated[int, typer.Option("--samples", help="deals of the hidden cards per decision at most")] = 64,
+    budget: Annotated[float, typer.Option("--budget", help="milliseconds per decision (0: none, exactly --samples deals)")] = 50.0,
+    sample: Annotated[int | None, typer.Option("--sample", help="a dataset: review only this many hands, a sample fixed by --seed")] = None,
+    workers: Annotated[int | None, typer.Option(help="a dataset: processes (default: all cores)")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="[ADDRESS]", help="a dataset: review on a Ray cluster: auto, ray://HOST:PORT, or alone for a local one")] = None,
+) -> None:
+    """Review every decision of a hand against paipu's bots: each option's value, the loss
+    of the option played, mistakes and blunders (docs/review.md).
+
+    Without --hand, a dataset's hands (or a --sample) are reviewed into its reviews table
+    and the rating columns of its players table; a rerun goes on with the hands not
+    reviewed yet."""
+    from paipu.replay.audit import is_dataset
+
+    if hand is None and is_dataset(source):
+        _review_dataset(source, sample, seed, samples, budget, workers, ray)
+        return
+    if hand is None:
+        fail("give the hand to review with --hand ID (or a dataset, to review its hands)")
+    if sample is not None or workers is not None or ray is not None:
+        fail("--sample, --workers and --ray review a dataset: leave out --hand")
+    _review_hand(source, hand, seat, json_out, html_out, lang, seed, samples, budget)
+
+
+def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_out: str | None, lang: str,
+                 seed: int, samples: int, budget: float) -> None:
+    """``paipu review INPUT --hand ID``: one hand reviewed (replay.review), shown or written."""
+    from paipu.replay.io.sources import InputError
+
+    if lang not in ("en", "zh"):
+        fail(f"--lang must be en or zh, got {lang!r}")
+    if samples < 2 or budget < 0:
+        fail("--samples must be 2 or more and --budget 0 or more")
+    if html_out is not None:
+        writable_file(html_out, "--html")
+    try:
+        record = _find_records(source, [hand], first=True).get(hand)
+    except InputError as e:
+        fail(str(e))
+    if record is None:
+        fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
+    if seat is not None and not 0 <= seat < len(record["players"]):
+        fail(f"--seat must be 0..{len(record['players']) - 1}")
+    from paipu.replay.review import review_hand
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    settings = {"samples": samples, "budget_ms": budget or None, "seed": seed}
+    progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
+    task = progress.add_task("decisions", total=None)
+    try:
+        with progress:
+            result = review_hand(record, seats=None if seat is None else [seat], samples=samples,
+                                 budget_ms=budget or None, seed=seed,
+                                 on_decision=lambda k, n: progress.update(task, completed=k, total=n))
+    except ValueError as e:  # a hand the engine cannot set up (unknown game, bad deal)
+        fail(f"{source}: hand {hand!r}: {e}")
+    if html_out is not None:
+        from paipu.replay.html import write_page
+
+        try:
+            write_page(record, html_out, lang, review=result)
+        except OSError as e:
+            fail(f"{html_out}: cannot write: {e.strerror}")
+        err.print(f"wrote {html_out}", markup=False)
+    if json_out:
+        import json
+
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    elif html_out is None:
+        from paipu.replay.review_view import review_lines
+
+        # laid out for the terminal's width (40 columns and up); a pipe gets whole lines, 80 wide
+        for line in review_lines(result, lang, out.width if out.is_terminal else 80, **settings):  # type: ignore[arg-type]
+            out.print(line, soft_wrap=not out.is_terminal)
+    from paipu.replay.api import replay_hand
+
+    v = replay_hand(record).violation
+    if v is not None and v.code != "incomplete":  # (a hand cut short is reviewed as far as it goes)
+        where = "" if v.action is None else f" at action {v.action}"
+        err.print(f"{source}: hand {hand!r} breaks a rule{where} ({v.code}): the decisions after it are not reviewed",
+                  markup=False)
+        raise typer.Exit(1)
+
+
+def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, budget: float, workers: int | None,
+                    ray: str | None) -> None:
+    """``paipu review DS``: the dataset pass (replay.review_pass), then the players' rating."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from paipu.analysis.queries import DatasetError
+    from paipu.analysis.rating import update_players
+    from paipu.replay.distributed import ClusterError
+    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
+    from paipu.replay.review_pass import Settings, review_dataset
+
+    if sample is not None and sample < 1:
+        fail(f"--sample must be 1 or more, got {sample}")
+    if samples < 2 or budget < 0:
+        fail("--samples must be 2 or more and --budget 0 or more")
+    progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
+    selected = 0
+    task = progress.add_task("review", total=None)
+
+    def start(chosen: int, left: int) -> None:
+        nonlocal selected
+        selected = chosen
+        progress.update(task, total=left)
+
+    try:
+        with progress:
+            done = review_dataset(dataset, Settings(samples, budget or None, seed), sample, capped_workers(workers),
+                                  ray, on_chunk=lambda s: progress.advance(task, s.hands), on_start=start)
+        players = update_players(dataset)
+    except (DatasetError, DatasetLocked, DatasetWriteError, ClusterError) as e:
+        fail(str(e))
+    err.print(f"{dataset}: reviewed {human.count(done.hands, 'hand')} ({done.decisions:,} decisions) of the "
+              f"{selected:,} {'sampled' if sample is not None else 'in the dataset'}; "
+              f"{selected - done.hands:,} were reviewed already", markup=False)
+    shown = players.filter(players["review_decisions"] > 0).sort("review_decisions", descending=True).head(20)
+    import polars as pl
+
+    pct = [(pl.col(f"review_{k}_rate") * 100).round(1).alias(f"{k} %") for k in ("match", "mistake", "blunder")]
+    _print_frame(shown.select("game", "variant", "player", pl.col("review_hands").alias("hands"),
+                              pl.col("review_decisions").alias("decisions"), pct[0],
+                              pl.col("review_mean_loss").round(2).alias("mean loss"), *pct[1:]),
+                 "rating (loss in points of win probability; docs/review.md)")
 
 
 @app.command()

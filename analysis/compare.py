@@ -15,9 +15,9 @@ import json
 import math
 import polars as pl
 
-from .fmt import p_value
+from paipu.replay.fmt import p_value
 from .inference import _normal_p, holm, mean_interval
-from .queries import connect, sql_text
+from .queries import connect, frame, sql_text
 
 #: the per-hand figures of compare.sql, with how to say them
 FIGURES = {
@@ -35,9 +35,7 @@ def hands(root: str, game: str | None = None, variant: str | None = None) -> pl.
     """The per-hand figures of every duplicate deal in the audited dataset *root*."""
     con = connect(root)
     try:
-        cursor = con.execute(sql_text("compare"), {"game": game, "variant": variant})
-        names = [d[0] for d in cursor.description]
-        return pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+        return frame(con.execute(sql_text("compare"), {"game": game, "variant": variant}))
     finally:
         con.close()
 
@@ -200,7 +198,7 @@ def sentences(result: pl.DataFrame) -> list[str]:
 
 
 def holm_p(p: float) -> str:
-    """``= 0.012`` or ``< 0.0001`` (:func:`analysis.fmt.p_value`)."""
+    """``= 0.012`` or ``< 0.0001`` (:func:`replay.fmt.p_value`)."""
     text = p_value(p)
     return text if text.startswith("<") else "= " + text
 

@@ -17,8 +17,8 @@ import polars as pl
 from . import COMMON_STATS, stat_names  # noqa: F401 - the lists live where the CLI reads them without duckdb
 
 TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
-#: tables other commands may add (``paipu fraud``): views when present, sections of the report
-OPTIONAL_TABLES = ("decisions", "players", "suspects")
+#: tables other commands may add (``paipu fraud``, ``paipu review``): views when present, sections of the report
+OPTIONAL_TABLES = ("decisions", "players", "suspects", "reviews", "reviewed")
 #: the statistics of every game and those the games declare as their own, in report order
 STATS = stat_names()
 
@@ -34,17 +34,29 @@ class QueryError(ValueError):
 SQL_DIR = Path(__file__).with_name("sql")
 
 
-def sql_text(name: str) -> str:
-    """The text of ``sql/NAME.sql`` (shipped as package data), or of a game's own statistic
-    (``sql/NAME.sql`` of the game's package: ``Game.stats`` names them)."""
-    path = SQL_DIR / f"{name}.sql"
-    if not path.is_file():
+def sql_text(name: str, folder: Path = SQL_DIR) -> str:
+    """The text of ``NAME.sql`` in *folder* (``sql/``, or the fraud screens' own; shipped as
+    package data), or of a game's own statistic (``sql/NAME.sql`` of the game's package:
+    ``Game.stats`` names them)."""
+    path = folder / f"{name}.sql"
+    if not path.is_file() and folder == SQL_DIR:
         from paipu.replay.games import games
 
         for g in games():
             if name in g.stats:
                 return g.sql_file(name).read_text(encoding="utf-8")
     return path.read_text(encoding="utf-8")
+
+
+def frame(cursor: duckdb.DuckDBPyConnection, rows: list[tuple] | None = None) -> pl.DataFrame:
+    """The result of *cursor* (its *rows* when fetched already) as a polars DataFrame,
+    column types from the values. The one copy of a result into polars: DuckDB's own
+    ``.pl()`` goes through Arrow, where a ``sum`` of integers (a hugeint) arrives as
+    ``decimal[38,0]`` where the values give ``Int64``, which --json, --csv and the report
+    would show (decision: keep the row copy until the statistics cast their sums)."""
+    names = [d[0] for d in cursor.description or ()]
+    return pl.DataFrame(cursor.fetchall() if rows is None else rows, schema=names, orient="row",
+                        infer_schema_length=None)
 
 
 def parquet_files(folder: str) -> list[str]:
@@ -119,10 +131,7 @@ def run_stat(con: duckdb.DuckDBPyConnection, name: str, game: str | None = None,
     """One statistic as a polars DataFrame."""
     if name not in STATS:
         raise ValueError(f"unknown statistic {name!r} (known: {', '.join(STATS)})")
-    cursor = con.execute(sql_text(name), {"game": game, "variant": variant})
-    names = [d[0] for d in cursor.description]
-    rows = cursor.fetchall()
-    return pl.DataFrame(rows, schema=names, orient="row", infer_schema_length=None)
+    return frame(con.execute(sql_text(name), {"game": game, "variant": variant}))
 
 
 def all_stats(root: str, game: str | None = None, variant: str | None = None) -> dict[str, pl.DataFrame]:
@@ -145,9 +154,7 @@ def optional_table(root: str, name: str, game: str | None = None) -> pl.DataFram
                                    [name]).fetchall()
         if not present:
             return None
-        cursor = con.execute(f"select * from {name}")
-        names = [d[0] for d in cursor.description]
-        df = pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+        df = frame(con.execute(f"select * from {name}"))
     finally:
         con.close()
     if game is not None and "game" in df.columns:
@@ -170,10 +177,8 @@ def find_hands(root: str, game: str | None = None, variant: str | None = None, p
             con.execute(NO_VERDICTS)
         if not con.execute("select 1 from duckdb_views() where view_name = 'hands'").fetchall():
             return pl.DataFrame(), 0
-        cursor = con.execute(sql_text("hands"), {"game": game, "variant": variant, "player": player, "code": code,
-                                                 "since": since, "limit": limit})
-        names = [d[0] for d in cursor.description]
-        df = pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+        df = frame(con.execute(sql_text("hands"), {"game": game, "variant": variant, "player": player, "code": code,
+                                                   "since": since, "limit": limit}))
         total = int(df["matching"][0]) if df.height else 0
         return df.drop("matching"), total
     finally:
@@ -243,7 +248,6 @@ def run_sql(root: str, query: str, safe: bool = False, memory: str | None = None
                 raise QueryError("the query has no SQL statement (give one, e.g. \"select count(*) from hands\")")
             if cursor.description is None:
                 return pl.DataFrame()
-            names = [d[0] for d in cursor.description]
             rows = cursor.fetchmany(max_rows + 1) if safe and max_rows is not None else cursor.fetchall()
         except duckdb.OutOfMemoryException as e:
             if not safe:
@@ -258,7 +262,7 @@ def run_sql(root: str, query: str, safe: bool = False, memory: str | None = None
         if safe and max_rows is not None and len(rows) > max_rows:
             raise QueryStopped(f"the result has more than {max_rows:,} rows (the limit of --safe; --max-rows, "
                                "or a limit clause)")
-        return pl.DataFrame(rows, schema=names, orient="row", infer_schema_length=None)
+        return frame(cursor, rows)
     finally:
         if timer is not None:
             timer.cancel()

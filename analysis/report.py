@@ -31,7 +31,7 @@ import polars as pl  # noqa: E402
 
 from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
-from .fmt import clip, rate_columns  # noqa: E402
+from paipu.replay.fmt import clip, rate_columns  # noqa: E402
 from .inference import holm, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import STATS, all_stats, optional_table  # noqa: E402
 from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402

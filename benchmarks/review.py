@@ -2,6 +2,7 @@
 
     python benchmarks/review.py [--hands 3] [--samples 64] [--budget 50]
                                 [--agreement 40] [--agree-hands 200] [--gap 5]
+    python benchmarks/review.py --separation [--hands 300] [--game doudizhu] [--samples 16] [--budget 20] [--workers 2]
 
 Speed: --hands simulated hands of each game (seed 1) are reviewed whole: every play and
 pass of every seat evaluated at --samples deals at most and a budget of --budget ms (the
@@ -20,6 +21,13 @@ from --agree-hands other hands (seed 2), are evaluated at the default budget and
 option's win probability at the default budget, the decisions whose two best options at
 10x differ by more than --gap points of win probability, and the share of those where the
 best option at the default budget is the best at 10x (the target: at least 90%).
+
+With --separation (``--hands 300 --game doudizhu``): populations of players at known levels
+(random legal moves, ``simple``, ``fast``, and ``search`` when that bot exists), each one
+player sitting at every seat in turn against ``fast`` bots on the same deals, reviewed
+with ``paipu.review_hand`` (its seat only; --samples, --budget): each level's match rate
+(95% Wilson) and mean loss (95% t, clustered by hand: analysis/rating.py), and whether
+the levels come in order with intervals apart (issue 26's target at 300 hands).
 """
 
 from __future__ import annotations
@@ -123,6 +131,98 @@ def agreement(game: str, variant: str, args: argparse.Namespace) -> str:
             f"{clear:5d} {share} {CLOCK() - start:7.0f}")
 
 
+# ---------------------------------------------------------------------------- separation
+
+
+class RandomLegal:
+    """A player at the lowest level: a legal play or the pass (when legal) at random, bids at random."""
+
+    def play(self, table, rng, moves, hints):
+        from paipu.replay.evaluate import pass_legal
+
+        options = [ids for ids, _ in moves] + ([None] if pass_legal(table) else [])
+        return rng.choice(options)
+
+    def bid(self, table, rng, seat, power, stage):
+        return rng.random() < 0.5
+
+
+def levels() -> list[tuple[str, object]]:
+    """The levels measured, weakest first (``search`` only where the bot exists)."""
+    from paipu.replay.sim.bots import BOTS
+
+    out: list[tuple[str, object]] = [("random", RandomLegal()), ("simple", BOTS["simple"]), ("fast", BOTS["fast"])]
+    if "search" in BOTS:
+        out.append(("search", BOTS["search"]))
+    else:
+        print("search: skipped (no search bot in this checkout: paipu simulate --bot lists none)")
+    return out
+
+
+def population(game: str, level: str, policy, hands: int, seed: int = 1) -> list[dict]:
+    """*hands* hands in which the player *level* sits at seat k % n of hand k, ``fast`` elsewhere."""
+    import paipu
+    from paipu.replay.games import find_rules
+    from paipu.replay.sim import Seat
+    from paipu.replay.sim.bots import BOTS
+
+    n = find_rules(game).players
+
+    def seats_for(k: int):
+        return [Seat(level, policy) if s == k % n else Seat(f"fast-{s}", BOTS["fast"]) for s in range(n)]
+
+    return list(paipu.simulate(game, hands=hands, seed=seed, seats_for=seats_for))
+
+
+def _review_seat(job: tuple) -> tuple[int, int, float, int, int, float]:
+    """(decisions, matches, summed loss, mistakes, blunders, seconds) of one hand's seat."""
+    import paipu
+
+    record, seat, samples, budget = job
+    start = time.perf_counter()
+    review = paipu.review_hand(record, seats=[seat], samples=samples, budget_ms=budget, seed=0)
+    ds = review.decisions
+    return (len(ds), sum(d.chosen == d.best or d.loss <= 0 for d in ds), sum(d.loss for d in ds),
+            sum(d.flag == "mistake" for d in ds), sum(d.flag == "blunder" for d in ds), time.perf_counter() - start)
+
+
+def separation(game: str, hands: int, samples: int, budget: float | None, workers: int) -> None:
+    from paipu.analysis.inference import wilson
+    from paipu.analysis.rating import loss_interval
+    from paipu.replay.games import find_rules
+
+    n = find_rules(game).players
+    measured = levels()
+    print(f"separation: {game}, {hands} hands per level (the level's player at each seat in turn, fast bots "
+          f"elsewhere, the same deals), its decisions reviewed at {samples} samples, budget "
+          f"{'none' if budget is None else f'{budget:g} ms'}; {workers} worker(s)")
+    print(f"{'level':8} {'hands':>5} {'decisions':>9} {'match %':>7} {'95% interval':>14} {'mean loss':>9} "
+          f"{'95% interval':>14} {'mistake %':>9} {'blunder %':>9} {'s':>6}")
+    rows = []
+    for level, policy in measured:
+        records = population(game, level, policy, hands)
+        from paipu.replay.distributed import run_parts
+
+        # (paipu's pool: its workers die with this process, however it ends)
+        per_hand = run_parts(_review_seat, [((r, k % n, samples, budget),) for k, r in enumerate(records)],
+                             workers=workers)
+        d = sum(x[0] for x in per_hand)
+        m = sum(x[1] for x in per_hand)
+        counted = [(x[0], x[2]) for x in per_hand if x[0]]
+        mean, llo, lhi = loss_interval([k for k, _ in counted], [x for _, x in counted])
+        mlo, mhi = wilson(m, d)
+        mistakes, blunders = sum(x[3] for x in per_hand), sum(x[4] for x in per_hand)
+        rows.append((level, m / d, mlo, mhi, mean, llo, lhi))
+        print(f"{level:8} {len(records):5d} {d:9,d} {100 * m / d:7.1f} {f'{100 * mlo:.1f}-{100 * mhi:.1f}':>14} "
+              f"{mean:9.2f} {f'{llo:.2f}-{lhi:.2f}':>14} {100 * mistakes / d:9.1f} {100 * blunders / d:9.1f} "
+              f"{sum(x[5] for x in per_hand):6.0f}", flush=True)
+    for name, value, lo, hi, better in (("match rate", 1, 2, 3, 1), ("mean loss", 4, 5, 6, -1)):
+        ordered = all(better * (b[value] - a[value]) > 0 for a, b in zip(rows, rows[1:]))
+        apart = all((b[lo] > a[hi]) if better > 0 else (b[hi] < a[lo]) for a, b in zip(rows, rows[1:]))
+        print(f"{name}: levels {'in order' if ordered else 'NOT in order'}, "
+              f"95% intervals {'apart' if apart else 'overlapping'} between neighbours")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=3)
@@ -132,7 +232,13 @@ def main() -> None:
     ap.add_argument("--agree-hands", type=int, default=200)
     ap.add_argument("--gap", type=float, default=5.0)
     ap.add_argument("--games", default="", help="only these games (comma-separated names)")
+    ap.add_argument("--separation", action="store_true")
+    ap.add_argument("--game", default="doudizhu", help="--separation: the game")
+    ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args()
+    if args.separation:
+        separation(args.game, args.hands, args.samples, args.budget or None, args.workers)
+        return
     games = [g for g in GAMES if not args.games or g[0] in args.games.split(",")]
     if args.hands:
         print(f"{'game':20} {'decisions':>9} {'per s':>6} {'median':>8} {'p90':>6} {'max ms':>7} "

@@ -13,21 +13,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from .cards import CARD_NAMES, parse_cards
 from .combos import Combo, any_beats, strongest
 from .games import find_game, find_rules
-from .record import RecordError as _Unfit
 from .record import check_record
-from .replayer import Replay, make_table, replay
-from .verdicts import Violation
+from .replayer import Replay, replay, walk
+from .verdicts import Code, RecordError, Violation
 
-
-class RecordError(ValueError):
-    """A hand that could not be read (its file, line, code and message)."""
+__all__ = ["RecordError", "read_records", "replay_hand", "classify", "beats", "legal_moves", "ingest", "audit"]
 
 
 def read_records(*inputs: str, fmt: str = "auto", errors: str = "raise") -> Iterator[dict]:
@@ -47,7 +43,7 @@ def read_records(*inputs: str, fmt: str = "auto", errors: str = "raise") -> Iter
             if item.record is not None:
                 yield item.record
             elif errors == "raise":
-                raise RecordError(f"{item.where}: {item.code}: {item.message}")
+                raise RecordError(item.code or Code.BAD_RECORD, None, item.message or "", item.action, item.where)
 
 
 def _is_dataset(path: str) -> bool:
@@ -63,11 +59,9 @@ def replay_hand(record: Any, detail: bool = False, previous: dict | None = None)
     of a replay of a record the engine does not take (a string seat gave engine_error)."""
     try:
         check_record(record, action_cards=False)
-    except _Unfit as e:
+    except RecordError as e:
         get = record.get if isinstance(record, dict) else {}.get
-        at = re.match(r"actions\[(\d+)\]", e.field or "")  # the action the field is in, if any
-        return Replay(get("id"), get("game"), get("variant"),
-                      Violation(e.code, int(at.group(1)) if at else None, str(e).split(": ", 1)[1]))
+        return Replay(get("id"), get("game"), get("variant"), Violation(e.code, e.action, e.detail))
     return replay(record, detail, previous)
 
 
@@ -93,15 +87,11 @@ def legal_moves(record: dict, upto: int) -> list[list[str]]:
 
     :raises ValueError: when one of those actions breaks a rule (its verdict in the message).
     """
-    table = make_table(record)
-    v = table.setup()
-    for i, action in enumerate(record["actions"][:upto]):
-        if v is not None:
-            break
-        v = table.step(i, action)
-    if v is not None:
-        raise ValueError(f"{v.code} at action {v.action}: {v.message}")
-    return [[CARD_NAMES[c] for c in cards] for cards, _ in table.legal_moves(table.turn)]
+    r = walk(record, upto=upto)
+    if r.violation is not None:
+        raise ValueError(f"{r.violation.code} at action {r.violation.action}: {r.violation.message}")
+    assert r.table is not None  # (no violation: the table was set up)
+    return [[CARD_NAMES[c] for c in cards] for cards, _ in r.table.legal_moves(r.table.turn)]
 
 
 def ingest(inputs: list[str], out: str, fmt: str = "auto", workers: int | None = 1):

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .io.readers import iter_file
 from .io.sources import Item, expand_inputs
 from .replayer import Replay, plays_matches, replay
-from .verdicts import Code, Violation
-
-_ACTION_FIELD = re.compile(r'field "actions\[(\d+)\]')
-
+from .verdicts import Code, Violation, verdict_json
 
 @dataclass
 class Verdict:
@@ -30,11 +26,30 @@ class Verdict:
     def ok(self) -> bool:
         return self.violation is None
 
-    def to_json(self) -> dict:
-        out = {"id": self.id, "ok": self.ok,
-               "violations": [self.violation.to_json()] if self.violation else [],
-               "source": f"{self.source}:{self.line}"}
-        return out
+    def to_json(self) -> dict[str, object]:
+        return verdict_json(self.id, self.violation, f"{self.source}:{self.line}")
+
+
+@dataclass
+class Tally:
+    """Hands counted by verdict (``paipu audit``'s summary): all, those that break a rule
+    (by code) and the inputs that could not be read."""
+
+    hands: int = 0
+    bad: int = 0
+    unreadable: int = 0
+    by_code: dict[str, int] = field(default_factory=dict)
+
+    def add(self, code: str | None, n: int = 1) -> None:
+        """*n* hands of violation *code* (None: legal)."""
+        self.hands += n
+        if code is not None:
+            self.bad += n
+            self.by_code[code] = self.by_code.get(code, 0) + n
+
+    def add_verdict(self, v: Verdict) -> None:
+        self.unreadable += v.unreadable
+        self.add(None if v.violation is None else str(v.violation.code))
 
 
 def is_dataset(path: str) -> bool:
@@ -51,9 +66,7 @@ def is_dataset(path: str) -> bool:
 
 def verdict_of_item(item: Item, matches=None) -> Verdict:
     if item.record is None:
-        m = _ACTION_FIELD.search(item.message or "")
-        action = int(m.group(1)) if m else None
-        return Verdict(item.hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, action, item.message or ""),
+        return Verdict(item.hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, item.action, item.message or ""),
                        unreadable=item.unreadable)
     r = matches.replay(item.record) if matches is not None else replay(item.record)
     return Verdict(item.record["id"], item.source, item.line, r.violation, r)
@@ -136,9 +149,8 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
             by_code: dict[str, int] = {}
             summary = PartSummary(by_code=by_code)
             for record in records_of_part(game, hands_path, actions_path):
-                if turns is not None:
-                    turns.add(record, matches.previous(record))
-                r = matches.replay(record, detail=True)
+                # one walk per hand: the verdict, and the decisions as it goes
+                r = matches.replay(record, True, *(() if turns is None else (turns.visitor(record),)))
                 rows.add(record, r)
                 summary.hands += 1
                 if r.violation is None:
@@ -294,21 +306,22 @@ def verdict_counts(root: str) -> dict[str | None, int]:
     return dict(rows)
 
 
-def dataset_verdicts(root: str):
-    """Every verdict row of a dataset (after :func:`audit_dataset`), as dicts, each with
-    the ``source`` file and ``line`` its hand was ingested from."""
+def dataset_verdicts(root: str) -> Iterator[Verdict]:
+    """Every verdict of a dataset (after :func:`audit_dataset`), each with the ``source``
+    file and ``line`` its hand was ingested from."""
     from .io import store
     from .io.commit import settle, snapshot
 
     settle(root)
     listed = snapshot(root, ["verdicts", "hands"])  # both from the same batches
     if not listed["verdicts"] or not listed["hands"]:
-        return []
+        return
     verdicts = store.dataset(listed["verdicts"], store.join(root, "verdicts")).to_table()
     hands = store.dataset(listed["hands"], store.join(root, "hands")).to_table(columns=["id", "source", "line"])
     rows = verdicts.to_pylist()
     where = dict(zip(hands.column("id").to_pylist(), zip(hands.column("source").to_pylist(),
                                                           hands.column("line").to_pylist())))
     for row in rows:
-        row["source"], row["line"] = where.get(row["hand_id"], (root, 0))
-    return rows
+        source, line = where.get(row["hand_id"], (root, 0))
+        violation = None if row["ok"] else Violation(Code(row["code"]), row["action"], row["message"])
+        yield Verdict(row["hand_id"], source, line, violation)

@@ -19,12 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations_with_replacement
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from .cards import GUARD, N_RANKS, counts, pack_counts
 
+if TYPE_CHECKING:
+    from .wild import WildMoves
+
+#: readings of plays with wild cards cached per table at most this many (then the cache
+#: starts again)
+MEMO = 200_000
 
 #: a game's classification of a play's cards, card by card
 Classify = Callable[[list[int]], tuple["Combo", ...]]
@@ -107,11 +113,20 @@ class ComboIndex:
         self.wild_readings: dict[object, tuple[Combo, ...]] = {}
         self.packed = list(self.readings)
         self.matrix = np.array([counts(p) for p in self.packed], dtype=np.int16).reshape(-1, N_RANKS)
+        #: each entry's packed counts in two int64 halves (ranks 0..7, 8..14), for the
+        #: guard test of :func:`~replay.cards.contains` on all of them at once; the entries
+        #: from the smallest to the largest (their indexes; their halves), and how many
+        #: have at most n cards (n = 0..30): a hand is tested on those only
+        low, high = halves(self.packed)
+        sizes = np.array([total(p) for p in self.packed], dtype=np.int64)
+        self.by_size = np.argsort(sizes, kind="stable")
+        self.sized_halves = (low[self.by_size], high[self.by_size])
+        self.at_most = np.searchsorted(sizes[self.by_size], np.arange(31), side="right")
 
     def __len__(self) -> int:
         return len(self.readings)
 
-    #: the wild-card move generator built on this table (see :meth:`WildMoves.of`)
+    #: the wild-card move generator built on this table (see :meth:`replay.wild.WildMoves.of`)
     _wild_moves: WildMoves | None = None
 
     def classify(self, packed: int) -> tuple[Combo, ...]:
@@ -122,7 +137,7 @@ class ComboIndex:
         """The readings of a play with wild cards by its *name*, from ``classify()`` once."""
         found = self.wild_readings.get(name)
         if found is None:
-            if len(self.wild_readings) >= WildMoves.MEMO:
+            if len(self.wild_readings) >= MEMO:
                 self.wild_readings.clear()
             found = self.wild_readings[name] = classify()
         return found
@@ -161,178 +176,43 @@ class ComboIndex:
         return False
 
     def all_plays(self, hand: int) -> list[int]:
-        """Every packed combination held in *hand* (a lead), by a vectorised filter."""
-        have = np.array(counts(hand), dtype=np.int16)
-        rows = np.nonzero((self.matrix <= have).all(axis=1))[0]
-        return [self.packed[i] for i in rows]
+        """Every packed combination held in *hand* (a lead), by a vectorised filter over
+        the entries no larger than the hand, in the table's order."""
+        packed = self.packed
+        n = self.at_most[total(hand)]
+        low, high = self.sized_halves
+        rows = self.by_size[:n][held((low[:n], high[:n]), hand)]
+        rows.sort()
+        return [packed[i] for i in rows]
+
+    def count_plays(self, hand: int) -> int:
+        """``len(all_plays(hand))``, without the list."""
+        n = self.at_most[total(hand)]
+        low, high = self.sized_halves
+        return int(np.count_nonzero(held((low[:n], high[:n]), hand)))
 
 
-class WildMoves:
-    """Move generation with wild cards over a :class:`ComboIndex`, from rank counts.
-
-    A move is built from one table entry (rank-level counts): the hand's lowest natural
-    cards of each rank, wild cards for the shortage. Which entries the hand can make is
-    one vectorised pass over the table (shortage = what the natural counts lack, at most the
-    wilds held); a move is then named by its natural counts and its number of wilds, and its
-    readings are cached by the same name, so a hand never tries wild-card assignments once
-    a shape has been seen. Following a play, only the entries whose moves could beat it are
-    built: the same size, bombs, shapes that wild cards could turn into a bomb (at least
-    *wild_bomb* cards with a wild among them) and the kinds in *flushable* (a straight of
-    one suit reads as a straight flush).
-    """
-
-    #: readings cached per table at most this many (then the cache starts again)
-    MEMO = 200_000
-    #: the kernel's loop (set with ``fast``)
-    wild_moves: Callable[..., None]
-
-    def __init__(self, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()):
-        self.table = table
-        packed = np.array(table.packed, dtype=object)
-        #: each entry's packed counts in two int64 halves: ranks 0..7 and ranks 8..14
-        self.low = (packed & LOW40).astype(np.int64)
-        self.high = (packed >> 40).astype(np.int64)
-        self.size = np.array([total(p) for p in table.packed])
-        self.bomb = np.array([max(c.tier for c in table.readings[p]) > 0 for p in table.packed], dtype=bool)
-        #: entries whose cards can read as a flush of their kind (a straight: a straight flush)
-        self.flushable = [any(c.kind in flushable for c in table.readings[p]) for p in table.packed]
-        self.always = self.bomb | np.array(self.flushable, dtype=bool)
-        self.wild_bomb = self.size >= wild_bomb
-        #: the (rank, count) parts of each entry
-        self.parts = [[(r, n) for r, n in enumerate(counts(p)) if n] for p in table.packed]
-        self.memo: dict[object, tuple[Combo, ...]] = {}
-        #: the compiled kernel's copy of the entries (replay/_kernel.pyx, wild_moves), where
-        #: it is built: the loop of :meth:`moves` in C, the Python loop being the reference
-        self.fast: object | None = None
-        from .kernel import compiled
-
-        if compiled is not None and int(self.size.max(initial=0)) <= 30:
-            self.fast = compiled.WildTable(list(table.packed), self.size.tolist(), self.always.tolist(),
-                                           self.flushable, wild_bomb)
-            self.wild_moves = compiled.wild_moves
-
-    @classmethod
-    def of(cls, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()) -> WildMoves:
-        gen = table._wild_moves
-        if gen is None:
-            gen = table._wild_moves = cls(table, wild_bomb, flushable)
-        return gen
-
-    def candidates(self, natural: int, wilds: int, last: tuple[Combo, ...] | None
-                   ) -> tuple[list[int], list[int], list[int], list[int]]:
-        """(entry indexes, natural counts of each move as (low, high) packed halves, wilds used),
-        in table order, for the entries the packed *natural* counts plus *wilds* can make
-        (and, following *last*, that could beat it). The shortage of each entry is computed
-        on packed counts for every entry at once (the guard-bit subtraction of ``contains``)."""
-        d = (self.low | _GUARD_LOW) - (natural & LOW40)
-        low = d & (((d & _GUARD_LOW) >> 4) * 15)  # what each rank lacks
-        d = (self.high | _GUARD_HIGH) - (natural >> 40)
-        high = d & (((d & _GUARD_HIGH) >> 4) * 15)
-        short = (low + (high & _HIGH_NATURAL)) % 31
-        ok = (short <= wilds) & ((high & _HIGH_JOKERS) == 0)  # jokers are never wild here
-        if last is not None:
-            keep = self.always | (self.wild_bomb & (short > 0))
-            if not any(c.tier for c in last):
-                keep |= self.size == last[0].size
-            ok &= keep
-        idx = np.flatnonzero(ok)
-        return (idx.tolist(), (self.low[idx] - low[idx]).tolist(), (self.high[idx] - high[idx]).tolist(),
-                short[idx].tolist())
-
-    def remember(self, key: object, readings: tuple[Combo, ...]) -> None:
-        if len(self.memo) >= self.MEMO:
-            self.memo.clear()
-        self.memo[key] = readings
-
-    def moves(self, by_rank: list[list[int]], spare: list[int], natural: int, last: tuple[Combo, ...] | None,
-              classify: Classify) -> MoveList:
-        """The moves from table entries: *by_rank* the natural cards of each rank (lowest
-        first), *spare* the wild cards in the order they fill shortages, *classify* the
-        game's card-by-card classification (asked once per name of a move)."""
-        out = MoveList(self, last, classify)
-        out.by_rank, out.spare = by_rank, spare
-        if self.fast is not None:
-            self.wild_moves(self.fast, out, out.made, by_rank, spare, natural, last, classify, self.memo, self.remember)
-            return out
-        return self.moves_python(out, by_rank, spare, natural, last, classify)
-
-    def moves_python(self, out: MoveList, by_rank: list[list[int]], spare: list[int], natural: int,
-                     last: tuple[Combo, ...] | None, classify: Classify) -> MoveList:
-        """:meth:`moves` in Python (the reference of the kernel's ``wild_moves``), into *out*."""
-        idx, low, high, shorts = self.candidates(natural, len(spare), last)
-        parts, made, memo, flushable = self.parts, out.made, self.memo, self.flushable
-        for k, i in enumerate(idx):
-            key = (low[k], high[k], shorts[k])
-            if key in made:
-                continue
-            if last is not None and (key[0] or key[1]) and not flushable[i]:
-                readings = memo.get(key)
-                if readings is not None and not (readings and any_beats(readings, last)):
-                    made[key] = i  # its readings do not beat: its cards are made only if add() asks
-                    continue
-            cards = []
-            for r, n in parts[i]:
-                cards += by_rank[r][:n]
-            name: object = key
-            if flushable[i] and len({c & 3 for c in cards}) == 1:
-                name = (key, True)  # a straight of one suit also reads as a straight flush
-            if key[2]:
-                cards += spare[:key[2]]
-                if not (key[0] or key[1]):
-                    name = tuple(cards)  # wild cards alone: which ones
-            made[key] = cards
-            readings = memo.get(name)
-            if readings is None:
-                readings = classify(cards)
-                self.remember(name, readings)
-            if readings and (last is None or any_beats(readings, last)):
-                out.append((cards, readings))
-        return out
+LOW40 = (1 << 40) - 1
+_GUARD_LOW = GUARD & LOW40
+_GUARD_HIGH = GUARD >> 40
 
 
-class MoveList(list[tuple[list[int], tuple[Combo, ...]]]):
-    """Moves being generated (see :meth:`WildMoves.moves`): the moves from table entries by
-    name, and :meth:`add` for the game's other candidates, with the same deduplication."""
+def halves(packed: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Packed counts as two int64 arrays: ranks 0..7 (40 bits) and ranks 8..14."""
+    values = np.array(packed, dtype=object)
+    return (values & LOW40).astype(np.int64), (values >> 40).astype(np.int64)
 
-    def __init__(self, gen: WildMoves, last: tuple[Combo, ...] | None, classify: Classify):
-        super().__init__()
-        self.gen, self.last, self.classify = gen, last, classify
-        #: each move from a table entry by name: its cards, or the entry's index where the
-        #: move was not built (following a play, readings known not to beat it)
-        self.made: dict[tuple[int, int, int], list[int] | int] = {}
-        self.seen: set[tuple[int, ...]] = set()
-        #: the hand's natural cards by rank and its wild cards (set by WildMoves.moves)
-        self.by_rank: list[list[int]] = []
-        self.spare: list[int] = []
 
-    def made_cards(self, key: tuple[int, int, int]) -> list[int] | None:
-        """The cards of the move named *key* made from a table entry, None if none was."""
-        found = self.made.get(key)
-        if isinstance(found, int):  # not built when it was met: built now
-            cards: list[int] = []
-            for r, n in self.gen.parts[found]:
-                cards += self.by_rank[r][:n]
-            found = self.made[key] = cards + self.spare[:key[2]]
-        return found
-
-    def add(self, cards: list[int], natural: int, short: int, flush: bool = False) -> None:
-        """Another candidate: *natural* its packed natural counts, *short* its wild cards."""
-        key = (natural & LOW40, natural >> 40, short)
-        ordered = tuple(sorted(cards))
-        if ordered in self.seen:
-            return
-        made = self.made_cards(key) if key in self.made else None
-        if made is not None and tuple(sorted(made)) == ordered:
-            return
-        self.seen.add(ordered)
-        name = ordered if not natural else (key, True) if flush else key
-        memo = self.gen.memo
-        readings = memo.get(name)
-        if readings is None:
-            readings = self.classify(cards)
-            self.gen.remember(name, readings)
-        if readings and (self.last is None or any_beats(readings, self.last)):
-            self.append((cards, readings))
+def held(halves: tuple[np.ndarray, np.ndarray], hand: int) -> np.ndarray:
+    """Which packed entries (:func:`halves`) *hand* holds: the guard test of
+    :func:`~replay.cards.contains`, each field of the hand at least the entry's."""
+    low, high = halves
+    a = ((hand & LOW40) | _GUARD_LOW) - low
+    a &= _GUARD_LOW
+    b = ((hand >> 40) | _GUARD_HIGH) - high
+    b &= _GUARD_HIGH
+    both: np.ndarray = (a == _GUARD_LOW) & (b == _GUARD_HIGH)
+    return both
 
 
 def cards_by_rank(hand: bytearray, skip: int = -1) -> list[list[int]]:
@@ -361,14 +241,6 @@ def cards_by_rank(hand: bytearray, skip: int = -1) -> list[list[int]]:
 
 #: the cards of each rank by its four suits' counts (one byte each), made on first use
 _RANK_CARDS: list[dict[int, list[int]]] = [{} for _ in range(13)]
-
-
-LOW40 = (1 << 40) - 1
-_GUARD_LOW = GUARD & LOW40
-_GUARD_HIGH = GUARD >> 40
-#: in the high half (ranks 8..14): the count fields of the jokers, and of the ranks 8..12
-_HIGH_JOKERS = ((1 << 75) - (1 << 65)) >> 40
-_HIGH_NATURAL = ((1 << 65) - (1 << 40)) >> 40
 
 
 # ----------------------------------------------------------------- building blocks

@@ -34,12 +34,28 @@ OUTCOME_BASE = [
 ]
 
 
+def arrow_type(name: str | pa.DataType) -> pa.DataType:
+    """The Arrow type of a game's outcome column by its name (:attr:`Game.outcome_columns
+    <replay.game.Game.outcome_columns>`: the engine holds no Arrow): an alias of
+    ``pa.type_for_alias`` or ``list<...>`` of one; an Arrow type is itself.
+
+    >>> arrow_type("int8"), arrow_type("list<float64>")
+    (DataType(int8), ListType(list<item: double>))
+    """
+    if isinstance(name, pa.DataType):
+        return name
+    if name.startswith("list<") and name.endswith(">"):
+        return pa.list_(arrow_type(name[5:-1]))
+    return pa.type_for_alias(name)
+
+
 def outcomes_schema() -> pa.Schema:
     """The ``outcomes`` columns: the common ones, then every registered game's own (each part
     file has them all, so that a query naming one game's column runs on any dataset)."""
     cols = dict(OUTCOME_BASE)
     for game in games():
-        for name, kind in game.outcome_columns.items():
+        for name, kind_name in game.outcome_columns.items():
+            kind = arrow_type(kind_name)
             if cols.setdefault(name, kind) != kind:
                 raise TypeError(f"outcome column {name!r} of {game.name} is {kind}, another game has {cols[name]}")
     return pa.schema(list(cols.items()))

@@ -14,6 +14,8 @@ restart resumes where the last committed batch ended, reading nothing twice (and
 did, the dedup would skip it).  A file whose inode changed (replaced, rotated), that is
 shorter than its offset (truncated) or whose bytes before the offset changed (rewritten)
 is read again from its start; its hands already stored are skipped by id and content.
+The batches of one poll are gathered up to *batch_size* hands (:func:`~replay.ingest.merge_results`),
+so that a poll over many small files costs one commit, with all their positions.
 
 **What is complete.**
 
@@ -52,6 +54,7 @@ Stopping: SIGINT (Ctrl-C) or SIGTERM ends the follower after the batch in hand i
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import signal
 import threading
@@ -62,13 +65,13 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from .ingest import BATCH_BYTES, Batch, Ingester, IngestStats, iter_batches, paused_gc, work
+from .ingest import BATCH_BYTES, Batch, BatchResult, Ingester, IngestStats, iter_batches, merge_results, paused_gc, work
 from .io.commit import DatasetLocked, part_files, writing
 from .io.dataset import file_identity
 from .io.sources import (
-    _UTF16, GZIP_MAGIC, InputError, Item, LongLine, Unreadable, base_suffix, expand_inputs, file_encoding, sniff_format,
-    tail_lines,
+    _UTF16, GZIP_MAGIC, InputError, Item, LongLine, Unreadable, base_suffix, expand_inputs, file_encoding, tail_lines,
 )
+from .io.readers import sniff_format
 from .io.text import HAND_LINE
 
 #: the follower's read positions, inside the dataset (``_``: no table reader sees it)
@@ -134,11 +137,10 @@ def _state_table(state: dict[str, Position]) -> pa.Table:
     return pa.table(cols, schema=STATE_SCHEMA)
 
 
-def _tail_hash(path: str, offset: int) -> int:
+def _tail_hash(f: io.BufferedReader, offset: int) -> int:
     if offset == 0:
         return 0
-    with open(path, "rb") as f:
-        data = os.pread(f.fileno(), min(offset, TAIL), offset - min(offset, TAIL))
+    data = os.pread(f.fileno(), min(offset, TAIL), offset - min(offset, TAIL))
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") >> 1
 
 
@@ -312,6 +314,11 @@ class _Follower:
         return changed
 
     def _work(self, todo: list, gone: list[str], now: float) -> None:
+        """Read the files of *todo*; their batches are gathered and written a few files at
+        a time (one commit for many small files), each with the positions after it."""
+        self.results: list[BatchResult] = []
+        self.moved: dict[str, Position] = {}  # positions after the gathered batches
+        self.size = 0
         for ident in gone:
             del self.state[ident]
             self.held.pop(ident, None)
@@ -319,16 +326,48 @@ class _Follower:
             if self.stop.event.is_set():
                 break
             if w is None:  # an unreadable path: one reject (io.sources.Unreadable)
-                for batch in iter_batches([path], self.fmt, self.batch_size):
-                    self.ingester.add(work(batch))
+                for unread in iter_batches([path], self.fmt, self.batch_size):
+                    self._take(unread, "", None)
                 self.reported.add(path)
                 continue
-            self._file(path, ident, st, w, now)
-        if gone and not todo:  # positions of files removed: dropped with a batch of their own
-            self._add(None, "", None)
+            self.held[ident] = []
+            for batch, pos in self._batches(path, ident, st, w, now):
+                self._take(batch, ident, pos)
+                if self.stop.event.is_set():
+                    break  # (the file is looked at again by the next run)
+        if self.results or self.moved or gone:
+            self._flush()
         self.listing = self._listing()
 
-    def _file(self, path: str, ident: str, st: os.stat_result, w: _Watch, now: float) -> None:
+    def _take(self, batch: Batch | None, ident: str, pos: Position | None) -> None:
+        """Gather one batch (None: only a position), with the file's position after it."""
+        if batch is not None:
+            result = work(batch)
+            self.results.append(result)
+            self.size += batch.size + 1
+            if ident:
+                self.held[ident] += result.held
+        if pos is not None:
+            self.moved[ident] = pos
+        if self.size >= BATCH_BYTES or sum(r.read for r in self.results) >= self.batch_size:
+            self._flush()
+
+    def _flush(self) -> None:
+        """The gathered batches as one batch of the dataset, the positions with them."""
+        state = {**self.state, **self.moved}
+        table = {STATE: _state_table(state)}
+        if self.results:
+            self.ingester.add(merge_results(self.results), table)
+        else:
+            self.ingester.writer.stage(STATE, table[STATE])
+            self.ingester.writer.commit()
+        self.state = state
+        self.results, self.moved, self.size = [], {}, 0
+
+    def _batches(self, path: str, ident: str, st: os.stat_result, w: _Watch,
+                 now: float) -> Iterator[tuple[Batch | None, Position | None]]:
+        """The new batches of one file, each with the file's position after it (None: not
+        known yet); when they are all taken the file is marked read through."""
         settled = now - w.since >= self.settle
         if w.kind is None:
             if st.st_size == 0:
@@ -347,48 +386,32 @@ class _Follower:
             if mode == "whole" and not settled:
                 return
             fresh.offset = st.st_size
-            held = len(self.stats.held)
             last = None  # the position goes with the file's last batch
             for batch in iter_batches([path], w.kind, self.batch_size):
                 if last is not None:
-                    self._add(last, ident, None)
+                    yield last, None
                 last = batch
-            self._add(last, ident, fresh)
-            self.held[ident] = self.stats.held[held:]
-            del self.stats.held[held:]
+            yield last, fresh
             w.done = w.seen
             return
-        if old is not None and ((old.dev, old.ino) != (st.st_dev, st.st_ino) or st.st_size < old.offset
-                                or _tail_hash(path, old.offset) != old.tail):
-            old = None  # replaced, truncated or rewritten: read again from the start
-        start = old or fresh
-        base = file_encoding(_head(path))
-        held = len(self.stats.held)
-        pending: list[tuple[str, int]] = []
-        reader = _line_batches if mode == "lines" else _text_batches
-        for batch, offset, line in reader(path, start.offset, start.line, st.st_size, self.batch_size, base,
-                                          settled, pending):
-            pos = Position(st.st_dev, st.st_ino, offset, line, _tail_hash(path, offset), st.st_size, st.st_mtime_ns)
-            self._add(batch, ident, pos)
-            if self.stop.event.is_set():
-                return  # (the file is looked at again by the next run)
-        self.held[ident] = self.stats.held[held:] + pending
-        del self.stats.held[held:]
-        w.pending = bool(pending)
+        with open(path, "rb") as f:
+            now_st = os.fstat(f.fileno())
+            if (now_st.st_dev, now_st.st_ino) != (st.st_dev, st.st_ino):
+                return  # replaced since the poll looked: the next poll reads the new file
+            if old is not None and ((old.dev, old.ino) != (st.st_dev, st.st_ino) or st.st_size < old.offset
+                                    or _tail_hash(f, old.offset) != old.tail):
+                old = None  # replaced, truncated or rewritten: read again from the start
+            start = old or fresh
+            base = file_encoding(os.pread(f.fileno(), 3, 0))
+            pending: list[tuple[str, int]] = []
+            reader = _line_batches if mode == "lines" else _text_batches
+            for batch, offset, line in reader(f, path, start.offset, start.line, st.st_size, self.batch_size, base,
+                                              settled, pending):
+                yield batch, Position(st.st_dev, st.st_ino, offset, line, _tail_hash(f, offset), st.st_size,
+                                      st.st_mtime_ns)
+        self.held[ident] += pending
+        w.pending = bool(pending) and mode == "text"  # (a held JSONL line waits for its writer, not to settle)
         w.done = w.seen
-
-    def _add(self, batch: Batch | None, ident: str, pos: Position | None) -> None:
-        """One batch into the dataset, with the file's position after it (when known)."""
-        state = self.state
-        if pos is not None:
-            state = dict(state)
-            state[ident] = pos
-        if batch is None:
-            self.ingester.writer.stage(STATE, _state_table(state))
-            self.ingester.writer.commit()
-        else:
-            self.ingester.add(work(batch), {STATE: _state_table(state)} if pos is not None else None)
-        self.state = state
 
 
 def _first_line_ended(path: str) -> bool:
@@ -396,15 +419,16 @@ def _first_line_ended(path: str) -> bool:
         return b"\n" in f.read(1 << 16)
 
 
-def _line_batches(path: str, offset: int, line: int, end: int, batch_size: int, base: str, settled: bool,
-                  pending: list[tuple[str, int]]) -> Iterator[tuple[Batch, int, int]]:
-    """JSONL from byte *offset* (line *line*) to *end*: batches of whole lines, each with the
-    offset and line after it; the last line without its line end goes in the last batch
-    (taken when whole, held back otherwise: replay.ingest), the offset before it."""
+def _line_batches(f: io.BufferedReader, path: str, offset: int, line: int, end: int, batch_size: int, base: str,
+                  settled: bool, pending: list[tuple[str, int]]) -> Iterator[tuple[Batch, int, int]]:
+    """JSONL of *f* (the file *path*) from byte *offset* (line *line*) to *end*: batches
+    of whole lines, each with the offset and line after it; the last line without its line
+    end goes in the last batch (taken when whole, held back otherwise: replay.ingest), the
+    offset before it."""
     lines: list[tuple[int, bytes]] = []
     hands = size = unended = 0
     moved = False
-    for n, data, after, ended in tail_lines(path, offset, line, end):
+    for n, data, after, ended in tail_lines(f, offset, line, end):
         if not ended:
             if type(data) is LongLine:
                 pending.append((path, n))  # too long, and not ended: rejected once it is
@@ -424,18 +448,18 @@ def _line_batches(path: str, offset: int, line: int, end: int, batch_size: int, 
         yield Batch(path, "jsonl", lines, size=size, base=base, unended=unended), offset, line
 
 
-def _text_batches(path: str, offset: int, line: int, end: int, batch_size: int, base: str, settled: bool,
-                  pending: list[tuple[str, int]]) -> Iterator[tuple[Batch, int, int]]:
-    """Text-format hands from byte *offset* (line *line*) to *end*: batches of whole hands
-    (each ended by the next ``hand`` line), each with the offset and line before the hand
-    after it.  The last hand is taken when *settled*, the offset staying at its start;
-    otherwise it is named in *pending*."""
+def _text_batches(f: io.BufferedReader, path: str, offset: int, line: int, end: int, batch_size: int, base: str,
+                  settled: bool, pending: list[tuple[str, int]]) -> Iterator[tuple[Batch, int, int]]:
+    """Text-format hands of *f* (the file *path*) from byte *offset* (line *line*) to
+    *end*: batches of whole hands (each ended by the next ``hand`` line), each with the
+    offset and line before the hand after it.  The last hand is taken when *settled*, the
+    offset staying at its start; otherwise it is named in *pending*."""
     ready: list[tuple[int, bytes]] = []  # lines of whole hands (and of lines before the first)
     current: list[tuple[int, bytes]] = []  # the lines of the hand being read
     hands = size = 0
     at = told = (offset, line)  # where *current* starts; the position of the last batch
     start = offset  # where the line being read starts
-    for n, data, after, _ in tail_lines(path, offset, line, end):
+    for n, data, after, _ in tail_lines(f, offset, line, end):
         head = data[3:] if n == 1 and data.startswith(b"\xef\xbb\xbf") else data
         if HAND_LINE.match(head):
             ready += current

@@ -1,14 +1,16 @@
 """What a game is, declared once: the registry, the CLI, the audit tables, the views and
 the report ask a :class:`Game` and never name one.
 
-A game module ends with its declaration::
+A game's package (its ``__init__.py``) ends with its declaration::
 
     GAME = Game(name="doudizhu", title="Dou Dizhu", title_zh="斗地主", aliases=("ddz", "斗地主"),
-                variants={"huopin": HUOPIN}, engine=DoudizhuHand, kinds=KINDS,
+                variants={"huopin": HUOPIN}, engine=Doudizhu, kinds=KINDS,
                 roles={"landlord": "地主", "farmer": "农民"}, ...)
 
 and :mod:`replay.games` lists the packages (:func:`replay.games.register` adds one more,
-as the toy game of the tests does).
+as the toy game of the tests does). The rest of a game is in its package beside the
+engine, found through the declaration (:meth:`Game.part`, :meth:`Game.sql_file`; see
+docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -21,19 +23,18 @@ from importlib.resources.abc import Traversable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-import pyarrow as pa
-
-from .rules import Rules, per_rules
+from .cards import pack
+from .games import find_game
+from .rules import per_rules
 
 if TYPE_CHECKING:
     from .combos import Combo
+    from .rules import Rules
     from .table import Table
 
 
 def _lookup(rules: Rules, ids: list[int], level: str | None) -> tuple[Combo, ...]:
     """The plain games' classification: one lookup of the packed rank counts."""
-    from .cards import pack
-
     return Game.of(rules).engine.combo_table(rules).classify(pack(ids))
 
 
@@ -62,12 +63,15 @@ class Game:
     matches: bool = False
     #: games played at a level: the level's name -> rank (``--level`` of ``paipu combo``)
     parse_level: Callable[[str | None], int] | None = None
-    #: outcome columns the game adds to the ``outcomes`` table: name -> Arrow type
-    outcome_columns: Mapping[str, pa.DataType] = field(default_factory=dict)
-    #: statistics (``analysis/sql`` names) that apply to this game only
+    #: outcome columns the game adds to the ``outcomes`` table: name -> Arrow type by its
+    #: name (``int8``, ``bool``, ``string``, ``list<float64>``: the engine holds no Arrow)
+    outcome_columns: Mapping[str, str] = field(default_factory=dict)
+    #: statistics that apply to this game only: ``sql/NAME.sql`` of the game's package
     stats: tuple[str, ...] = ()
     #: what the HTML report shows for the game: "metrics" (summary rates) and "charts" (in
-    #: order), names of analysis/report.py; what is missing takes the report's default
+    #: order), the report's shared ones (analysis/report.py) or the game's own (``METRICS``
+    #: and ``chart_NAME`` of its package's ``report`` module); what is missing takes the
+    #: report's default
     report: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the simulation driver module (the ``sim`` module of the game's package when None)
     simulation: str | None = None
@@ -143,8 +147,6 @@ class Game:
     @staticmethod
     def of(rules: Rules) -> Game:
         """The declaration of the game *rules* belong to."""
-        from .games import find_game
-
         return find_game(rules.game)
 
 

@@ -32,13 +32,13 @@ import pyarrow as pa
 
 from .io.commit import DatasetWriteError, writing
 from .io.dataset import (
-    HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, RejectIndex, _action_from_row, _record_from_row,
+    HANDS, REJECTS, ActionRows, Columns, DatasetWriter, IdIndex, RejectIndex, _action_dicts, _records_of_columns,
     add_hand, content_hash, file_identity, id_key, reject_digest, reject_keys, unfit_field,
 )
 from .io.jsonl import items_of_lines, parse_line, record_to_json
 from .io.mapping import is_mapping
-from .io.readers import FOREIGN, foreign_items
-from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, sniff_format, stored_path
+from .io.readers import FOREIGN, foreign_items, sniff_format
+from .io.sources import Item, ReadError, file_encoding, iter_lines, short, size_of, stored_path
 from .io.text import CHUNK_BYTES, items_of_text_blocks, text_batches
 from .verdicts import Code
 
@@ -92,6 +92,28 @@ class BatchResult:
     #: (source, line, code, message, raw, hand_id, digest)
     rejects: list[RejectRow]
     held: list[tuple[str, int]] = field(default_factory=list)
+
+
+def merge_results(results: list[BatchResult]) -> BatchResult:
+    """Batch results of several (small) batches as one, in their order: written as one
+    batch, so that many small files cost one commit (``ingest --follow``)."""
+    if len(results) == 1:
+        return results[0]
+    parts: dict[str, list[tuple[pa.Table, pa.Table, np.ndarray, np.ndarray, np.ndarray]]] = {}
+    seq = 0  # the input order of each result's entries comes after the ones before
+    for r in results:
+        for game, (hands, actions, ids, hashes, order) in r.games.items():
+            parts.setdefault(game, []).append((hands, actions, ids, hashes, order + seq))
+        seq += r.read
+    games = {}
+    for game, tables in parts.items():
+        rows = np.cumsum([0] + [t[0].num_rows for t in tables[:-1]])
+        actions = [a.set_column(a.schema.get_field_index("_row"), "_row", pa.compute.add(a.column("_row"), int(k)))
+                   for (_, a, _, _, _), k in zip(tables, rows)]
+        games[game] = (pa.concat_tables([t[0] for t in tables]), pa.concat_tables(actions),
+                       *(np.concatenate([t[i] for t in tables]) for i in (2, 3, 4)))
+    return BatchResult(sum(r.read for r in results), games, [row for r in results for row in r.rejects],
+                       [h for r in results for h in r.held])
 
 
 def iter_batches(paths: Iterable[str], fmt: str = "auto", batch_size: int = 5_000) -> Iterator[Batch]:
@@ -283,10 +305,10 @@ class Ingester:
                 self.stats.duplicates += 1
             else:
                 hands, actions = result.games[game][:2]
-                row = hands.slice(i, 1).to_pylist()[0]
-                row["game"] = game
-                acts = actions.filter(pa.compute.equal(actions.column("_row"), i)).to_pylist()
-                raw = record_to_json(_record_from_row(row, [_action_from_row(a) for a in acts])).decode()
+                one = hands.slice(i, 1)
+                row = one.select(["id", "source", "line"]).to_pylist()[0]
+                acts = _action_dicts(actions.filter(pa.compute.equal(actions.column("_row"), i)))
+                raw = record_to_json(next(_records_of_columns(game, one, [acts]))).decode()
                 message = f"hand id {row['id']!r} is already in the dataset with different content"
                 rejects.append((row["source"], row["line"], str(Code.DUPLICATE_ID), message, raw, row["id"],
                                 reject_digest(raw, message)))

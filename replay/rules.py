@@ -10,6 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, TypeVar
 
+from .cards import CARD_OF
+from .games import find_game
+
 T = TypeVar("T")
 
 
@@ -83,9 +86,7 @@ class Rules:
 
     def kind_names(self) -> tuple[str, ...]:
         """Every combination kind the game knows (its declaration's ``kinds``)."""
-        from .game import Game
-
-        return tuple(Game.of(self).kinds)
+        return tuple(find_game(self.game).kinds)
 
     def param_value(self, key: str, value: Any) -> Any:
         """A JSON value of rule *key* as the rules hold it; ValueError naming what was expected."""
@@ -96,8 +97,6 @@ class Rules:
             return value
         if isinstance(default, int):
             if key.endswith("_card") and isinstance(value, str):
-                from .cards import CARD_OF
-
                 if value not in CARD_OF:
                     raise ValueError(f"params.{key}: expected a card such as 3d, got {value!r}")
                 return CARD_OF[value]

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from .cards import CARD_NAMES, CARD_OF, GUARD, RANK, RANK_BIT, contains
-
 from .combos import JOKERS, NORMAL, ONES, Combo, ComboIndex, any_beats, beats, strongest
 from .kernel import Dispatch, compiled, set_dispatch
+from .game import Game
 from .rules import Rules, per_rules
 from .verdicts import Code, Event, Violation
 from .words import key_name, words_of
@@ -569,8 +569,6 @@ class Table(Base, Dispatch):
         """The seats playing on *seat*'s side in this hand: the game's fixed partners (games
         whose sides form during the hand, like Dou Dizhu's farmers, override); empty when
         each plays for himself."""
-        from .game import Game
-
         return frozenset(Game.of(self.rules).partners_of(seat))
 
     def cards_for(self, seat: int, packed: int) -> list[int]:

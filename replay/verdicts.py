@@ -43,6 +43,22 @@ class Violation:
         return {"code": str(self.code), "action": self.action, "message": self.message}
 
 
+def verdict_json(hand_id: object, violation: Violation | None, source: str | None = None) -> dict[str, object]:
+    """A hand's verdict as JSON (format.md): ``id``, ``ok``, ``violations`` and, for a hand
+    read from a file, its ``source`` (``file:line``); what ``paipu audit --jsonl`` and
+    ``paipu replay --json`` print, :meth:`Replay.to_json <replay.replayer.Replay.to_json>`
+    and :meth:`Verdict.to_json <replay.audit.Verdict.to_json>` give.
+
+    >>> verdict_json("h1", Violation(Code.AFTER_END, 9, "after the end"), "a.jsonl:3")
+    {'id': 'h1', 'ok': False, 'violations': [{'code': 'after_end', 'action': 9, 'message': 'after the end'}], 'source': 'a.jsonl:3'}
+    """
+    out: dict[str, object] = {"id": hand_id, "ok": violation is None,
+                              "violations": [violation.to_json()] if violation else []}
+    if source is not None:
+        out["source"] = source
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something legal that matters to analysts: bomb, spring, let_go, xiqian, escape, out..."""
@@ -54,11 +70,27 @@ class Event:
 
 
 class RecordError(ValueError):
-    """A hand record that cannot be taken in: a code, the field path and what was expected."""
+    """A hand record that cannot be taken in: its verdict code, the field path, what was
+    expected, the index of the action the field is in (None: the field is in no action),
+    and, for a hand read from a file, where (``file:line``). The one error of a record
+    for the checks, the readers and the API (``paipu.RecordError``).
 
-    def __init__(self, code: Code, field: str | None, message: str):
+    >>> e = RecordError(Code.BAD_CARD, "actions[3].cards[0]", "expected a card")
+    >>> e.action, e.detail
+    (3, 'field "actions[3].cards[0]": expected a card')
+    >>> str(RecordError(Code.BAD_RECORD, None, "not valid JSON", where="a.jsonl:2"))
+    'a.jsonl:2: bad_record: not valid JSON'
+    """
+
+    def __init__(self, code: Code, field: str | None, message: str, action: int | None = None,
+                 where: str | None = None):
         self.code = code
         self.field = field
         self.message = message
-        where = f'field "{field}": ' if field else ""
-        super().__init__(f"{code}: {where}{message}")
+        if action is None and field is not None and field.startswith("actions["):
+            action = int(field[len("actions["):field.index("]")])
+        self.action = action
+        self.where = where
+        #: the message with its field: what a reader keeps of the error (the code apart)
+        self.detail = f'field "{field}": {message}' if field else message
+        super().__init__(f"{where}: {code}: {self.detail}" if where else f"{code}: {self.detail}")

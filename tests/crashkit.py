@@ -5,7 +5,8 @@ A trial runs the writer in a child process that dies at its Nth write step
 (SIGKILL), then reruns it to the end and compares every table with a dataset written
 without a crash: each table's rows are keyed (hands by id, actions by hand and index,
 ...), and a key missing is a loss, a key too many a duplicate.  Used by
-``tests/test_crash.py`` and ``benchmarks/killtest.py``.
+``tests/test_crash.py``, ``tests/test_follow.py`` (``ingest --follow``: :data:`FOLLOW`) and
+``benchmarks/killtest.py``.
 """
 
 from __future__ import annotations
@@ -31,9 +32,14 @@ INGEST = ("import sys\nfrom paipu.replay.ingest import ingest_files\n"
           "from paipu.replay.io import commit\nprint(commit._steps)")
 AUDIT = ("import sys\nfrom paipu.replay.audit import audit_dataset\naudit_dataset(sys.argv[2], workers=1)\n"
          "from paipu.replay.io import commit\nprint(commit._steps)")
+#: ``ingest --follow`` of a folder until it is idle (its text file's last hand settled at once)
+FOLLOW = ("import sys\nfrom paipu.replay.follow import follow\nfollow([sys.argv[1]], sys.argv[2], "
+          "batch_size=int(sys.argv[3]), interval=0.01, settle=0, idle_exit=0)\n"
+          "from paipu.replay.io import commit\nprint(commit._steps)")
 #: the key of a row in each table
 KEYS = {"hands": ("id",), "actions": ("hand_id", "idx"), "rejects": ("source", "line", "code"),
-        "verdicts": ("hand_id",), "plays": ("hand_id", "idx"), "outcomes": ("hand_id",), "seats": ("hand_id", "seat")}
+        "verdicts": ("hand_id",), "plays": ("hand_id", "idx"), "outcomes": ("hand_id",), "seats": ("hand_id", "seat"),
+        "reviews": ("hand_id", "index"), "reviewed": ("hand_id",)}
 
 
 def make_input(path: str, seed: int, hands: int = 40) -> int:
@@ -85,6 +91,10 @@ def _forked(code: str, src: str, out: str, batch: int, crash_at: int | None) -> 
                 from paipu.replay.audit import audit_dataset
 
                 audit_dataset(out, workers=1)
+            elif code == FOLLOW:
+                from paipu.replay.follow import follow
+
+                follow([src], out, batch_size=batch, interval=0.01, settle=0, idle_exit=0)
             else:
                 from paipu.replay.ingest import ingest_files
 
@@ -101,6 +111,25 @@ def _forked(code: str, src: str, out: str, batch: int, crash_at: int | None) -> 
     if code not in (0, 137):
         raise RuntimeError(f"the writer failed with exit code {code}")
     return code, int(steps) if code == 0 else None
+
+
+def forked(fn, *args, crash_at: int | None = None) -> int:
+    """``fn(*args)`` in a fork of this process that ends itself at write step *crash_at*
+    (``PAIPU_CRASH_AT``, as ``kill -9`` would); its exit code (137: it was killed)."""
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            from paipu.replay.io import commit
+
+            os.environ["PAIPU_CRASH_AT"] = str(crash_at if crash_at is not None else 10 ** 9)
+            commit._steps = 0
+            fn(*args)
+            status = 0
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
 
 
 def keys(out: str, tables) -> dict[str, Counter]:
@@ -139,7 +168,7 @@ class Bench:
     """One input, its reference dataset, and trials against it."""
 
     INGEST_TABLES = ("hands", "actions", "rejects")
-    ALL_TABLES = tuple(KEYS)
+    ALL_TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
 
     def __init__(self, folder: str, seed: int, hands: int = 40, batch: int = 4):
         self.folder, self.batch = folder, batch

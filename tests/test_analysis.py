@@ -24,7 +24,8 @@ def invoke(*args):
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
-    z = 1.96
+    """The textbook Wilson interval (Wilson 1927), with the 97.5% normal quantile."""
+    z = 1.959963984540054
     p = k / n
     center = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
@@ -195,3 +196,29 @@ def test_guandan_tribute_counts_double_single_and_resisted_apart(tmp_path):
     page = out.read_text(encoding="utf-8")
     assert "double tribute (after 双下): 20.0% (95% CI 5.7% – 51.0%, n = 10); no tribute: 50.0% " in page
     assert "single tribute: 10.0% (95% CI 1.8% – 40.4%, n = 10)" in page
+
+
+def test_one_wilson_interval_in_sql_and_python():
+    """The SQL macros wilson_lo/wilson_hi and analysis.inference.wilson (scipy's
+    binomtest(...).proportion_ci(method="wilson")) give the same bounds to the last digit,
+    from no trials' edge (k = 0, k = n) to a billion trials, and on a sum (DuckDB's hugeint);
+    the fraud screens use the same function."""
+    import duckdb
+
+    from paipu.analysis import fraud, inference
+    from paipu.analysis.queries import sql_text
+
+    assert inference.Z == 1.959963984540054 and f"{inference.Z!r}" in sql_text("_setup")
+    assert f"{inference.Z * inference.Z!r}" in sql_text("_setup")
+    cases = [(k, n) for n in [*range(1, 40), 99, 1000, 12345, 10**6, 987654321]
+             for k in sorted({0, 1, 2, n // 3, n // 2, n - 1, n}) if 0 <= k <= n]
+    con = duckdb.connect()
+    con.execute(sql_text("_setup"))
+    rows = con.execute("select k, n, wilson_lo(k, n), wilson_hi(k, n) from (select unnest($ks) as k, unnest($ns) as n)",
+                       {"ks": [k for k, _ in cases], "ns": [n for _, n in cases]}).fetchall()
+    assert len(rows) == len(cases) == 289
+    assert [(k, n, lo, hi) for k, n, lo, hi in rows if (lo, hi) != inference.wilson(k, n)] == []
+    [summed] = con.execute("select wilson_lo(sum(x), count(*)), wilson_hi(sum(x), count(*)) "
+                           "from (select unnest([1, 0, 1, 1, 0, 1, 0]) as x)").fetchall()
+    assert summed == inference.wilson(4, 7) == fraud.wilson(4, 7) == (0.2504583645276572, 0.8417801447485302)
+    assert con.execute("select wilson_lo(0, 0), wilson_hi(3, 3), wilson_lo(0, 5)").fetchall() == [(None, 1.0, 0.0)]

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import copy
 
+import orjson
+import pytest
+
 import paipu
 
 
@@ -22,3 +25,24 @@ def test_replay_hand_checks_the_record_first():
     unknown = paipu.replay_hand(dict(hand, game="poker")).violation
     assert (unknown.code, unknown.action) == (paipu.Code.UNKNOWN_GAME, None)
     assert paipu.replay_hand(hand).ok
+
+
+def test_one_record_error_carries_the_action_and_where(tmp_path):
+    """paipu.RecordError is the checks' own error (replay.verdicts): read_records raises it
+    with the file and line, the code and the index of the failing action as attributes, and
+    the audit takes the same index from the reader (no message is parsed for it)."""
+    from paipu.replay import verdicts
+    from paipu.replay.audit import iter_verdicts
+
+    assert paipu.RecordError is verdicts.RecordError
+    hand = next(paipu.read_records("sample_logs/doudizhu_handmade.paipu"))
+    hand["actions"][4]["seat"] = "2"
+    path = tmp_path / "bad.jsonl"
+    path.write_text(orjson.dumps(hand).decode() + "\n")
+    with pytest.raises(paipu.RecordError) as caught:
+        list(paipu.read_records(str(path)))
+    e = caught.value
+    assert (e.code, e.action, e.where) == (paipu.Code.BAD_RECORD, 4, f"{path}:1")
+    assert str(e) == f'{path}:1: bad_record: field "actions[4].seat": expected an integer, got \'2\''
+    [v] = iter_verdicts([str(path)])
+    assert (v.violation.code, v.violation.action) == (paipu.Code.BAD_RECORD, 4)

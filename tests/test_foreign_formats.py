@@ -15,13 +15,12 @@ from typer.testing import CliRunner
 from paipu.cli import app
 from paipu.replay.io.botzone import items_of_botzone_lines, record_to_log
 from paipu.replay.io.douzero import items_of_douzero_lines
-from paipu.replay.io.foreign import Holdings, suited_deal
+from paipu.replay.io.foreign import CannotHold, Holdings, suited_deal
 from paipu.replay.io.openspiel import (
-    CannotHold, items_of_openspiel_lines, play_actions, record_to_state, split_states,
+    items_of_openspiel_lines, play_actions, record_to_state, split_states,
 )
-from paipu.replay.io.readers import iter_file
+from paipu.replay.io.readers import iter_file, sniff_format
 from paipu.replay.io.rlcard import items_of_rlcard_lines, items_of_showdown_lines, record_to_showdown
-from paipu.replay.io.sources import sniff_format
 from paipu.replay.replayer import replay
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "foreign")

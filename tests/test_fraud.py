@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from paipu.analysis.fraud import (bh, bh_by_kind, bot_timing, co_seating, feeding, fisher_greater, pair_effects, poisson_upper,
-                                  presence_z, ratings, robust_z, soft_play, sql_text, wilson)
+                                  presence_z, ratings, robust_z, soft_play, sql_text, wilson, SQL_DIR)
 from paipu.analysis.fraud import Test as FraudTest
 from paipu.analysis.queries import connect
 from paipu.analysis.queries import run_sql
@@ -124,8 +124,8 @@ def test_suspects_table_is_written_beside_the_others(handmade):
 def test_feed_chances_of_the_handmade_hands(handmade):
     ds, _ = handmade
     con = connect(ds)
-    con.execute(sql_text("_hands"), {"game": None, "variant": None})
-    con.execute(sql_text("feed_chances"))
+    con.execute(sql_text("_hands", SQL_DIR), {"game": None, "variant": None})
+    con.execute(sql_text("feed_chances", SQL_DIR))
     rows = sorted(con.execute("select hand_id, a, b, place, taken from feed_chances").fetchall())
     con.close()
     assert rows == sorted([

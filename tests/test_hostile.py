@@ -541,7 +541,7 @@ def test_last_resort_a_value_the_checks_miss_rejects_one_record(tmp_path, monkey
 def test_sniffing_a_gzip_bomb_holds_one_bounded_line(tmp_path, monkeypatch):
     import tracemalloc
 
-    from paipu.replay.io.sources import sniff_format
+    from paipu.replay.io.readers import sniff_format
 
     monkeypatch.setattr(sources, "MAX_LINE", 1 << 20)
     path = tmp_path / "bomb.gz"  # no telling name: the format is sniffed from the content

@@ -20,7 +20,8 @@ from helpers import stepping, with_hand
 import dataclasses
 
 from paipu.replay.cards import RANK, pack_counts
-from paipu.replay.combos import Combo, WildMoves, cards_by_rank
+from paipu.replay.combos import Combo, cards_by_rank
+from paipu.replay.wild import WildMoves
 from paipu.replay.games import guandan, shuangkou
 from paipu.replay.kernel import compiled
 from paipu.replay.replayer import make_table

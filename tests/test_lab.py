@@ -17,7 +17,8 @@ from paipu.cli import app
 from paipu.replay.cards import CARD_OF, RANK, pack
 from paipu.replay.games import find_rules
 from paipu.replay.replayer import Matches, replay
-from paipu.replay.sim import BLOCK, simulate, simulate_settings
+from paipu.replay.sim import BLOCK, simulate
+from paipu.replay.sim.run import simulate_settings
 from paipu.replay.sim.run import Job, jobs, write
 from paipu.replay.sim.settings import SettingError, changes, load_toml, setting, settings_of
 from helpers import BID_0, code_at, ddz, stepping

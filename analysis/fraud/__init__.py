@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..queries import connect
+from .. import inference
+from ..queries import connect, frame, sql_text
 
 SQL_DIR = Path(__file__).with_name("sql")
 #: half-width (seconds) of the time window that says who was available to sit with a player
@@ -43,15 +44,9 @@ MIN_SOFT, MIN_FLOW = 10, 20
 KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing")
 
 
-def sql_text(name: str) -> str:
-    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
-
-
 def _frame(con, name: str, params: dict) -> pl.DataFrame:
-    text = sql_text(name)
-    cursor = con.execute(text, {k: v for k, v in params.items() if f"${k}" in text})
-    names = [d[0] for d in cursor.description]
-    return pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+    text = sql_text(name, SQL_DIR)
+    return frame(con.execute(text, {k: v for k, v in params.items() if f"${k}" in text}))
 
 
 @dataclass
@@ -153,15 +148,8 @@ def robust_z(values: np.ndarray) -> np.ndarray:
 
 
 def wilson(k: int, n: int) -> tuple[float | None, float | None]:
-    """95% Wilson interval of k in n (None without trials)."""
-    return (None, None) if n == 0 else _wilson(k, n)
-
-
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    z, p = 1.96, k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    """95% Wilson interval of k in n (:func:`analysis.inference.wilson`; None without trials)."""
+    return (None, None) if n == 0 else inference.wilson(k, n)
 
 
 # ----------------------------------------------------------------------------- ratings
@@ -453,7 +441,7 @@ class Stratified:
     @property
     def ci95(self) -> tuple[float, float]:
         """The Wilson interval of :attr:`rate` (there are chances: :func:`_stratified` says None without)."""
-        return _wilson(self.k, self.n)
+        return inference.wilson(self.k, self.n)
 
 
 def _stratified(strata: list[dict], baseline: str, phi: float) -> Stratified | None:
@@ -649,7 +637,7 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
     """Profiles and every screen over the audited dataset *root* (decisions needed)."""
     con = connect(root)
     try:
-        con.execute(sql_text("_hands"), {"game": game, "variant": variant})
+        con.execute(sql_text("_hands", SQL_DIR), {"game": game, "variant": variant})
         players = _frame(con, "profile", {})
         players = players.with_columns(
             (pl.col("think_median") / pl.col("think_iqr")).log().alias("regularity"))
@@ -665,7 +653,7 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         pairs = set(soft.select("game", "variant", "a", "b").iter_rows())
         tests += soft_play(soft, eligible, dispersion(_frame(con, "soft_dispersion", {}), pairs),
                            _frame(con, "soft_clusters", {}))
-        con.execute(sql_text("feed_chances"))
+        con.execute(sql_text("feed_chances", SQL_DIR))
         tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
                            eligible, MIN_FLOW)
@@ -685,15 +673,19 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
 def write_tables(root: str, result: FraudResult, game: str | None = None) -> None:
     """The ``players`` and ``suspects`` tables, one part file per game, each replaced whole
     (with *game*: only that game's): one staged batch under the dataset's writer lock, so
-    a crash leaves the old tables or the new ones."""
+    a crash leaves the old tables or the new ones. ``players`` has the review columns
+    (:mod:`analysis.rating`: null when no review ran)."""
     from paipu.replay.io.commit import StagedBatch, writing
 
+    from ..rating import dataset_rating, with_rating
+
     suspects = result.suspects()
-    games = [game] if game else sorted(set(result.players["game"].to_list()) | set(suspects["game"].to_list()))
+    players = with_rating(result.players, dataset_rating(root))
+    games = [game] if game else sorted(set(players["game"].to_list()) | set(suspects["game"].to_list()))
     with writing(root):
         staged = StagedBatch(root)
         for g in games:
-            for name, frame in (("players", result.players), ("suspects", suspects)):
+            for name, frame in (("players", players), ("suspects", suspects)):
                 staged.write(os.path.join(name, f"game={g}", "part-0.parquet"),
                              frame.filter(pl.col("game") == g).drop("game").to_arrow())
         staged.commit()

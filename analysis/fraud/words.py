@@ -11,7 +11,7 @@ scientific notation). The JSON and the ``suspects`` table keep the raw values.
 
 from __future__ import annotations
 
-from .. import fmt as human
+from paipu.replay import fmt as human
 from . import Test
 
 #: each kind's evidence as a sentence (fields formatted by :func:`_values`)

@@ -19,9 +19,11 @@ from __future__ import annotations
 import os
 from importlib import import_module
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
-from ..game import Game
-from ..rules import Rules
+if TYPE_CHECKING:  # the games' modules import this registry: it imports none of them by name
+    from ..game import Game
+    from ..rules import Rules
 
 #: the modules under replay.games that declare the built-in games, in listing order
 BUILTIN = ("doudizhu", "paodekuai", "guandan", "shuangkou")

@@ -31,14 +31,15 @@ from collections.abc import Iterable, Iterator
 import orjson
 
 from .foreign import (
-    DDZ_RANKS, Doc, FormatError, ddz_record, documents, given_bidding, hand_id, items_of_documents, items_of_file,
+    DDZ_RANKS, CannotHold, Doc, FormatError, ddz_record, documents, given_bidding, hand_id, items_of_documents,
+    items_of_file, landlord_of,
 )
+from . import botzone_guandan
+from .botzone_log import KEPT, _answer, _output
 from .sources import Item
 
 #: the judges' suits, card % 4, as paipu's
 SUITS = "hdsc"
-#: the bots' answer fields kept on each action
-KEPT = ("time", "memory", "verdict")
 
 
 def card_name(c: object, field: str) -> str:
@@ -57,15 +58,6 @@ def _cards(value: object, field: str) -> list[str]:
     return [card_name(c, f"{field}[{k}]") for k, c in enumerate(value)]
 
 
-def _output(entry: object) -> dict:
-    """The judge's output of a log entry (``{"output": ...}`` or the output itself)."""
-    if isinstance(entry, dict):
-        out = entry.get("output", entry)
-        if isinstance(out, dict):
-            return out
-    return {}
-
-
 def _initdata(obj: dict, log: list) -> dict:
     init = obj.get("initdata")
     if isinstance(init, str):
@@ -81,17 +73,6 @@ def _initdata(obj: dict, log: list) -> dict:
     return init
 
 
-def _answer(log: list, k: int, seat: int) -> tuple[dict, object]:
-    """The bot's answer at log[k] for *seat*: (its fields, its response)."""
-    entry = log[k] if k < len(log) else None
-    answer = entry.get(str(seat)) if isinstance(entry, dict) else None
-    if not isinstance(answer, dict):
-        raise FormatError(f"log[{k}]", f'the answer of seat {seat}, {{"{seat}": {{"response": ..., "verdict": "OK"}}}}')
-    if answer.get("verdict", "OK") != "OK":
-        raise FormatError(f"log[{k}].{seat}.verdict", f"OK (a bot that failed made no move), got {answer['verdict']!r}")
-    return answer, answer.get("response")
-
-
 def log_to_record(obj: object, source: str, doc: Doc) -> dict:
     """One Botzone match log as a hand record (raises FormatError)."""
     if not isinstance(obj, dict):
@@ -99,8 +80,6 @@ def log_to_record(obj: object, source: str, doc: Doc) -> dict:
     log = obj.get("log")
     if not isinstance(log, list):
         raise FormatError("log", "the match's entries, judge and bots in turn")
-    from . import botzone_guandan
-
     if botzone_guandan.is_guandan(log):
         return botzone_guandan.log_to_record(obj, source, doc)
     init = _initdata(obj, log)
@@ -176,14 +155,10 @@ def record_to_log(record: dict) -> dict:
     ``pos``, ``finalbid``) and its ``finish`` scores: the inverse of the importer for the
     records it makes (FightTheLandlord's when the record came from one); 叫/抢 bidding is
     lost (the landlord bids 3 after the seats before it passed)."""
-    from .foreign import landlord_of
-    from .openspiel import CannotHold
     from ..replayer import replay
 
     if record.get("game") == "guandan":
-        from .botzone_guandan import record_to_log as guandan_log
-
-        return guandan_log(record)
+        return botzone_guandan.record_to_log(record)
     if record.get("game") != "doudizhu":
         raise CannotHold(f"Botzone holds Dou Dizhu (FightTheLandlord) and Guandan (GuanDan) hands only, not {record.get('game')!r}")
     replayed = replay(record)

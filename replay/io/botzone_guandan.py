@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .botzone_log import KEPT, _answer, _output
 from .foreign import Doc, FormatError, hand_id, seat_of
 
 #: Botzone's GuanDan ranks, card % 54 // 4, as paipu's rank names; its suits, card % 4
@@ -56,8 +57,6 @@ def cards(value: object, field: str) -> list[str]:
 
 def is_guandan(log: list) -> bool:
     """True when the log's first judge request is GuanDan's deal (``stage`` ``deal``)."""
-    from .botzone import _output
-
     content = _output(log[0]).get("content") if log else None
     return isinstance(content, dict) and any(isinstance(r, dict) and r.get("stage") == "deal" for r in content.values())
 
@@ -66,7 +65,6 @@ def log_to_record(obj: dict, source: str, doc: Doc) -> dict:
     """One Botzone GuanDan match log as a hand record (raises FormatError)."""
     from ..games.guandan import PARTNER, level_name, parse_level, value
     from ..cards import CARD_OF, RANK
-    from .botzone import KEPT, _answer, _output
 
     log: list = obj["log"]
     hands: list[list[str] | None] = [None] * 4
@@ -183,7 +181,7 @@ def record_to_log(record: dict) -> dict:
     from ..games.guandan import PARTNER, STANDARD, WILD_OF, Guandan, parse_level, stand_for
     from ..replayer import replay
     from ..words import key_name
-    from .openspiel import CannotHold
+    from .foreign import CannotHold
 
     if record.get("game") != "guandan" or record.get("variant", "standard") != "standard":
         raise CannotHold(f"Botzone's GuanDan holds guandan/standard hands only, not {record.get('game')}/{record.get('variant')}")

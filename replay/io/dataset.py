@@ -554,8 +554,9 @@ def _times(col: pa.ChunkedArray) -> list:
 
 
 def _records_of_columns(game: str, hands: pa.Table, actions: list[list[dict]]) -> Iterator[dict]:
-    """The records of *hands* (a hands table) with their *actions*, as
-    :func:`_record_from_row` builds them, one column at a time."""
+    """The records of *hands* (a hands table) with their *actions* (a list per hand, from
+    :func:`_action_dicts`), built one column at a time: the one mapping from stored rows
+    back to records (reading a dataset, and the ingest's duplicate-id rejects)."""
     col = {name: hands.column(name).to_pylist() for name in _RECORD_COLUMNS}
     loads = orjson.loads
     for k, (hand_id, variant, players, deal, bottom) in enumerate(
@@ -588,37 +589,3 @@ _OPTIONAL_COLUMNS = (("cards", "cards"), ("as_cards", "as"), ("call", "call"), (
 #: the hands columns a record is rebuilt from (the others are the ingest's bookkeeping)
 _RECORD_COLUMNS = ("id", "variant", "players", "deal", "bottom", "time", "room", "stacks", "match_id", "match_hand",
                    "levels", "level", "leader", "lead_card", "params", "result", "extra")
-
-
-def _action_from_row(a: dict) -> dict:
-    action: dict = {"seat": a["seat"], "act": a["act"]}
-    for column, key in (("cards", "cards"), ("as_cards", "as"), ("call", "call"), ("grab", "grab"),
-                        ("factor", "factor"), ("card", "card"), ("to", "to")):
-        if a[column] is not None:
-            action[key] = a[column]
-    if a["t"] is not None:
-        action["t"] = int(a["t"]) if float(a["t"]).is_integer() else a["t"]
-    if a["extra"]:
-        action.update(orjson.loads(a["extra"]))
-    return action
-
-
-def _record_from_row(h: dict, actions: list[dict]) -> dict:
-    record: dict = {"paipu": 1, "id": h["id"], "game": h["game"], "variant": h["variant"],
-                    "players": h["players"], "deal": h["deal"]}
-    if h["bottom"] is not None:
-        record["bottom"] = h["bottom"]
-    record["actions"] = actions
-    for key in ("result", "room", "params"):
-        if h[key] is not None:
-            record[key] = orjson.loads(h[key])
-    for key in ("time", "levels", "level", "leader", "lead_card"):
-        if h[key] is not None:
-            record[key] = h[key]
-    if h["stacks"] is not None:
-        record["stacks"] = [int(x) if float(x).is_integer() else x for x in h["stacks"]]
-    if h["match_id"] is not None:
-        record["match"] = {"id": h["match_id"], "hand": h["match_hand"]}
-    if h["extra"]:
-        record.update(orjson.loads(h["extra"]))
-    return record

@@ -28,6 +28,10 @@ from ..verdicts import Code, RecordError
 from .sources import Item, LongLine, ReadError, id_of, iter_lines, open_binary, short
 
 
+class CannotHold(ValueError):
+    """A record the format cannot hold (the reason says what)."""
+
+
 class FormatError(ValueError):
     """A value of the foreign log that has no meaning in a hand record."""
 
@@ -110,8 +114,8 @@ def items_of_documents(docs: Iterable[Doc], source: str, convert: Convert, stric
                        raw=doc.raw, hand_id=id_of(doc.value))
             continue
         except RecordError as e:
-            yield Item(source, doc.line, "utf-8", code=e.code, message=str(e).split(": ", 1)[1], raw=doc.raw,
-                       hand_id=id_of(record))
+            yield Item(source, doc.line, "utf-8", code=e.code, message=e.detail, raw=doc.raw,
+                       hand_id=id_of(record), action=e.action)
             continue
         yield Item(source, doc.line, "utf-8", record=record)
 
@@ -319,6 +323,4 @@ def landlord_of(record: dict) -> int | None:
     landlord = result.get("landlord") if isinstance(result, dict) else None
     if isinstance(landlord, int) and not isinstance(landlord, bool):
         return landlord
-    from .openspiel import CannotHold
-
     raise CannotHold(f"the replay stops at action {r.violation.action if r.violation else '?'} and the result names no landlord")

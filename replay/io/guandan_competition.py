@@ -292,8 +292,8 @@ def items_of_competition_lines(lines: Iterable[tuple[int, bytes]], source: str, 
             yield Item(source, number, "utf-8", code=Code.BAD_RECORD, message=str(e), raw=raw, hand_id=id_of(obj))
             continue
         except RecordError as e:
-            yield Item(source, number, "utf-8", code=e.code, message=str(e).split(": ", 1)[1], raw=raw,
-                       hand_id=id_of(record))
+            yield Item(source, number, "utf-8", code=e.code, message=e.detail, raw=raw,
+                       hand_id=id_of(record), action=e.action)
             continue
         yield Item(source, number, "utf-8", record=record)
 

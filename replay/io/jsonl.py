@@ -50,8 +50,8 @@ def item_of_line(number: int, data: bytes, source: str, strict: bool = True, bas
     try:
         record, digest = check_and_hash(obj, action_cards=strict)
     except RecordError as e:
-        return Item(source, number, encoding, code=e.code, message=str(e).split(": ", 1)[1],
-                    raw=short(data.decode(encoding, "replace")), hand_id=id_of(obj))
+        return Item(source, number, encoding, code=e.code, message=e.detail,
+                    raw=short(data.decode(encoding, "replace")), hand_id=id_of(obj), action=e.action)
     return Item(source, number, encoding, record=record, digest=digest)
 
 

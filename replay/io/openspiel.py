@@ -36,7 +36,8 @@ from itertools import combinations, combinations_with_replacement
 
 from ..verdicts import Code
 from .foreign import (
-    DDZ_RANKS, Doc, FormatError, Holdings, ddz_record, given_bidding, items_of_documents, items_of_file, play_ranks,
+    DDZ_RANKS, CannotHold, Doc, FormatError, Holdings, ddz_record, given_bidding, items_of_documents, items_of_file,
+    landlord_of, play_ranks,
 )
 from .sources import Item, short
 
@@ -293,10 +294,6 @@ def pick(ids: list[int], last: int | None) -> int:
     return same[-1] if same else ids[0]
 
 
-class CannotHold(ValueError):
-    """A record the format cannot hold (the reason says what)."""
-
-
 def record_to_state(record: dict) -> str:
     """A Dou Dizhu record as OpenSpiel's serialised game (the inverse of the importer for
     the records it makes; for others the auction is the landlord bidding 3 after the seats
@@ -314,8 +311,6 @@ def record_to_state(record: dict) -> str:
     else:
         start = record.get("leader", bids_made[0]["seat"] if bids_made else 0)
         face_up = start
-        from .foreign import landlord_of
-
         landlord = landlord_of(record)
         if landlord is None:
             bids = [0, 0, 0]

@@ -10,7 +10,8 @@ import orjson
 
 from .jsonl import iter_jsonl
 from .mapping import is_mapping
-from .sources import Item, expand_inputs, sniff_format
+from .foreign import sniff_foreign
+from .sources import JSONL_SUFFIXES, TEXT_SUFFIXES, Item, base_suffix, expand_inputs, iter_lines
 from .text import iter_text
 
 #: the importers of other tools' logs (docs/formats.md): format -> (module, its lines -> items)
@@ -23,6 +24,31 @@ FOREIGN = {
 WRITERS = ("openspiel", "rlcard-showdown", "botzone")
 FORMATS = ("auto", "jsonl", "text", "guandan-competition", *FOREIGN)
 
+
+def sniff_format(path: str) -> str:
+    """``jsonl``, ``text``, ``guandan-competition`` or another tool's format
+    (:func:`~replay.io.foreign.sniff_foreign`): by the first meaningful line (a JSON
+    object with notify messages and no ``paipu`` field is a competition log), else by the
+    file ending."""
+    suffix = base_suffix(path)
+    if suffix == ".paipu":
+        return "text"
+    foreign = sniff_foreign(path)
+    if foreign is not None:
+        return foreign
+    try:
+        for _, data in iter_lines(path):
+            stripped = data.lstrip(b"\xef\xbb\xbf \t")
+            if not stripped or stripped.startswith(b"#"):
+                continue
+            if stripped.startswith(b"{"):
+                if b'"paipu"' not in stripped and (b'"messages"' in stripped or b'"notify"' in stripped):
+                    return "guandan-competition"
+                return "jsonl"
+            return "jsonl" if suffix in JSONL_SUFFIXES else "text"
+    except OSError:
+        pass
+    return "jsonl" if suffix in JSONL_SUFFIXES or suffix not in TEXT_SUFFIXES else "text"
 
 def foreign_items(fmt: str) -> Callable[[Iterable[tuple[int, bytes]], str, bool], Iterator[Item]]:
     """The importer of format *fmt* (a key of :data:`FOREIGN`, or a mapping file's path):

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from .foreign import (
-    DDZ_RANKS, Doc, FormatError, Holdings, ddz_record, documents, given_bidding, hand_id, items_of_documents,
-    items_of_file, need, seat_of, suited_deal, winner_result,
+    DDZ_RANKS, CannotHold, Doc, FormatError, Holdings, ddz_record, documents, given_bidding, hand_id, items_of_documents,
+    items_of_file, landlord_of, need, seat_of, suited_deal, winner_result,
 )
 from .sources import Item
 
@@ -219,9 +219,6 @@ def record_to_showdown(record: dict) -> dict:
     """A Dou Dizhu record as an RLCard-Showdown replay (the inverse of the importer for the
     records it makes: the bottom is kept as ``threeLandlordCards``, the id as ``id``; 叫/抢
     bidding is lost, the landlord stays)."""
-    from .foreign import landlord_of
-    from .openspiel import CannotHold
-
     if record.get("game") != "doudizhu":
         raise CannotHold(f"RLCard-Showdown holds Dou Dizhu hands only, not {record.get('game')!r}")
     landlord = landlord_of(record)

@@ -43,6 +43,8 @@ class Item:
     hand_id: str | None = None
     #: the file (or folder) could not be read at all (audit exits 2)
     unreadable: bool = False
+    #: for a hand not taken: the index of the action its error is in (RecordError.action)
+    action: int | None = None
     #: the record's content hash (:func:`~replay.record.content_hash`) when the reader
     #: computed it with its checks (ingest's readers do: the record is serialised once)
     digest: int | None = None
@@ -343,37 +345,36 @@ def _lines(f: io.BufferedIOBase, count: list[int], unended: list[int] | None = N
         yield count[0], data.rstrip(b"\r\n")
 
 
-def tail_lines(path: str, offset: int, line: int, end: int) -> Iterator[tuple[int, bytes, int, bool]]:
-    """The lines of the plain file *path* between byte *offset* (the start of line
-    *line* + 1) and byte *end*: (line number, bytes without the line end, the byte
-    position after the line, whether it had its line end).  Bytes past *end* are not
-    read (a file being written: the last line may be cut at *end*, and says so).  A line
-    longer than :data:`MAX_LINE` comes as a :class:`LongLine`, its bytes skipped.
+def tail_lines(f: io.BufferedIOBase, offset: int, line: int, end: int) -> Iterator[tuple[int, bytes, int, bool]]:
+    """The lines of the plain file *f* (open for reading bytes) between byte *offset* (the
+    start of line *line* + 1) and byte *end*: (line number, bytes without the line end,
+    the byte position after the line, whether it had its line end).  Bytes past *end* are
+    not read (a file being written: the last line may be cut at *end*, and says so).  A
+    line longer than :data:`MAX_LINE` comes as a :class:`LongLine`, its bytes skipped.
     ``ingest --follow`` reads appended bytes so (replay/follow.py)."""
-    with open(path, "rb") as f:
-        f.seek(offset)
-        pos = offset
-        while pos < end:
-            data = f.readline(min(MAX_LINE + 1, end - pos))
-            if not data:
-                return
-            pos += len(data)
-            line += 1
-            if len(data) > MAX_LINE and not data.endswith(b"\n"):
-                length, head = len(data), data[:200]
-                del data
-                chunk = b""
-                while pos < end:
-                    chunk = f.readline(min(1 << 20, end - pos))
-                    if not chunk:
-                        break
-                    pos += len(chunk)
-                    length += len(chunk)
-                    if chunk.endswith(b"\n"):
-                        break
-                yield line, _long_line(head, length), pos, chunk.endswith(b"\n")
-                continue
-            yield line, data.rstrip(b"\r\n"), pos, data.endswith(b"\n")
+    f.seek(offset)
+    pos = offset
+    while pos < end:
+        data = f.readline(min(MAX_LINE + 1, end - pos))
+        if not data:
+            return
+        pos += len(data)
+        line += 1
+        if len(data) > MAX_LINE and not data.endswith(b"\n"):
+            length, head = len(data), data[:200]
+            del data
+            chunk = b""
+            while pos < end:
+                chunk = f.readline(min(1 << 20, end - pos))
+                if not chunk:
+                    break
+                pos += len(chunk)
+                length += len(chunk)
+                if chunk.endswith(b"\n"):
+                    break
+            yield line, _long_line(head, length), pos, chunk.endswith(b"\n")
+            continue
+        yield line, data.rstrip(b"\r\n"), pos, data.endswith(b"\n")
 
 
 #: bytes read at a time by :func:`iter_blocks` (at most MAX_LINE: see :func:`_blocks`)
@@ -425,34 +426,6 @@ def _blocks(f: io.BufferedIOBase, count: list[int]) -> Iterator[tuple[int, bytes
             yield count[0], _long_line(bytes(pending[:200]), len(pending))
         else:
             yield count[0], bytes(pending)
-
-
-def sniff_format(path: str) -> str:
-    """``jsonl``, ``text``, ``guandan-competition`` or another tool's format
-    (:func:`~replay.io.foreign.sniff_foreign`): by the first meaningful line (a JSON
-    object with notify messages and no ``paipu`` field is a competition log), else by the
-    file ending."""
-    suffix = base_suffix(path)
-    if suffix == ".paipu":
-        return "text"
-    from .foreign import sniff_foreign
-
-    foreign = sniff_foreign(path)
-    if foreign is not None:
-        return foreign
-    try:
-        for _, data in iter_lines(path):
-            stripped = data.lstrip(b"\xef\xbb\xbf \t")
-            if not stripped or stripped.startswith(b"#"):
-                continue
-            if stripped.startswith(b"{"):
-                if b'"paipu"' not in stripped and (b'"messages"' in stripped or b'"notify"' in stripped):
-                    return "guandan-competition"
-                return "jsonl"
-            return "jsonl" if suffix in JSONL_SUFFIXES else "text"
-    except OSError:
-        pass
-    return "jsonl" if suffix in JSONL_SUFFIXES or suffix not in TEXT_SUFFIXES else "text"
 
 
 def id_of(obj: object) -> str | None:

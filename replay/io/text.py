@@ -408,11 +408,10 @@ def iter_text_lines(lines: Iterable[tuple[int, str, str]], source: str, strict: 
         except RecordError as e:
             raw = short("\n".join(b.lines))
             line = b.line
-            m = re.match(r"actions\[(\d+)\]", e.field or "")
-            if m and int(m.group(1)) < len(b.action_lines):
-                line = b.action_lines[int(m.group(1))]
-            return Item(source, line, encoding, code=e.code, message=str(e).split(": ", 1)[1], raw=raw,
-                        hand_id=id_of(b.record))
+            if e.action is not None and e.action < len(b.action_lines):
+                line = b.action_lines[e.action]
+            return Item(source, line, encoding, code=e.code, message=e.detail, raw=raw,
+                        hand_id=id_of(b.record), action=e.action)
         return Item(source, b.line, encoding, record=record, digest=digest)
 
     for n, raw_line, enc in lines:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from ..games import find_game, find_rules
 from .core import NAMES, Clock, Policy, Recorder, Seat, UniformClock, deal
 
-__all__ = ["simulate", "simulate_settings", "BLOCK", "driver", "NAMES", "Clock", "Policy", "Recorder", "Seat", "UniformClock", "deal"]
+__all__ = ["simulate", "BLOCK", "driver", "NAMES", "Clock", "Policy", "Recorder", "Seat", "UniformClock", "deal"]
 
 
 def driver(game: str):
@@ -64,13 +64,3 @@ def simulate(game: str, variant: str | None = None, hands: int = 100, seed: int 
         if params:
             record["params"] = params
         yield record
-
-
-def simulate_settings(game: str, variant: str | None, hands: int, seed: int, settings: list[dict | None],
-                      **kw) -> Iterator[dict]:
-    """Duplicate deals: deals 0..*hands* under each setting (rule params) in turn, block by
-    block, as ``paipu simulate --compare`` writes them (ids ``…-c<setting>-<k>``)."""
-    from .run import jobs, records
-
-    for job in jobs(game, variant, hands, seed, settings, compare=True, **kw):
-        yield from records(job)

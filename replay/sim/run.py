@@ -13,11 +13,12 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from types import FrameType
 
+from ..games import find_rules
 from . import BLOCK, simulate
 from .bots import BOTS, bot_named
 from .core import Seat
@@ -41,13 +42,11 @@ class Job:
     budget: float | None = None
 
 
-def jobs(game: str, variant: str | None, hands: int, seed: int, settings: list[dict | None],
+def jobs(game: str, variant: str | None, hands: int, seed: int, settings: Sequence[dict | None],
          compare: bool = False, **kw) -> Iterator[Job]:
     """The blocks of a run, in file order: each block of deals under every setting in turn.
     Made as they are consumed: the memory of a run does not depend on its number of hands
     (a list of a billion hands' jobs took 2.5 GB before the first hand)."""
-    from ..games import find_rules
-
     rules = find_rules(game, variant)
     for start in range(0, hands, BLOCK):
         for j, params in enumerate(settings):
@@ -62,13 +61,19 @@ def job_count(hands: int, settings: int) -> int:
 
 
 def records(job: Job) -> Iterator[dict]:
-    from ..games import find_rules
-
     policy = bot_named(job.bot, job.budget)
     players = find_rules(job.game, job.variant).with_params(job.params).players
     seats_for = None if policy is BOTS["fast"] else (lambda k: [Seat(None, policy) for _ in range(players)])
     return simulate(job.game, job.variant, job.hands, job.seed, job.escape_rate, job.params, job.prefix,
                     seats_for=seats_for, start=job.start)
+
+
+def simulate_settings(game: str, variant: str | None, hands: int, seed: int, settings: Sequence[dict | None],
+                      **kw) -> Iterator[dict]:
+    """Duplicate deals: deals 0..*hands* under each setting (rule params) in turn, block by
+    block, as ``paipu simulate --compare`` writes them (ids ``…-c<setting>-<k>``)."""
+    for job in jobs(game, variant, hands, seed, settings, compare=True, **kw):
+        yield from records(job)
 
 
 def encode(record: dict, text: bool) -> bytes:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyarrow as pa
 
 from paipu.replay.combos import Combo, packed_of
 from paipu.replay.game import Game
@@ -54,5 +53,5 @@ class ToyHand(Table):
 PLAIN = Rules(game="toy", variant="plain", players=2, deck=DECK, kinds=frozenset(KINDS), max_play=2)
 
 GAME = Game(name="toy", title="Toy", title_zh="比大小", aliases=("bdx", "比大小"), variants={"plain": PLAIN},
-            engine=ToyHand, kinds=KINDS, outcome_columns={"margin": pa.int16()}, stats=("toy_margin",),
+            engine=ToyHand, kinds=KINDS, outcome_columns={"margin": "int16"}, stats=("toy_margin",),
             report={"metrics": ("first_lead", "big_margin"), "charts": ("seat_advantage", "margin", "ends")})

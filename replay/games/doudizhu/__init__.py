@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-import pyarrow as pa
 
 from ...cards import DECK_54, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, CARD_OF
 from ...combos import (
@@ -469,13 +468,11 @@ class Doudizhu(Table):
         return settle_coins(scores, room["coef"], room.get("fee", 0), self.spec.stacks)
 
 
-Engine = Doudizhu
-
 GAME = Game(
     name="doudizhu", title="Dou Dizhu", title_zh="斗地主", aliases=("ddz", "斗地主", "鬥地主", "dou_dizhu"),
     variants={"huopin": HUOPIN, "openspiel": OPENSPIEL, "douzero": DOUZERO}, engine=Doudizhu, kinds=KINDS, roles={"landlord": "地主", "farmer": "农民"},
-    outcome_columns={"landlord": pa.int8(), "grabs": pa.int16(), "show_factor": pa.int16(),
-                     "spring": pa.bool_(), "spring_kind": pa.string(), "redeal": pa.bool_()},
+    outcome_columns={"landlord": "int8", "grabs": "int16", "show_factor": "int16",
+                     "spring": "bool", "spring_kind": "string", "redeal": "bool"},
     stats=("landlord_wins", "spring", "multiplier_drivers"),
     report={"metrics": ("landlord_wins", "spring", "bomb_hands", "redeal", "escape"),
             "charts": ("landlord_wins", "landlord_by_bid", "multiplier_tail", "multiplier_drivers", "coins_tail",

@@ -17,14 +17,13 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
 
-import pyarrow as pa
 
 from ...cards import (
     CARD_NAMES, CARD_OF, DECK_108, HEARTS, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_NAMES, RANK_SMALL_JOKER, SUIT,  # noqa: F401 - CARD_NAMES: the doctests
     card_id,
 )
 from ...combos import (
-    JOKERS, NORMAL, Combo, ComboIndex, WildMoves, any_beats, at_least, capped, cards_by_rank, count_at, iter_ranks,
+    JOKERS, NORMAL, Combo, ComboIndex, any_beats, at_least, capped, cards_by_rank, count_at, iter_ranks,
     packed_of, positions, window_holds,
 )
 from ...game import Game
@@ -32,6 +31,8 @@ from ...kernel import compiled
 from ...rules import Rules, per_rules
 from ...table import HandSetup, Table
 from ...verdicts import Code, Event, Violation
+from ...wild import WildMoves
+from ...words import words_of
 
 KINDS = {
     "single": "单张", "pair": "对子", "triple": "三张", "full_house": "三带二", "straight": "顺子",
@@ -377,12 +378,11 @@ def stand_for(table: ComboIndex, ids: list[int], wild: int, level: int, kind: st
     >>> stand_for(t, six_six_two, w, 4, "straight", "6") is None
     True
     """
-    from .words import Words
-
     wilds = [k for k, c in enumerate(ids) if c == wild]
+    name_key = words_of(STANDARD).name_key  # the package's words (words.py), found through its declaration
 
     def fits(stand: list[int]) -> bool:
-        return any(c.kind == kind and Words.name_key(c, STANDARD, level) == key
+        return any(c.kind == kind and name_key(c, STANDARD, level) == key
                    for c in _readings(table, stand, 0, None, declared=True))
 
     if fits(list(ids)):
@@ -651,6 +651,16 @@ class GuandanHand(Guandan):
         self.events.append(Event(act, i, seat, {"card": card, "to": to}))
         return None
 
+    def handing_options(self, seat: int, act: str) -> list[int]:
+        """The cards *seat* may hand over by *act* now, one per card name: a tribute is its
+        highest card (never the wild heart), a return a card of rank 10 or lower (the 2
+        counts low) that is no level card (the checks of :meth:`do_other`)."""
+        held = [c for c in range(54) if self.hands[seat][c]]
+        if act == "tribute":
+            best = max((value(RANK[c], self.level) for c in held if c != self.wild), default=None)
+            return [c for c in held if c != self.wild and value(RANK[c], self.level) == best]
+        return [c for c in held if RANK[c] != self.level and (RANK[c] <= 7 or RANK[c] == RANK_2)]
+
     def payers(self, seat: int, resisting: bool = False) -> list[int]:
         """The seats that pay tribute this hand, as the previous hand says; unknown without it,
         the fewest they can be: *seat* and those that paid already, or, for *seat* resisting,
@@ -783,8 +793,6 @@ class GuandanHand(Guandan):
         return {**result, "levels": canonical_levels(result["levels"])}
 
 
-Engine = GuandanHand
-
 
 
 # ---------------------------------------------------------------------- legal moves
@@ -884,8 +892,8 @@ GAME = Game(
     name="guandan", title="Guandan", title_zh="掼蛋", aliases=("gd", "掼蛋", "摜蛋"),
     variants={"standard": STANDARD, "no_tribute": NO_TRIBUTE}, engine=GuandanHand, kinds=KINDS,
     teams=((0, 2), (1, 3)), matches=True, parse_level=parse_level,
-    outcome_columns={"winning_team": pa.int8(), "double_down": pa.bool_(), "upgrade": pa.int16(),
-                     "level": pa.string(), "levels_after": pa.list_(pa.string()), "match_over": pa.bool_()},
+    outcome_columns={"winning_team": "int8", "double_down": "bool", "upgrade": "int16",
+                     "level": "string", "levels_after": "list<string>", "match_over": "bool"},
     stats=("guandan",), classify=_classify,
     report={"metrics": ("double_down", "first_lead", "bomb_hands", "escape"),
             "charts": ("seat_advantage", "first_lead", "double_down", "upgrade", "tribute", "bomb_hands", "bombs_by_kind",

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import pyarrow as pa
 
 from ...cards import (
     DECK_48, DECK_52, DECK_54, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_SMALL_JOKER, card_id, CLUBS,
@@ -381,14 +380,12 @@ def _xiqian_of_room(name: str | None) -> int:
     return 0
 
 
-Engine = Paodekuai
-
 
 GAME = Game(
     name="paodekuai", title="Paodekuai", title_zh="跑得快", aliases=("pdk", "跑得快", "扑克王"),
     variants={"huopin": HUOPIN, "classic": CLASSIC}, engine=Paodekuai, kinds=KINDS,
-    outcome_columns={"let_go": pa.int8(), "xiqian": pa.list_(pa.float64()), "let_goes": pa.int16(),
-                     "xiqian_bombs": pa.int16()},
+    outcome_columns={"let_go": "int8", "xiqian": "list<float64>", "let_goes": "int16",
+                     "xiqian_bombs": "int16"},
     stats=("paodekuai_events",),
     report={"metrics": ("first_lead", "let_go", "let_go_paid", "xiqian", "bomb_hands", "escape"),
             "charts": ("seat_advantage", "first_lead", "paodekuai_events", "bomb_hands", "bombs_by_kind",

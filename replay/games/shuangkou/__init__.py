@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
 
-import pyarrow as pa
 
 from ...cards import (BIG_JOKER, CARD_OF, DECK_108, GUARD, RANK, RANK_2, RANK_A, RANK_BIG_JOKER, RANK_BIT, RANK_SMALL_JOKER,
                      SMALL_JOKER)
 from ...combos import (
-    NATURAL, NORMAL, Combo, ComboIndex, WildMoves, above, any_beats, at_least, capped, cards_by_rank, chains, count_at,
+    NATURAL, NORMAL, Combo, ComboIndex, above, any_beats, at_least, capped, cards_by_rank, chains, count_at,
     iter_ranks, packed_of, positions, runs, strongest, window_holds,
 )
 from ...game import Game
@@ -30,6 +29,7 @@ from ...kernel import compiled
 from ...rules import Rules
 from ...table import Table
 from ...verdicts import Code, Event, Violation
+from ...wild import WildMoves
 
 KINDS = {
     "single": "单张", "pair": "对子", "triple": "三张", "straight": "顺子", "pair_chain": "连对",
@@ -459,8 +459,6 @@ class Shuangkou(Table):
         return out
 
 
-Engine = Shuangkou
-
 
 # ---------------------------------------------------------------------- legal moves
 
@@ -578,7 +576,7 @@ def _classify(rules: Rules, ids: list[int], level: str | None) -> tuple[Combo, .
 GAME = Game(
     name="shuangkou", title="Shuangkou", title_zh="双扣", aliases=("sk", "双扣", "雙扣"),
     variants={"huopin": HUOPIN}, engine=Shuangkou, kinds=KINDS, teams=((0, 2), (1, 3)),
-    outcome_columns={"winning_team": pa.int8(), "kou": pa.string(), "stars": pa.list_(pa.int16())},
+    outcome_columns={"winning_team": "int8", "kou": "string", "stars": "list<int16>"},
     stats=("shuangkou",), classify=_classify,
     report={"metrics": ("kou_double", "first_lead", "bomb_hands", "escape"),
             "charts": ("seat_advantage", "first_lead", "kou", "bomb_hands", "bombs_by_kind", "bombs_by_seat",
