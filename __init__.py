@@ -14,7 +14,7 @@ and may change. Names are imported lazily, so ``import paipu`` is cheap.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.2.0"
 
@@ -30,8 +30,23 @@ _EXPORTS = {
     "Game": ".replay.game", "Rules": ".replay.rules", "Combo": ".replay.combos",
     "Violation": ".replay.verdicts", "Code": ".replay.verdicts",
     "simulate": ".replay.sim", "evaluate": ".replay.evaluate", "Evaluation": ".replay.evaluate",
+    "review_hand": ".replay.review", "HandReview": ".replay.review", "DecisionReview": ".replay.review",
+    "SeatSummary": ".replay.review",
 }
 __all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:  # the names as mypy sees them (at run time each is imported on first use)
+    from .analysis.queries import open_dataset, run_stat  # noqa: F401
+    from .replay.api import RecordError, audit, beats, classify, ingest, legal_moves, read_records, replay_hand  # noqa: F401
+    from .replay.combos import Combo  # noqa: F401
+    from .replay.evaluate import Evaluation, evaluate  # noqa: F401
+    from .replay.game import Game  # noqa: F401
+    from .replay.games import UnknownGame, find_game, find_rules, games, register  # noqa: F401
+    from .replay.replayer import Replay  # noqa: F401
+    from .replay.review import DecisionReview, HandReview, SeatSummary, review_hand  # noqa: F401
+    from .replay.rules import Rules  # noqa: F401
+    from .replay.sim import simulate  # noqa: F401
+    from .replay.verdicts import Code, Violation  # noqa: F401
 
 
 def __getattr__(name: str) -> Any:

@@ -146,9 +146,9 @@ def check_format(fmt: str) -> None:
 @app.command()
 def games() -> None:
     """List the games paipu knows: names, aliases, variants (the first is the default)."""
-    from paipu.replay.games import games as registered
+    import paipu
 
-    for g in registered():
+    for g in paipu.games():
         out.print(f"{g.name} ({g.title_zh} {g.title}): variants {', '.join(g.variants)}; "
                   f"aliases {', '.join(g.aliases)}", markup=False)
 
@@ -449,13 +449,13 @@ def convert(
 
 
 def _rules_or_fail(game: str, variant: str | None, level: str | None):
-    from paipu.replay.games import UnknownGame, find_game, find_rules
+    import paipu
 
     try:
-        rules = find_rules(game, variant)
-    except UnknownGame as e:
+        rules = paipu.find_rules(game, variant)
+    except paipu.UnknownGame as e:
         fail(str(e))
-    declared = find_game(rules.game)
+    declared = paipu.find_game(rules.game)
     if level is not None and not declared.levels:
         fail(f"--level applies to games played at a level, not {rules.game}")
     return rules, declared, level
@@ -780,6 +780,7 @@ def replay_cmd(
     html_out: Annotated[str | None, typer.Option("--html", help="write the hand as one HTML page (a folder with --hands)")] = None,
     hands: Annotated[list[str] | None, typer.Option(
         "--hands", help="several hand ids (comma-separated, repeatable, or @FILE with one id a line) into the --html folder")] = None,
+    review: Annotated[bool, typer.Option("--review", help="mark the mistakes and blunders (paipu review's defaults)")] = False,
 ) -> None:
     """Show a recorded hand move by move; exit 1 if it breaks a rule."""
     from paipu.replay.io.sources import InputError
@@ -799,7 +800,7 @@ def replay_cmd(
             records = _find_records(source, wanted)
         except InputError as e:
             fail(str(e))
-        raise typer.Exit(_write_pages(records, wanted, html_out, lang, source))
+        raise typer.Exit(_write_pages(records, wanted, html_out, lang, source, review))
     try:
         found = _find_records(source, None if hand is None else [hand], first=True)
     except InputError as e:
@@ -809,11 +810,12 @@ def replay_cmd(
         fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
     if record is None:
         fail(f"no readable hand in {source}")
+    reviewed = _reviewed(record, source) if review else None
     if html_out is not None:
         from paipu.replay.html import write_page
 
         try:
-            broken = write_page(record, html_out, lang)
+            broken = write_page(record, html_out, lang, review=reviewed)
         except OSError as e:
             fail(f"{html_out}: cannot write: {e.strerror}")
         err.print(f"wrote {html_out}" + (f" (violation {broken['code']})" if broken else ""), markup=False)
@@ -822,10 +824,15 @@ def replay_cmd(
 
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
+    marks = None
+    if reviewed is not None:
+        from paipu.replay.review_view import marks as review_marks
+
+        marks = review_marks(reviewed, lang)
     if step and interactive():
-        v = step_through(record, out, typer.getchar, seat=seat, lang=lang)  # a key at a time, no echo
+        v = step_through(record, out, typer.getchar, seat=seat, lang=lang, marks=marks)  # a key at a time, no echo
     else:
-        v = render(record, out, seat=seat, lang=lang)
+        v = render(record, out, seat=seat, lang=lang, marks=marks)
     raise typer.Exit(1 if v is not None else 0)
 
 
@@ -871,8 +878,10 @@ def _find_records(source: str, ids: list[str] | None, first: bool = False) -> di
     return found
 
 
-def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang: str, source: str) -> int:
-    """One page per hand and an index.html into *folder*; the exit code (1: a hand breaks a rule or is missing)."""
+def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang: str, source: str,
+                 review: bool = False) -> int:
+    """One page per hand and an index.html into *folder* (*review*: each hand reviewed, its
+    flags on its page); the exit code (1: a hand breaks a rule or is missing)."""
     from html import escape
 
     from paipu.replay.html import html_name, write_page
@@ -890,7 +899,7 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
             continue
         name = html_name(hand_id)  # one name per id, never index.html, always short
         try:
-            v = write_page(record, os.path.join(folder, name), lang)
+            v = write_page(record, os.path.join(folder, name), lang, review=_reviewed(record, source) if review else None)
         except OSError as e:  # that page is missing (said so); the others and the index still come
             err.print(f"{os.path.join(folder, name)}: cannot write: {e.strerror}", markup=False)
             bad += 1
@@ -908,6 +917,17 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
         fail(f"{index}: cannot write: {e.strerror}")
     err.print(f"wrote {human.count(len(items), 'hand')} to {folder}", markup=False)
     return 1 if bad else 0
+
+
+def _reviewed(record: dict, source: str):
+    """The hand's review at the defaults (``replay --review``); a hand the engine cannot
+    set up is a one-line error."""
+    from paipu.replay.review import review_hand
+
+    try:
+        return review_hand(record)
+    except ValueError as e:
+        fail(f"{source}: hand {record['id']!r}: {e}")
 
 
 def interactive() -> bool:
@@ -1324,6 +1344,147 @@ def fraud(
     for k, t in enumerate(shown, 1):
         for line in suspect_lines(k, t, alpha):
             out.print(line, markup=False, soft_wrap=True)
+
+
+@app.command()
+def review(
+    source: Annotated[str, typer.Argument(help="a record file (any format), a folder or a dataset", callback=place)],
+    hand: Annotated[str | None, typer.Option("--hand", help="the hand id to review (without it a dataset is reviewed whole)")] = None,
+    seat: Annotated[int | None, typer.Option("--seat", help="review only this seat's decisions")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="the review as JSON on standard output")] = False,
+    html_out: Annotated[str | None, typer.Option("--html", help="write the hand's replayer page with the review")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="en or zh")] = "en",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="random seed of the evaluator")] = 0,
+    samples: Annotated[int, typer.Option("--samples", help="deals of the hidden cards per decision at most")] = 64,
+    budget: Annotated[float, typer.Option("--budget", help="milliseconds per decision (0: none, exactly --samples deals)")] = 50.0,
+    sample: Annotated[int | None, typer.Option("--sample", help="a dataset: review only this many hands, a sample fixed by --seed")] = None,
+    workers: Annotated[int | None, typer.Option(help="a dataset: processes (default: all cores)")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="[ADDRESS]", help="a dataset: review on a Ray cluster: auto, ray://HOST:PORT, or alone for a local one")] = None,
+) -> None:
+    """Review every decision of a hand against paipu's bots: each option's value, the loss
+    of the option played, mistakes and blunders (docs/review.md).
+
+    Without --hand, a dataset's hands (or a --sample) are reviewed into its reviews table
+    and the rating columns of its players table; a rerun goes on with the hands not
+    reviewed yet."""
+    from paipu.replay.audit import is_dataset
+
+    if hand is None and is_dataset(source):
+        _review_dataset(source, sample, seed, samples, budget, workers, ray)
+        return
+    if hand is None:
+        fail("give the hand to review with --hand ID (or a dataset, to review its hands)")
+    if sample is not None or workers is not None or ray is not None:
+        fail("--sample, --workers and --ray review a dataset: leave out --hand")
+    _review_hand(source, hand, seat, json_out, html_out, lang, seed, samples, budget)
+
+
+def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_out: str | None, lang: str,
+                 seed: int, samples: int, budget: float) -> None:
+    """``paipu review INPUT --hand ID``: one hand reviewed (replay.review), shown or written."""
+    from paipu.replay.io.sources import InputError
+
+    if lang not in ("en", "zh"):
+        fail(f"--lang must be en or zh, got {lang!r}")
+    if samples < 2 or budget < 0:
+        fail("--samples must be 2 or more and --budget 0 or more")
+    if html_out is not None:
+        writable_file(html_out, "--html")
+    try:
+        record = _find_records(source, [hand], first=True).get(hand)
+    except InputError as e:
+        fail(str(e))
+    if record is None:
+        fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
+    if seat is not None and not 0 <= seat < len(record["players"]):
+        fail(f"--seat must be 0..{len(record['players']) - 1}")
+    from paipu.replay.review import review_hand
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    settings = {"samples": samples, "budget_ms": budget or None, "seed": seed}
+    progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
+    task = progress.add_task("decisions", total=None)
+    try:
+        with progress:
+            result = review_hand(record, seats=None if seat is None else [seat], samples=samples,
+                                 budget_ms=budget or None, seed=seed,
+                                 on_decision=lambda k, n: progress.update(task, completed=k, total=n))
+    except ValueError as e:  # a hand the engine cannot set up (unknown game, bad deal)
+        fail(f"{source}: hand {hand!r}: {e}")
+    if html_out is not None:
+        from paipu.replay.html import write_page
+
+        try:
+            write_page(record, html_out, lang, review=result)
+        except OSError as e:
+            fail(f"{html_out}: cannot write: {e.strerror}")
+        err.print(f"wrote {html_out}", markup=False)
+    if json_out:
+        import json
+
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    elif html_out is None:
+        from paipu.replay.review_view import review_lines
+
+        # laid out for the terminal's width (40 columns and up); a pipe gets whole lines, 80 wide
+        for line in review_lines(result, lang, out.width if out.is_terminal else 80, **settings):  # type: ignore[arg-type]
+            out.print(line, soft_wrap=not out.is_terminal)
+    from paipu.replay.api import replay_hand
+
+    v = replay_hand(record).violation
+    if v is not None and v.code != "incomplete":  # (a hand cut short is reviewed as far as it goes)
+        where = "" if v.action is None else f" at action {v.action}"
+        err.print(f"{source}: hand {hand!r} breaks a rule{where} ({v.code}): the decisions after it are not reviewed",
+                  markup=False)
+        raise typer.Exit(1)
+
+
+def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, budget: float, workers: int | None,
+                    ray: str | None) -> None:
+    """``paipu review DS``: the dataset pass (replay.review_pass), then the players' rating."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from paipu.analysis.queries import DatasetError
+    from paipu.analysis.rating import update_players
+    from paipu.replay.distributed import ClusterError
+    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
+    from paipu.replay.review_pass import Settings, review_dataset
+
+    if sample is not None and sample < 1:
+        fail(f"--sample must be 1 or more, got {sample}")
+    if samples < 2 or budget < 0:
+        fail("--samples must be 2 or more and --budget 0 or more")
+    progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
+    selected = 0
+    task = progress.add_task("review", total=None)
+
+    def start(chosen: int, left: int) -> None:
+        nonlocal selected
+        selected = chosen
+        progress.update(task, total=left)
+
+    try:
+        with progress:
+            done = review_dataset(dataset, Settings(samples, budget or None, seed), sample, capped_workers(workers),
+                                  ray, on_chunk=lambda s: progress.advance(task, s.hands), on_start=start)
+        players = update_players(dataset)
+    except (DatasetError, DatasetLocked, DatasetWriteError, ClusterError) as e:
+        fail(str(e))
+    err.print(f"{dataset}: reviewed {human.count(done.hands, 'hand')} ({done.decisions:,} decisions) of the "
+              f"{selected:,} {'sampled' if sample is not None else 'in the dataset'}; "
+              f"{selected - done.hands:,} were reviewed already", markup=False)
+    shown = players.filter(players["review_decisions"] > 0).sort("review_decisions", descending=True).head(20)
+    import polars as pl
+
+    pct = [(pl.col(f"review_{k}_rate") * 100).round(1).alias(f"{k} %") for k in ("match", "mistake", "blunder")]
+    _print_frame(shown.select("game", "variant", "player", pl.col("review_hands").alias("hands"),
+                              pl.col("review_decisions").alias("decisions"), pct[0],
+                              pl.col("review_mean_loss").round(2).alias("mean loss"), *pct[1:]),
+                 "rating (loss in points of win probability; docs/review.md)")
 
 
 @app.command()

@@ -15,8 +15,8 @@ def stat_names() -> tuple[str, ...]:
     return COMMON_STATS + tuple(dict.fromkeys(s for g in games() for s in g.stats if s not in COMMON_STATS))
 
 
-#: queries in sql/ that are not statistics (``paipu hands``, ``paipu compare``)
-NOT_STATS = frozenset({"hands", "compare"})
+#: queries in sql/ that are not statistics (``paipu hands``, ``paipu compare``, the review rating)
+NOT_STATS = frozenset({"hands", "compare", "rating"})
 
 
 def stat_files() -> tuple[str, ...]:

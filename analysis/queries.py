@@ -17,8 +17,8 @@ import polars as pl
 from . import COMMON_STATS, stat_names  # noqa: F401 - the lists live where the CLI reads them without duckdb
 
 TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
-#: tables other commands may add (``paipu fraud``): views when present, sections of the report
-OPTIONAL_TABLES = ("decisions", "players", "suspects")
+#: tables other commands may add (``paipu fraud``, ``paipu review``): views when present, sections of the report
+OPTIONAL_TABLES = ("decisions", "players", "suspects", "reviews", "reviewed")
 #: the statistics of every game and those the games declare as their own, in report order
 STATS = stat_names()
 

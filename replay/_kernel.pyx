@@ -261,6 +261,10 @@ cdef class Loop:
         self.readings = table.combos.readings if self.plain else None
         self.classify = table.classify
 
+    def take(self, i, action):
+        """One action, as the loop takes it (the walk's step when a visitor sees each action)."""
+        return self.act(i, action)
+
     cdef object act(self, object i, object action):
         """One action: the violation or None (Table.step's dispatch with the fast paths)."""
         act = action["act"]

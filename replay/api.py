@@ -20,7 +20,7 @@ from .cards import CARD_NAMES, parse_cards
 from .combos import Combo, any_beats, strongest
 from .games import find_game, find_rules
 from .record import check_record
-from .replayer import Replay, make_table, replay
+from .replayer import Replay, replay, walk
 from .verdicts import Code, RecordError, Violation
 
 __all__ = ["RecordError", "read_records", "replay_hand", "classify", "beats", "legal_moves", "ingest", "audit"]
@@ -87,15 +87,11 @@ def legal_moves(record: dict, upto: int) -> list[list[str]]:
 
     :raises ValueError: when one of those actions breaks a rule (its verdict in the message).
     """
-    table = make_table(record)
-    v = table.setup()
-    for i, action in enumerate(record["actions"][:upto]):
-        if v is not None:
-            break
-        v = table.step(i, action)
-    if v is not None:
-        raise ValueError(f"{v.code} at action {v.action}: {v.message}")
-    return [[CARD_NAMES[c] for c in cards] for cards, _ in table.legal_moves(table.turn)]
+    r = walk(record, upto=upto)
+    if r.violation is not None:
+        raise ValueError(f"{r.violation.code} at action {r.violation.action}: {r.violation.message}")
+    assert r.table is not None  # (no violation: the table was set up)
+    return [[CARD_NAMES[c] for c in cards] for cards, _ in r.table.legal_moves(r.table.turn)]
 
 
 def ingest(inputs: list[str], out: str, fmt: str = "auto", workers: int | None = 1):

@@ -149,9 +149,8 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
             by_code: dict[str, int] = {}
             summary = PartSummary(by_code=by_code)
             for record in records_of_part(game, hands_path, actions_path):
-                if turns is not None:
-                    turns.add(record, matches.previous(record))
-                r = matches.replay(record, detail=True)
+                # one walk per hand: the verdict, and the decisions as it goes
+                r = matches.replay(record, True, *(() if turns is None else (turns.visitor(record),)))
                 rows.add(record, r)
                 summary.hands += 1
                 if r.violation is None:

@@ -113,6 +113,15 @@ class ComboIndex:
         self.wild_readings: dict[object, tuple[Combo, ...]] = {}
         self.packed = list(self.readings)
         self.matrix = np.array([counts(p) for p in self.packed], dtype=np.int16).reshape(-1, N_RANKS)
+        #: each entry's packed counts in two int64 halves (ranks 0..7, 8..14), for the
+        #: guard test of :func:`~replay.cards.contains` on all of them at once; the entries
+        #: from the smallest to the largest (their indexes; their halves), and how many
+        #: have at most n cards (n = 0..30): a hand is tested on those only
+        low, high = halves(self.packed)
+        sizes = np.array([total(p) for p in self.packed], dtype=np.int64)
+        self.by_size = np.argsort(sizes, kind="stable")
+        self.sized_halves = (low[self.by_size], high[self.by_size])
+        self.at_most = np.searchsorted(sizes[self.by_size], np.arange(31), side="right")
 
     def __len__(self) -> int:
         return len(self.readings)
@@ -167,10 +176,43 @@ class ComboIndex:
         return False
 
     def all_plays(self, hand: int) -> list[int]:
-        """Every packed combination held in *hand* (a lead), by a vectorised filter."""
-        have = np.array(counts(hand), dtype=np.int16)
-        rows = np.nonzero((self.matrix <= have).all(axis=1))[0]
-        return [self.packed[i] for i in rows]
+        """Every packed combination held in *hand* (a lead), by a vectorised filter over
+        the entries no larger than the hand, in the table's order."""
+        packed = self.packed
+        n = self.at_most[total(hand)]
+        low, high = self.sized_halves
+        rows = self.by_size[:n][held((low[:n], high[:n]), hand)]
+        rows.sort()
+        return [packed[i] for i in rows]
+
+    def count_plays(self, hand: int) -> int:
+        """``len(all_plays(hand))``, without the list."""
+        n = self.at_most[total(hand)]
+        low, high = self.sized_halves
+        return int(np.count_nonzero(held((low[:n], high[:n]), hand)))
+
+
+LOW40 = (1 << 40) - 1
+_GUARD_LOW = GUARD & LOW40
+_GUARD_HIGH = GUARD >> 40
+
+
+def halves(packed: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Packed counts as two int64 arrays: ranks 0..7 (40 bits) and ranks 8..14."""
+    values = np.array(packed, dtype=object)
+    return (values & LOW40).astype(np.int64), (values >> 40).astype(np.int64)
+
+
+def held(halves: tuple[np.ndarray, np.ndarray], hand: int) -> np.ndarray:
+    """Which packed entries (:func:`halves`) *hand* holds: the guard test of
+    :func:`~replay.cards.contains`, each field of the hand at least the entry's."""
+    low, high = halves
+    a = ((hand & LOW40) | _GUARD_LOW) - low
+    a &= _GUARD_LOW
+    b = ((hand >> 40) | _GUARD_HIGH) - high
+    b &= _GUARD_HIGH
+    both: np.ndarray = (a == _GUARD_LOW) & (b == _GUARD_HIGH)
+    return both
 
 
 def cards_by_rank(hand: bytearray, skip: int = -1) -> list[list[int]]:

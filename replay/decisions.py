@@ -5,8 +5,9 @@ legal options the seat had, whether it could have beaten the play on the table, 
 play it spared when it passed anyway (a partner's or an opponent's, and which player),
 how low a lead was in the hand, and how long the seat thought (from the actions' ``t``).
 
-Computing it costs a legal-move generation per turn, so it is not on the audit's hot
-path: ``paipu audit DS --decisions`` or ``paipu fraud`` asks for it.
+Computing it costs a count of the legal moves per turn, so it is not on the audit's hot
+path: ``paipu audit DS --decisions`` or ``paipu fraud`` asks for it, and the rows are
+made as the audit walks through the hand (a visitor of its one replay).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 import pyarrow as pa
 
 from .cards import CARD_OF, RANK
-from .replayer import make_table
+from .replayer import Visitor, walk
+from .table import Table
 
 DECISIONS = pa.schema([
     ("hand_id", pa.string()), ("variant", pa.string()), ("idx", pa.int32()), ("seat", pa.int8()),
@@ -30,12 +32,13 @@ class DecisionRows:
     def __init__(self) -> None:
         self.cols: dict[str, list] = {name: [] for name in DECISIONS.names}
 
+    def visitor(self, record: dict) -> Decisions:
+        """The visitor of a walk through *record* that adds its decisions to these columns."""
+        return Decisions(record, self.cols)
+
     def add(self, record: dict, previous: dict | None = None) -> None:
         """The decisions of one hand (up to its first violation, if any)."""
-        c = self.cols
-        for row in hand_decisions(record, previous):
-            for k, v in row.items():
-                c[k].append(v)
+        walk(record, self.visitor(record), previous=previous)
 
     def table(self) -> pa.Table:
         return pa.table({k: pa.array(v, DECISIONS.field(k).type) for k, v in self.cols.items()}, schema=DECISIONS)
@@ -46,46 +49,67 @@ def hand_decisions(record: dict, previous: dict | None = None) -> list[dict]:
 
     *previous*: the previous hand's outcome in its match (Guandan), as for the replay.
     """
-    try:
-        table = make_table(record, previous=previous)
-        if table.setup() is not None:
-            return []
-    except Exception:  # noqa: BLE001 - unknown game, bad record: no decisions, the audit says why
-        return []
-    players = record.get("players") or []
-    hand_id, variant = record.get("id"), record.get("variant")
-    rows: list[dict] = []
-    last_t: float | None = 0.0
-    try:
-        for i, action in enumerate(record["actions"]):
-            if table.over:
-                break
-            act, seat = action.get("act"), action.get("seat")
-            t = action.get("t")
-            think = t - last_t if isinstance(t, (int, float)) and last_t is not None else None
-            last_t = t if isinstance(t, (int, float)) else None
-            if act in ("play", "pass") and table.phase == "play" and seat == table.turn:
-                lead = table.last is None
-                moves = table.legal_moves(seat)
-                target = None if lead else table.last_seat
-                row = {
-                    "hand_id": hand_id, "variant": variant, "idx": i, "seat": seat,
-                    "player": players[seat] if seat < len(players) else None, "act": act, "lead": lead,
-                    "options": len(moves) + (not lead), "can_beat": (not lead) and bool(moves),
-                    "spared": act == "pass" and not lead and bool(moves),
-                    "target_seat": target,
-                    "target_player": players[target] if target is not None and target < len(players) else None,
-                    "relation": None if target is None else
-                    ("partner" if target in table.partners(seat) else "opponent"),
-                    "lead_low": _lead_low(table, seat, action.get("cards")) if lead and act == "play" else None,
-                    "cards_left": table.left[seat], "think_ms": think,
-                }
-                rows.append(row)
-            if table.step(i, action) is not None:
-                break
-    except Exception:  # noqa: BLE001 - an engine bug is the audit's verdict; keep what was seen
-        pass
-    return rows
+    rows = DecisionRows()
+    rows.add(record, previous)
+    cols = rows.cols
+    return [dict(zip(cols, row)) for row in zip(*cols.values())]
+
+
+class Decisions(Visitor):
+    """A walk's visitor that adds a row to *cols* (the columns of :data:`DECISIONS`) for
+    each play or pass of the play phase by the seat to act, as the table is before it. An
+    engine error met here ends the rows of the hand (the walk's verdict names it)."""
+
+    def __init__(self, record: dict, cols: dict[str, list]):
+        self.cols = cols
+        self.players = record.get("players") or []
+        self.hand_id, self.variant = record.get("id"), record.get("variant")
+        self.last_t: float | None = 0.0
+        self.broken = False
+
+    def before(self, table, i: int, action: dict) -> None:
+        if self.broken:
+            return
+        try:
+            self.row(table, i, action)
+        except Exception:  # noqa: BLE001 - an engine bug is the audit's verdict; keep what was seen
+            self.broken = True
+
+    def row(self, table, i: int, action: dict) -> None:
+        act, seat = action.get("act"), action.get("seat")
+        t = action.get("t")
+        last_t = self.last_t
+        think = t - last_t if isinstance(t, (int, float)) and last_t is not None else None
+        self.last_t = t if isinstance(t, (int, float)) else None
+        if act not in ("play", "pass") or table.phase != "play" or seat != table.turn:
+            return
+        players = self.players
+        lead = table.last is None
+        moves = move_count(table, seat)
+        target = None if lead else table.last_seat
+        row = (self.hand_id, self.variant, i, seat, players[seat] if seat < len(players) else None, act, lead,
+               moves + (not lead), (not lead) and bool(moves), act == "pass" and not lead and bool(moves), target,
+               players[target] if target is not None and target < len(players) else None,
+               None if target is None else ("partner" if target in table.partners(seat) else "opponent"),
+               _lead_low(table, seat, action.get("cards")) if lead and act == "play" else None,
+               table.left[seat], think)
+        for column, value in zip(self.cols.values(), row):  # (in DECISIONS' order)
+            column.append(value)
+
+
+def move_count(table: Table, seat: int) -> int:
+    """``len(table.legal_moves(seat))``, counted without making the moves where the game
+    makes one per legal packed play (no wild cards): a lead's plays counted in one pass
+    over the combination table, a following seat that cannot beat the table answered by
+    the games' direct test (``can_beat``)."""
+    if table.last is not None and not table.can_beat(seat):
+        return 0  # (the games' direct test: no move to make)
+    kind = type(table)
+    if kind.legal_moves is not Table.legal_moves:
+        return len(table.legal_moves(seat))
+    if table.last is None and kind.allows is Table.allows:
+        return table.combos.count_plays(table.packed[seat])
+    return len(table.legal_plays(seat))
 
 
 def _lead_low(table, seat: int, tokens) -> float | None:

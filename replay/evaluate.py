@@ -1,7 +1,7 @@
 """The value of each option at a decision of a recorded hand (``paipu.evaluate``).
 
-At a play or pass of the play phase (or a Dou Dizhu bid), every legal option of the seat
-to act is valued for that seat's side (the seat with its partners: Dou Dizhu's other
+At a play or pass of the play phase (or a Dou Dizhu bid, a Guandan tribute or return),
+every legal option of the seat to act is valued for that seat's side (the seat with its partners: Dou Dizhu's other
 farmer, Guandan's and Shuangkou's partner): the probability that the side wins the hand
 and the seat's expected points, each with its standard error. Only what the seat could
 know is used:
@@ -40,7 +40,7 @@ from typing import Any
 
 from .cards import CARD_NAMES, CARD_OF, RANK_BIT
 from .combos import any_beats, strongest
-from .replayer import make_table
+from .replayer import Visitor, Walk, walk
 from .table import Table
 
 #: at most this many cards left in all hands together: the deal is solved exactly
@@ -55,6 +55,8 @@ REPAIR_STEPS = 2_000
 MAX_STEPS = 2_000
 #: the acts of a bidding decision (Dou Dizhu), each with the field that says yes or no
 BIDS = {"bid": "call", "grab": "grab"}
+#: the acts that hand a card to another seat before the play (Guandan's tribute and return)
+HANDING = ("tribute", "return")
 #: the key of the cards not yet in any hand (Dou Dizhu's bottom while bidding) in a deal
 BOTTOM = -1
 
@@ -195,9 +197,15 @@ def set_hand(table: Table, seat: int, cards: Sequence[int]) -> None:
     hand = bytearray(54)
     for c in cards:
         hand[c] += 1
-    assert len(cards) == table.left[seat], (seat, len(cards), table.left[seat])
+    assert len(cards) == held(table, seat), (seat, len(cards), held(table, seat))
     table.hands[seat] = hand
     table.packed[seat] = sum(map(RANK_BIT.__getitem__, cards))
+
+
+def held(table: Table, seat: int) -> int:
+    """The cards in *seat*'s hand (``Table.left`` but in the tribute phase, whose handed
+    cards it does not count)."""
+    return sum(table.hands[seat]) if table.phase == "tribute" else table.left[seat]
 
 
 def cards_of(hand: bytearray) -> list[int]:
@@ -343,14 +351,14 @@ def knowledge(table: Table, record: dict[str, Any], index: int,
     if min(count) < 0:
         raise ValueError("the cards played and known are not the deck's")
     unseen = [c for c in range(54) for _ in range(count[c])]
-    need = {s: table.left[s] - len(known.get(s, ())) for s in range(table.n) if s != viewer and table.left[s]}
+    need = {s: held(table, s) - len(known.get(s, ())) for s in range(table.n) if s != viewer and held(table, s)}
     if table.phase == "bidding" and len(unseen) - sum(need.values()) == table.rules.bottom:
         need[BOTTOM] = table.rules.bottom  # the bottom, not given yet
     if sum(need.values()) != len(unseen):
         raise ValueError(f"{len(unseen)} unseen cards for {sum(need.values())} places in the other hands")
     constraints = []
     for i, seat, last in passes:
-        if seat == viewer or not table.left[seat] or seat in known and len(known[seat]) == table.left[seat]:
+        if seat == viewer or not held(table, seat) or seat in known and len(known[seat]) == held(table, seat):
             continue
         since = sum(RANK_BIT[c] for j, c in played[seat] if j > i)
         constraints.append((seat, last, since))
@@ -382,6 +390,7 @@ def play_out(table: Table, rng: random.Random, policy: Any, hints: HintsOf, acti
     from .sim.core import LegalMoves
 
     i = len(actions)
+    step = Walk(table)
     for _ in range(MAX_STEPS):
         if table.over:
             return
@@ -393,7 +402,7 @@ def play_out(table: Table, rng: random.Random, policy: Any, hints: HintsOf, acti
             cards = chooser(table, cards)
         action = action_of(seat, cards)
         actions.append(action)
-        v = table.step(i, action)
+        v = step(i, action)
         if v is not None:
             raise RuntimeError(f"a playout broke a rule: {v}")
         i += 1
@@ -583,26 +592,33 @@ def brute_force(t: Table, side: frozenset[int]) -> bool:
 # ---------------------------------------------------------------------------- the evaluator
 
 
+class _Passes(Visitor):
+    """The revealing passes of a walk: (action, seat, the play passed on)."""
+
+    def __init__(self) -> None:
+        self.passes: list[tuple[int, int, tuple[Any, ...]]] = []
+
+    def before(self, table: Table, i: int, action: dict[str, Any]) -> None:
+        if action["act"] == "pass" and table.phase == "play" and table.last is not None and table.pass_reveals():
+            self.passes.append((i, action["seat"], table.last))
+
+
 def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] | None = None,
                    ) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
-    """The table just before action *index* (a play or pass of the play phase, or a bid),
+    """The table just before action *index* (a play or pass of the play phase, a bid, or
+    a Guandan tribute or return),
     and the revealing passes before it: (action, seat, the play passed on). *previous*: the
     previous hand's outcome in its match (Guandan), as for the replay."""
     actions = record["actions"]
     if not 0 <= index < len(actions):
         raise ValueError(f"action {index}: the hand has {len(actions)} actions")
-    table = make_table(record, previous=previous)
-    v = table.setup()
-    passes: list[tuple[int, int, tuple[Any, ...]]] = []
-    for i in range(index):
-        if v is not None:
-            break
-        a = actions[i]
-        if a["act"] == "pass" and table.phase == "play" and table.last is not None and table.pass_reveals():
-            passes.append((i, a["seat"], table.last))
-        v = table.step(i, a)
+    seen = _Passes()
+    r = walk(record, seen, previous=previous, upto=index)
+    v = r.violation
     if v is not None:
         raise ValueError(f"{v.code} at action {v.action}: {v.message}")
+    table, passes = r.table, seen.passes
+    assert table is not None  # (no violation: the table was set up)
     a = actions[index]
     if table.phase == "tribute" and a.get("act") == "play" and hasattr(table, "start_play"):
         # Guandan takes its first lead in the tribute phase, which that play ends (as the
@@ -610,13 +626,14 @@ def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] 
         v = table.start_play(index, a.get("seat"))
         if v is not None:
             raise ValueError(f"{v.code} at action {v.action}: {v.message}")
-    if a.get("act") in BIDS and table.phase == "bidding" and not table.over:
+    handing = a.get("act") in HANDING and table.phase == "tribute" and hasattr(table, "handing_options")
+    if handing or a.get("act") in BIDS and table.phase == "bidding" and not table.over:
         v = clone(table).step(index, a)  # (a bid's turn is the engine's to check: before the first, none is set)
         if v is not None:
             raise ValueError(f"{v.code} at action {index}: {v.message}")
         return table, passes
     if table.over or table.phase != "play" or a.get("act") not in ("play", "pass") or a.get("seat") != table.turn:
-        raise ValueError(f"action {index} is no play, pass or bid of the seat to act "
+        raise ValueError(f"action {index} is no play, pass, bid, tribute or return of the seat to act "
                          f"({a.get('act')!r} in the {table.phase} phase)")
     return table, passes
 
@@ -638,9 +655,14 @@ def same_play(table: Table, a: list[int] | None, b: list[int] | None) -> bool:
 
 def decision_options(table: Table, index: int, recorded: dict[str, Any]) -> tuple[list[dict[str, Any]], list[Option]]:
     """The options of the decision at *index* (its *recorded* action), each as the action
-    that makes it and as an :class:`Option`: every legal play and the pass, or a bid's yes
-    and no."""
+    that makes it and as an :class:`Option`: every legal play and the pass, a bid's yes
+    and no, or each card a tribute or return may hand over (to the recorded receiver)."""
     seat = recorded["seat"]
+    if recorded["act"] in HANDING:
+        act, to = recorded["act"], recorded.get("to")
+        names = [CARD_NAMES[c] for c in table.handing_options(seat, act)]  # type: ignore[attr-defined]
+        return ([{"seat": seat, "act": act, "card": c, "to": to} for c in names],
+                [Option([c], act, c == recorded.get("card")) for c in names])
     if recorded["act"] in BIDS:
         act, field_ = recorded["act"], BIDS[recorded["act"]]
         return ([{"seat": seat, "act": act, field_: yes} for yes in (True, False)],
@@ -683,12 +705,78 @@ def bidding_of(table: Table) -> Callable[..., None]:
 def stepper(table: Table, line: list[dict[str, Any]]) -> Callable[..., None]:
     """``act(action, options)`` as the simulation drivers call it: the action appended to
     *line* and taken by *table*."""
+    step = Walk(table)
+
     def act(action: dict[str, Any], options: int = 1) -> None:
         line.append(action)
-        v = table.step(len(line) - 1, action)
+        v = step(len(line) - 1, action)
         if v is not None:
             raise RuntimeError(f"a playout broke a rule: {v}")
     return act
+
+
+def dealt(table: Table, know: Knowledge, rng: random.Random, index: int, firsts: list[dict[str, Any]],
+          fits: Callable[[Table], bool] | None = None) -> tuple[Table, list[Table], bool]:
+    """A deal of the hidden cards (*know*) on a copy of *table*, and a copy of it after
+    each option (*firsts*); whether the pass constraints were relaxed. A deal in which an
+    option breaks a rule (a tribute while the givers hold both big jokers, which resist
+    instead), or that *fits* refuses (given the table after the first option), is drawn
+    again, :data:`MAX_TRIES` times at most."""
+    for _ in range(MAX_TRIES):
+        hands, loose = know.deal(rng, table)
+        world = clone(table)
+        for s, cards in hands.items():
+            if s == BOTTOM:
+                world.spec = dataclasses.replace(world.spec, bottom=[CARD_NAMES[c] for c in cards])
+            else:
+                set_hand(world, s, cards)
+        after = []
+        for first in firsts:
+            t = clone(world)
+            if t.step(index, first) is not None:
+                break
+            after.append(t)
+        else:
+            if fits is None or fits(after[0]):
+                return world, after, loose
+    raise ValueError(f"action {index}: no deal of the hidden cards lets every option be played")
+
+
+def tribute_fits(actions: list[dict[str, Any]], index: int) -> Callable[[Table], bool]:
+    """Whether the rest of the tribute after action *index* can be played on a table as
+    the record plays it: after 双下 the other giver's tribute (the bots' card, its highest)
+    goes where the record says only when it is no larger than the first one's, when the
+    first went to the first place (or larger, when not). What the seat learns as soon as
+    both are paid; the deals of the first of two tributes are held to it."""
+    def fits(t: Table) -> bool:
+        try:
+            finish_tribute(clone(t), actions, index, actions[:index + 1])
+        except RuntimeError:
+            return False
+        return True
+    return fits
+
+
+def finish_tribute(t: Table, actions: list[dict[str, Any]], index: int, line: list[dict[str, Any]]) -> None:
+    """The rest of the tribute phase after action *index* on *t*: each later tribute or
+    return of the record, by the same seat to the same seat, with the card the simulator's
+    bots hand over (the game's simulation driver: ``tribute_card``, ``return_card``); then
+    the play begins (led as the engine says)."""
+    from .sim import driver
+
+    bots = driver(t.rules.game)
+    act = stepper(t, line)
+    leader = t.turn
+    for a in actions[index + 1:]:
+        if a.get("act") in HANDING:
+            card = (bots.tribute_card if a["act"] == "tribute" else bots.return_card)(t, a["seat"])
+            act({"seat": a["seat"], "act": a["act"], "card": CARD_NAMES[card], "to": a["to"]})
+        elif a.get("act") in ("play", "pass"):
+            leader = a["seat"]
+            break
+    v = t.start_play(len(line), leader if leader >= 0 else 0)  # type: ignore[attr-defined]
+    if v is not None:
+        raise RuntimeError(f"a playout broke a rule: {v}")
 
 
 def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms: float | None = 50.0,
@@ -717,6 +805,9 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     hints = hints_of(table)
     firsts, options = decision_options(table, index, recorded)
     bidding = recorded["act"] in BIDS
+    handing = recorded["act"] in HANDING
+    second = handing and any(a.get("act") == "tribute" for a in record["actions"][index + 1:])
+    fits = tribute_fits(record["actions"], index) if second else None
     bid_out = bidding_of(table) if bidding else None
     prefix = record["actions"][:index]
     done = solved = relaxed = 0
@@ -726,20 +817,8 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
             now = time.perf_counter()
             if now + (now - began) / done > deadline:
                 break  # the next deal, as long as the mean one so far, would end past the budget
-        hands, loose = know.deal(random.Random(f"{seed}:{k}"), table)
+        world, after, loose = dealt(table, know, random.Random(f"{seed}:{k}"), index, firsts, fits)
         relaxed += loose
-        world = clone(table)
-        for s, cards in hands.items():
-            if s == BOTTOM:
-                world.spec = dataclasses.replace(world.spec, bottom=[CARD_NAMES[c] for c in cards])
-            else:
-                set_hand(world, s, cards)
-        after = []
-        for first in firsts:
-            t = clone(world)
-            v = t.step(index, first)
-            assert v is None, v
-            after.append(t)
         # (once a seat is out the winning side is known: the bots play on for the points)
         exact = not bidding and not table.out and sum(world.left) <= exact_cards
         solver = Solver(side_of(table, seat), deadline=deadline) if exact else None
@@ -748,6 +827,8 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
         for option, first, t in zip(options, firsts, after):
             rng = random.Random(f"{seed}:{k}:play")  # the same random numbers for every option
             line = prefix + [first]
+            if handing:
+                finish_tribute(t, record["actions"], index, line)
             if bid_out is not None:
                 # (after a bid the first bidder is known: the record's leader is not asked for)
                 bid_out(t, rng, stepper(t, line), [policy] * t.n, t.spec.leader if t.spec.leader is not None else seat)

@@ -14,6 +14,8 @@ restart resumes where the last committed batch ended, reading nothing twice (and
 did, the dedup would skip it).  A file whose inode changed (replaced, rotated), that is
 shorter than its offset (truncated) or whose bytes before the offset changed (rewritten)
 is read again from its start; its hands already stored are skipped by id and content.
+The batches of one poll are gathered up to *batch_size* hands (:func:`~replay.ingest.merge_results`),
+so that a poll over many small files costs one commit, with all their positions.
 
 **What is complete.**
 

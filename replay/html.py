@@ -30,8 +30,8 @@ from typing import Any
 from .fmt import NAME_CHARS, clip
 
 from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
-from .replayer import table_or_violation
-from .table import BOMB_EVENTS, compare_result
+from .replayer import Replay, Visitor, walk
+from .table import BOMB_EVENTS
 from .verdicts import Code, Violation
 from .words import key_name, words_of
 from .view import CODE_ZH, WORDS, ZH_JOKER, _action_words, _event_words, end_multiplier, known_game, message_words, rank_text, room_words
@@ -92,77 +92,94 @@ def _violation(v: Violation, kinds: Mapping[str, str] | None = None) -> dict:
 
 def hand_data(record: dict, lang: str = "en") -> dict:
     """The hand as frames for the page: frame 0 is the deal, frame k the table after action k-1."""
-    table, bad = table_or_violation(record)
-    game = known_game(record["game"])
-    players = [str(p) for p in record["players"]]
-    words = {k: WORDS[k] for k in ("en", "zh")}
+    frames = _Frames(record, lang)
+    walk(record, frames)
+    return frames.data
 
-    def name(s: int) -> str:  # in the frames' words: cut (the page shows the whole name on hover)
-        return f"{s} {clip(players[s])}" if 0 <= s < len(players) else str(s)
 
-    data: dict[str, Any] = {
-        "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh if game else "",
-        "variant": record["variant"], "time": str(record.get("time") or ""),
-        "room": {k: room_words(record.get("room"), w) for k, w in words.items()}, "players": players, "name_chars": NAME_CHARS, "lang": lang, "ui": UI,
-        "level": None, "wild": [], "teams": None, "bottom": None, "frames": [], "tricks": [], "result": None,
-        "violation": None,
-    }
-    setup_violation = bad if table is None else table.setup()
-    if table is None or game is None or setup_violation is not None:  # judged before any action
-        assert setup_violation is not None
-        return _judged_at_the_deal(record, data, setup_violation)
-    kinds = game.kinds
-    data["level"] = words_of(table.rules).level_text(table)
-    data["wild"] = sorted(CARD_NAMES[c] for c in table.wild_cards())
-    teams = [game.team_of(s) for s in range(table.n)]
-    data["teams"] = teams if any(t is not None for t in teams) else None
-    if record.get("bottom") is not None:
-        data["bottom"] = _cards_of(record["bottom"])
-    trick_plays: list[Any] = [None] * table.n
-    shown: set[int] = set()
-    trick = 0  # tricks led so far, and the multiplier shown: read by frame() as they are now
-    mult = table.multiplier_now() if table.phase == "play" else None
+class _Frames(Visitor):
+    """:func:`hand_data`'s visitor of the walk: a frame per action, then the verdict."""
 
-    def frame(i: int | None, act: dict | None, notes: list[dict], violation: Violation | None = None,
+    def __init__(self, record: dict, lang: str):
+        self.record = record
+        self.game = game = known_game(record["game"])
+        self.players = players = [str(p) for p in record["players"]]
+        self.words = {k: WORDS[k] for k in ("en", "zh")}
+        self.data: dict[str, Any] = {
+            "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh if game else "",
+            "variant": record["variant"], "time": str(record.get("time") or ""),
+            "room": {k: room_words(record.get("room"), w) for k, w in self.words.items()}, "players": players,
+            "name_chars": NAME_CHARS, "lang": lang, "ui": UI,
+            "level": None, "wild": [], "teams": None, "bottom": None, "frames": [], "tricks": [], "result": None,
+            "violation": None,
+        }
+        self.table: Any = None  # set when the hand is set up (and its game known)
+        self.kinds: Mapping[str, str] = game.kinds if game else {}
+        self.shown: set[int] = set()
+        self.trick = 0  # tricks led so far, and the multiplier shown: read by frame() as they are now
+        self.mult: int | None = None
+
+    def name(self, s: int) -> str:  # in the frames' words: cut (the page shows the whole name on hover)
+        return f"{s} {clip(self.players[s])}" if 0 <= s < len(self.players) else str(s)
+
+    def start(self, table) -> None:
+        if self.game is None:
+            return  # (a game this installation does not know: the deal as the record has it)
+        self.table = table
+        data, game = self.data, self.game
+        data["level"] = words_of(table.rules).level_text(table)
+        data["wild"] = sorted(CARD_NAMES[c] for c in table.wild_cards())
+        teams = [game.team_of(s) for s in range(table.n)]
+        data["teams"] = teams if any(t is not None for t in teams) else None
+        if self.record.get("bottom") is not None:
+            data["bottom"] = _cards_of(self.record["bottom"])
+        self.trick_plays: list[Any] = [None] * table.n
+        self.mult = table.multiplier_now() if table.phase == "play" else None
+        self.frame(None, None, [], None)
+
+    def frame(self, i: int | None, act: dict | None, notes: list[dict], violation: Violation | None = None,
               cards: list[str] | None = None, bomb: bool = False) -> None:
+        table = self.table
         hands = [_hand(table, s) for s in range(table.n)]
-        data["frames"].append({
+        self.data["frames"].append({
             "i": i, "seat": None if act is None else act.get("seat"), "act": act and act.get("text"), "cards": cards,
             "bomb": bomb, "hands": hands, "left": [len(h) for h in hands],
-            "table": list(trick_plays), "out": list(table.out), "turn": table.turn if table.phase == "play" else None,
-            "landlord": getattr(table, "landlord", None), "shown": sorted(shown), "trick": trick,
-            "mult": mult, "notes": notes, "violation": None if violation is None else _violation(violation, kinds)})
+            "table": list(self.trick_plays), "out": list(table.out), "turn": table.turn if table.phase == "play" else None,
+            "landlord": getattr(table, "landlord", None), "shown": sorted(self.shown), "trick": self.trick,
+            "mult": self.mult, "notes": notes,
+            "violation": None if violation is None else _violation(violation, self.kinds)})
 
-    frame(None, None, [], None)
-    violation = None
-    for i, action in enumerate(record["actions"]):
-        act, s = action.get("act"), action.get("seat")
-        text = {k: f"{w['seat']} {name(s)} {_action_words(action, w)}" for k, w in words.items()}
-        if table.over:
-            violation = Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {act}", s)
-            frame(i, {"seat": s, "text": text}, [], violation)
-            break
-        before_phase, n_events, led = table.phase, len(table.events), table.last is None
-        v = table.step(i, action)
+    def text(self, action: dict) -> dict[str, str]:
+        return {k: f"{w['seat']} {self.name(action['seat'])} {_action_words(action, w)}" for k, w in self.words.items()}
+
+    def new_trick(self) -> None:
+        self.trick += 1
+        self.trick_plays = [None] * self.table.n
+        self.data["tricks"].append(len(self.data["frames"]))
+
+    def before(self, table, i: int, action: dict) -> None:
+        self.before_phase, self.n_events, self.led = table.phase, len(table.events), table.last is None
+
+    def after(self, table, i: int, action: dict, v: Violation | None) -> None:
+        if self.table is None:
+            return
+        act, s = action.get("act"), action["seat"]
+        text = self.text(action)
+        words, kinds, name, led = self.words, self.kinds, self.name, self.led
         if v is not None:
-            violation = v
             if act == "play" and led and table.phase == "play":  # a lead that breaks a rule still opens its trick
-                trick += 1
-                trick_plays = [None] * table.n
-                data["tricks"].append(len(data["frames"]))
-            frame(i, {"seat": s, "text": text}, [], v, cards=[str(t) for t in action.get("cards") or []])
-            break
+                self.new_trick()
+            self.frame(i, {"seat": s, "text": text}, [], v, cards=[str(t) for t in action.get("cards") or []])
+            return
         notes: list[dict] = []
         cards = None
         bomb = False
         if act == "play":
             c = table.last[0] if table.last else None
             if led:
-                trick += 1
-                trick_plays = [None] * table.n
-                data["tricks"].append(len(data["frames"]))
+                self.new_trick()
             cards = sorted_names([CARD_OF[t] for t in action["cards"]], table)
-            trick_plays[s] = cards
+            self.trick_plays[s] = cards
             bomb = bool(c and c.tier)
             if c is not None:
                 ids = [CARD_OF[t] for t in action["cards"]]
@@ -174,8 +191,8 @@ def hand_data(record: dict, lang: str = "en") -> dict:
                         "zh": f"{words['zh']['seat']} {name(s)} {words['zh']['plays']} {kinds.get(c.kind, c.kind)}"
                               + (f" {ZH_JOKER.get(key, key)}" if key else "")}
         elif act == "pass":
-            trick_plays[s] = "pass"
-        for e in table.events[n_events:]:
+            self.trick_plays[s] = "pass"
+        for e in table.events[self.n_events:]:
             note: dict[str, str | None]
             if e.kind in kinds:  # a bomb event: named like the play, without the terminal's emoji
                 note = {"en": e.kind.replace("_", " "), "zh": kinds[e.kind]}
@@ -184,35 +201,41 @@ def hand_data(record: dict, lang: str = "en") -> dict:
             if note["en"]:
                 notes.append({**note, "kind": "bomb" if e.kind in HIGHLIGHTED else e.kind})
             if e.kind == "show" and e.seat is not None:
-                shown.add(e.seat)
+                self.shown.add(e.seat)
+        mult = self.mult
         now = table.multiplier_now() if table.phase == "play" or table.over else None
-        if before_phase != "play" and table.phase == "play":
+        if self.before_phase != "play" and table.phase == "play":
             landlord = getattr(table, "landlord", None)
             if landlord is not None:
                 notes.append({k: f"{name(landlord)} {w['becomes']}" for k, w in words.items()} | {"kind": "landlord"})
                 mult = now
         if now is not None and mult is not None and now != mult:
             notes.append({k: f"{w['multiplier']} {mult} → {now}" for k, w in words.items()} | {"kind": "mult"})
-        mult = now if now is not None else mult
+        self.mult = now if now is not None else mult
         if act == "pass" and table.last is None and not table.over:
             notes.append({k: f"{w['trick']} {name(table.last_seat)}" for k, w in words.items()} | {"kind": "trick"})
-        frame(i, {"seat": s, "text": text}, notes, cards=cards, bomb=bomb)
-    if violation is None and not table.over:
-        violation = Violation(Code.INCOMPLETE, None, "the record stops before the hand is over")
-    if violation is None:
-        out = table.outcome()
-        if isinstance(record.get("result"), dict):
-            violation = compare_result(record["result"], out)
-        data["result"] = _result(out, table, record)
-        last_step = {k: end_multiplier(out, mult, w) for k, w in words.items()}
-        if last_step["en"]:  # what only the end decides (the spring's ×2): the last frame shows it
-            data["frames"][-1]["notes"].append(last_step | {"kind": "mult"})
-            data["frames"][-1]["mult"] = out["multiplier"]
-    if violation is not None:
-        data["violation"] = _violation(violation, kinds)
-        if violation.action is None:
-            data["frames"][-1]["violation"] = data["violation"]
-    return data
+        self.frame(i, {"seat": s, "text": text}, notes, cards=cards, bomb=bomb)
+
+    def end(self, replay: Replay) -> None:
+        data, v = self.data, replay.violation
+        if self.table is None:  # judged before any action
+            assert v is not None
+            self.data = _judged_at_the_deal(self.record, data, v)
+            return
+        if v is not None and v.code == Code.AFTER_END:
+            action = self.record["actions"][v.action]
+            self.frame(v.action, {"seat": action.get("seat"), "text": self.text(action)}, [], v)
+        if v is None or v.code == Code.RESULT_MISMATCH:
+            out = replay.outcome
+            data["result"] = _result(out, self.table, self.record)
+            last_step = {k: end_multiplier(out, self.mult, w) for k, w in self.words.items()}
+            if last_step["en"]:  # what only the end decides (the spring's ×2): the last frame shows it
+                data["frames"][-1]["notes"].append(last_step | {"kind": "mult"})
+                data["frames"][-1]["mult"] = out["multiplier"]
+        if v is not None:
+            data["violation"] = _violation(v, self.kinds)
+            if v.action is None:
+                data["frames"][-1]["violation"] = data["violation"]
 
 
 def _cards_of(tokens: Any) -> list[str]:
@@ -297,9 +320,45 @@ def html_name(hand_id: str) -> str:
     return f"{slug}~{hashlib.blake2b(hand_id.encode('utf-8', 'surrogatepass'), digest_size=8).hexdigest()}.html"
 
 
-def write_page(record: dict, path: str, lang: str = "en") -> dict | None:
-    """Write the page of *record* to *path* (whole or not at all); returns its violation or None."""
+def review_data(review: Any) -> dict:
+    """A hand's review (``replay.review.HandReview``) for the page: per reviewed action
+    (by its index) the loss, the flag and the options' values (the best :data:`PAGE_OPTIONS`
+    and the chosen one), every label in both languages; the per-seat summary; the words."""
+    from .review_view import WORDS as REVIEW_WORDS
+    from .review_view import option_words, shown_options
+
+    def words(o: Any) -> dict[str, str]:
+        return {k: option_words(o, k) for k in ("en", "zh")}
+
+    def finite(x: float) -> float | None:
+        return x if x == x and abs(x) != float("inf") else None
+
+    steps = {}
+    for d in review.decisions:
+        shown = shown_options(d, PAGE_OPTIONS)
+        best = next(o for o in d.evaluation.options if o.label() == d.best)
+        steps[str(d.index)] = {
+            "kind": d.kind, "loss": finite(d.loss), "loss_se": finite(d.loss_se), "flag": d.flag, "samples": d.samples,
+            "exact": d.exact, "best": words(best), "options": len(d.evaluation.options),
+            "shown": [{"label": words(o), "chosen": o.chosen, "win": finite(o.win.mean), "win_se": finite(o.win.se),
+                       "points": finite(o.score.mean)} for o in shown]}
+    keys = ("loss", "win", "points", "mistake", "blunder", "mistakes", "blunders", "decisions", "best", "mean_loss",
+            "summary", "seat", "more", "deals")
+    return {"steps": steps, "seats": [s.to_json() for s in review.seats()], "skipped": review.skipped,
+            "ui": {k: {key: REVIEW_WORDS[k][key] for key in keys} for k in ("en", "zh")}}
+
+
+#: options drawn as bars per decision on the page (the best ones, and the chosen one)
+PAGE_OPTIONS = 8
+
+
+def write_page(record: dict, path: str, lang: str = "en", review: Any = None) -> dict | None:
+    """Write the page of *record* to *path* (whole or not at all); returns its violation or
+    None. *review* (a ``HandReview``): each reviewed step shows its options as bars, the
+    move list its flags."""
     data = hand_data(record, lang)
+    if review is not None:
+        data["review"] = review_data(review)
     text = page(data)
     from .io.output import write_bytes
 

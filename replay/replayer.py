@@ -77,37 +77,165 @@ def table_or_violation(record: dict[str, Any], detail: bool = False,
 _ENGINES: dict[tuple[str, str | None], tuple[Rules, type[Table]]] = {}
 
 
-def run(table: Table, actions: list[dict[str, Any]]) -> Violation | None:
-    """Set the hand up and replay every action: the first violation, or None when legal.
+class Visitor:
+    """What :func:`walk` tells as it goes through a hand; a subclass overrides the hooks
+    it needs (each does nothing here). The walk calls only the hooks a visitor overrides."""
 
-    The replayer owns the action loop; the table answers one action at a time (the
-    compiled kernel's loop where it is built, the same loop in Python otherwise).
-    """
-    v = table.setup()
-    if v is not None:
+    def start(self, table: Table) -> None:
+        """The hand is set up (its deal checked): *table* before the first action."""
+
+    def before(self, table: Table, i: int, action: dict[str, Any]) -> None:
+        """Action *i* is about to be taken (the hand is not over)."""
+
+    def after(self, table: Table, i: int, action: dict[str, Any], violation: Violation | None) -> None:
+        """Action *i* was taken; *violation*: the rule it broke (the walk stops there)."""
+
+    def end(self, replay: Replay) -> None:
+        """The walk is over: its verdict (``replay.table`` None when no table was set up)."""
+
+
+def _hooks(visitors: tuple[Visitor, ...], name: str) -> list[Any]:
+    """The bound *name* hooks of the visitors that override it."""
+    plain = getattr(Visitor, name)
+    return [getattr(v, name) for v in visitors if getattr(type(v), name, plain) is not plain]
+
+
+class _VisitorFailed(Exception):
+    """A visitor's own exception, carried past the walk's catching of engine errors."""
+
+
+class Walk:
+    """A hand walked one action at a time: what :func:`walk` does for each action of a
+    record, and what the drivers that make a hand as they go (the simulator's recorder,
+    the evaluator's playouts) call for each action they make. *table* is set up."""
+
+    __slots__ = ("table", "take", "before", "after")
+
+    def __init__(self, table: Table, visitors: tuple[Visitor, ...] = ()):
+        self.table = table
+        #: the table's step: the compiled kernel's where it is built
+        self.take: Any = table.step if KERNEL is None else KERNEL.Loop(table).take
+        self.before = _hooks(visitors, "before")
+        self.after = _hooks(visitors, "after")
+
+    def __call__(self, i: int, action: dict[str, Any]) -> Violation | None:
+        """Take action *i*: its violation, or None when it is legal."""
+        table = self.table
+        if table.over:
+            return after_end(table, i, action)
+        try:
+            for hook in self.before:
+                hook(table, i, action)
+        except Exception as e:
+            raise _VisitorFailed(e) from e
+        v: Violation | None = self.take(i, action)
+        try:
+            for hook in self.after:
+                hook(table, i, action, v)
+        except Exception as e:
+            raise _VisitorFailed(e) from e
         return v
+
+
+def walk(record: dict[str, Any], *visitors: Visitor, previous: dict[str, Any] | None = None,
+         detail: bool = False, upto: int | None = None) -> Replay:
+    """Walk through one structurally checked record, the only loop over a hand's actions:
+    every action re-validated, the *visitors* told as it goes (:class:`Visitor`), the
+    verdict, events and outcome returned. Engine bugs become ``engine_error`` verdicts (a
+    visitor's own exception is raised). When no visitor looks at each action, the compiled
+    kernel's loop takes them (where it is built).
+
+    *previous* is the replayed outcome of the previous hand of the record's match, which
+    Guandan needs to check levels, tribute and the leader (see :class:`Matches`); *detail*
+    keeps what the audit's plays table needs; *upto*: stop before action *upto* (no check
+    of the end then: the verdict is that of the actions before it).
+    """
+    hand_id, game, variant = record.get("id"), record.get("game"), record.get("variant")
+    table, bad = table_or_violation(record, detail, previous)
+    if table is None:
+        r = Replay(hand_id, game, variant, bad)
+    else:
+        try:
+            r = _walked(record, table, visitors, upto)
+        except _VisitorFailed as e:
+            raise e.args[0] from None
+        except Exception:  # noqa: BLE001 - an engine bug must not stop an audit run
+            r = Replay(hand_id, game, variant, Violation(Code.ENGINE_ERROR, None, traceback.format_exc(limit=8)), table=table)
+    if visitors:
+        for hook in _hooks(visitors, "end"):
+            hook(r)
+    return r
+
+
+def _walked(record: dict[str, Any], table: Table, visitors: tuple[Visitor, ...], upto: int | None) -> Replay:
+    replayed = Replay(record.get("id"), record.get("game"), record.get("variant"), table.setup(), table=table)
+    replayed.events = table.events
+    if replayed.violation is not None:
+        return replayed
+    if visitors:
+        try:
+            for hook in _hooks(visitors, "start"):
+                hook(table)
+        except Exception as e:
+            raise _VisitorFailed(e) from e
+    actions = record["actions"]
+    v = _taken(table, actions if upto is None else actions[:upto], visitors)
+    if v is None and upto is None:
+        v = incomplete(table, len(actions))
+        if v is None:
+            replayed.outcome = table.outcome()
+            if isinstance(record.get("result"), dict):
+                v = compare_result(table.canonical_result(record["result"]), replayed.outcome)
+    replayed.violation = v
+    return replayed
+
+
+def _taken(table: Table, actions: list[dict[str, Any]], visitors: tuple[Visitor, ...] = ()) -> Violation | None:
+    """The loop: every action taken on the set-up *table* until one breaks a rule (its
+    violation, or None). The compiled kernel's own loop when no visitor sees each action."""
+    if visitors:
+        step = Walk(table, visitors)
+        if step.before or step.after:
+            for i, action in enumerate(actions):
+                v = step(i, action)
+                if v is not None:
+                    return v
+            return None
     if KERNEL is not None:
         done: tuple[int, Violation | None] = KERNEL.run(table, actions)
         reached, v = done
+        if v is None and reached < len(actions):
+            return after_end(table, reached, actions[reached])
+        return v
+    # the pure engine's loop as the kernel's: the act's method called directly
+    other, play, pass_ = table.step, table.do_play, table.do_pass
+    if table.own_step:
+        play = pass_ = other
+    for i, action in enumerate(actions):
+        if table.over:
+            return after_end(table, i, action)
+        act = action["act"]
+        v = play(i, action) if act == "play" else pass_(i, action) if act == "pass" else other(i, action)
         if v is not None:
             return v
-        if reached < len(actions):
-            return after_end(table, reached, actions[reached])
-    else:
-        step, play, pass_ = table.step, table.do_play, table.do_pass
-        if table.own_step:
-            play = pass_ = step
-        for i, action in enumerate(actions):
-            if table.over:
-                return after_end(table, i, action)
-            act = action["act"]
-            v = play(i, action) if act == "play" else pass_(i, action) if act == "pass" else step(i, action)
-            if v is not None:
-                return v
-    if not table.over:
-        return Violation(Code.INCOMPLETE, None,
-                         f"the actions stop before the hand is over ({len(actions)} actions, {table.phase} phase)")
     return None
+
+
+def incomplete(table: Table, n_actions: int) -> Violation | None:
+    """The verdict on a record whose *n_actions* actions end before the hand does, or None."""
+    if table.over:
+        return None
+    return Violation(Code.INCOMPLETE, None,
+                     f"the actions stop before the hand is over ({n_actions} actions, {table.phase} phase)")
+
+
+def run(table: Table, actions: list[dict[str, Any]]) -> Violation | None:
+    """Set *table* up and walk *actions* on it: the first violation, or None when legal
+    (the result is not compared: :func:`walk` does)."""
+    v = table.setup()
+    if v is None:
+        v = _taken(table, actions)
+    return incomplete(table, len(actions)) if v is None else v
 
 
 #: the compiled kernel's loop (None: the Python loop above; tests switch it off to compare)
@@ -115,27 +243,13 @@ KERNEL = compiled
 
 
 def after_end(table: Table, i: int, action: dict[str, Any]) -> Violation:
+    """The verdict on an action after the hand was over (``after_end``)."""
     return Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {action['act']}", action["seat"])
 
 
 def replay(record: dict[str, Any], detail: bool = False, previous: dict[str, Any] | None = None) -> Replay:
-    """Replay one structurally checked record. Engine bugs become ``engine_error`` verdicts.
-
-    *previous* is the replayed outcome of the previous hand of the record's match, which
-    Guandan needs to check levels, tribute and the leader (see :class:`Matches`).
-    """
-    hand_id, game, variant = record.get("id"), record.get("game"), record.get("variant")
-    table, bad = table_or_violation(record, detail, previous)
-    if table is None:
-        return Replay(hand_id, game, variant, bad)
-    try:
-        violation = run(table, record["actions"])
-        outcome = table.outcome() if violation is None else {}
-        if violation is None and isinstance(record.get("result"), dict):
-            violation = compare_result(table.canonical_result(record["result"]), outcome)
-    except Exception:  # noqa: BLE001 - an engine bug must not stop an audit run
-        return Replay(hand_id, game, variant, Violation(Code.ENGINE_ERROR, None, traceback.format_exc(limit=8)), table=table)
-    return Replay(hand_id, game, variant, violation, table.events, outcome, table)
+    """Replay one structurally checked record: :func:`walk` with no visitor."""
+    return walk(record, previous=previous, detail=detail)
 
 
 def plays_matches(game: Any) -> bool:
@@ -164,8 +278,9 @@ class Matches:
             return None
         return seen[1]
 
-    def replay(self, record: dict[str, Any], detail: bool = False) -> Replay:
-        r = replay(record, detail, self.previous(record))
+    def replay(self, record: dict[str, Any], detail: bool = False, *visitors: Visitor) -> Replay:
+        """:func:`walk` through *record* after the previous hand of its match (with *visitors*)."""
+        r = walk(record, *visitors, previous=self.previous(record), detail=detail)
         match = record.get("match")
         if isinstance(match, dict):
             seen = self.last.get(match["id"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -18,9 +19,8 @@ from .fmt import clip, signed
 from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .game import Game
 from .games import UnknownGame, find_game, games
-from .replayer import table_or_violation
+from .replayer import Replay, Visitor, walk
 from .rows import rows_of
-from .table import compare_result
 from .verdicts import Code, Violation
 
 SUIT_SYMBOL = "♠♥♦♣"
@@ -32,7 +32,7 @@ WORDS = {
            "bid_yes": "calls the landlord", "bid_no": "declines", "grab_yes": "grabs", "grab_no": "does not grab",
            "show": "shows its cards", "peek": "peeks at the bottom", "escape": "escapes", "becomes": "becomes landlord",
            "redeal": "everybody declined: redeal", "violation": "VIOLATION", "winner": "winner", "let_go": "let-go",
-           "xiqian": "喜钱 bonus", "incomplete": "the record stops here", "team": "team", "level": "level",
+           "xiqian": "喜钱 bonus", "team": "team", "level": "level",
            "wild": "wild", "held_by": "{card} is held by {who}", "in_bottom": "{card} is in the bottom",
            "played": "{card} was played already", "nowhere": "{card} is in no hand", "tribute": "pays tribute",
            "return": "returns", "resist": "resists tribute", "base": "base", "coef": "coef", "fee": "fee", "spring_kind": "spring / anti-spring", "spring": "spring", "anti_spring": "anti-spring",
@@ -43,7 +43,7 @@ WORDS = {
            "bid_yes": "叫地主", "bid_no": "不叫", "grab_yes": "抢地主", "grab_no": "不抢",
            "show": "明牌", "peek": "黄金眼", "escape": "逃跑", "becomes": "成为地主",
            "redeal": "都不叫：重新发牌", "violation": "违规", "winner": "胜者", "let_go": "放走",
-           "xiqian": "喜钱", "incomplete": "记录到此为止", "team": "队", "level": "级牌",
+           "xiqian": "喜钱", "team": "队", "level": "级牌",
            "wild": "逢人配", "held_by": "{card} 在 {who} 手中", "in_bottom": "{card} 在底牌中",
            "played": "{card} 已经出过", "nowhere": "{card} 不在任何人手中", "tribute": "进贡", "return": "还贡", "resist": "抗贡",
            "spring_kind": "春天/反春", "spring": "春天", "anti_spring": "反春",
@@ -92,7 +92,6 @@ ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in
      "{cards1} 不能当作声明的{kind}（{rank}）（{game}）"),
     (r"not a card in 'as': (.+)", "'as'（当作的牌）里有不是牌的：{0}"),
     (r"the hand was over \((\w+)\) before this (?P<what>\w+)", "牌局已经结束，之后又有{what}"),
-    (r"the record stops before the hand is over", "记录在牌局结束前中断"),
     (r"the actions stop before the hand is over \((\d+) actions, (?P<phase>\w+) phase\)",
      "记录在牌局结束前中断（{0} 步，{phase}阶段）"),
     (r"result\.(?P<key>\w+): the record says (?P<got>.+), the replay gives (?P<got2>.+)",
@@ -402,61 +401,86 @@ def level_text(table, game, w: dict, lang: str) -> Text | None:
 
 
 def render(record: dict, console: Console, seat: int | None = None, lang: str = "en",
-           upto: int | None = None) -> Violation | None:
+           upto: int | None = None, marks: Mapping[int, str] | None = None) -> Violation | None:
     """Print *record* move by move (the first *upto* actions only, when given); returns the
-    first violation shown (or None)."""
-    screen = _Unwrapped(console)
-    w = WORDS[lang]
-    table, bad = table_or_violation(record)
-    game = known_game(record["game"])
-    players = record["players"]
-    title = Text(f"{record['id']} · " + (f"{game.title_zh} " if game else "") + f"{record['game']}/{record['variant']}",
-                 style="bold")
-    for key in ("time",):
-        if record.get(key):
-            title.append(f" · {record[key]}")
-    room = room_words(record.get("room"), w)
-    if room:
-        title.append(" · " + room)
-    v = bad if table is None else table.setup()
-    if table is None or game is None or v is not None:  # judged before any action: the deal as the record has it
-        screen.print(title)
-        _dealt(screen, record, w, lang)
-        assert v is not None
-        _violation(screen, w, v)
-        return v
-    kinds = game.kinds
-    level = level_text(table, game, w, lang)
-    if level is not None:
-        title.append_text(level)
-    screen.print(title)
-    wild = getattr(table, "wild", None)
-    shown: set[int] = set()
+    first violation shown (or None). *marks*: action index -> words printed under that
+    move (``paipu replay --review``: a mistake or blunder, ``replay.review_view.marks``)."""
+    if upto is not None and upto >= len(record["actions"]):
+        upto = None  # the whole hand, its end checked
+    view = _View(record, console, seat, lang, upto is not None, marks)
+    walk(record, view, upto=upto)
+    return view.violation
 
-    def visible(s: int) -> bool:
-        return seat is None or s == seat or s in shown
 
-    def role(s: int) -> str:
-        team = game.team_of(s)
+class _View(Visitor):
+    """:func:`render`'s visitor of the walk: a line per action, the hands as they change,
+    the verdict (*partial*: the walk stops before the end, which is not shown)."""
+
+    def __init__(self, record: dict, console: Console, seat: int | None, lang: str, partial: bool,
+                 marks: Mapping[int, str] | None = None):
+        self.record, self.seat, self.lang, self.partial, self.marks = record, seat, lang, partial, marks
+        self.screen = _Unwrapped(console)
+        self.w = w = WORDS[lang]
+        self.game = game = known_game(record["game"])
+        self.players = record["players"]
+        title = Text(f"{record['id']} · " + (f"{game.title_zh} " if game else "") + f"{record['game']}/{record['variant']}",
+                     style="bold")
+        for key in ("time",):
+            if record.get(key):
+                title.append(f" · {record[key]}")
+        room = room_words(record.get("room"), w)
+        if room:
+            title.append(" · " + room)
+        self.title = title
+        self.table: Any = None  # set when the hand is set up (and its game known)
+        self.kinds: Mapping[str, str] = game.kinds if game else {}
+        self.shown: set[int] = set()
+        self.mult: int | None = None
+        self.violation: Violation | None = None
+
+    def start(self, table) -> None:
+        if self.game is None:
+            return  # (a game this installation does not know: the deal as the record has it)
+        self.table = table
+        level = level_text(table, self.game, self.w, self.lang)
+        if level is not None:
+            self.title.append_text(level)
+        self.screen.print(self.title)
+        self.wild = getattr(table, "wild", None)
+        self.show_hands()
+        self.mult = mult = table.multiplier_now()
+        if mult is not None and table.phase == "play":
+            self.screen.print(Text(f"       {self.w['multiplier']} {mult}", style="yellow"))
+
+    def visible(self, s: int) -> bool:
+        return self.seat is None or s == self.seat or s in self.shown
+
+    def role(self, s: int) -> str:
+        assert self.game is not None
+        team = self.game.team_of(s)
         if team is not None:
-            return f"{w['team']} {team}"
-        r = rows_of(table.rules).seat_role(table, s)
-        return "" if r is None else w.get(r, r)
+            return f"{self.w['team']} {team}"
+        r = rows_of(self.table.rules).seat_role(self.table, s)
+        return "" if r is None else self.w.get(r, r)
 
-    def name(s: int) -> str:  # a long name cut, as the page and the report cut it
-        return f"{s} {clip(str(players[s]))}"
+    def name(self, s: int) -> str:  # a long name cut, as the page and the report cut it
+        return f"{s} {clip(str(self.players[s]))}"
 
-    def show_hands() -> None:
+    def card_words(self, c: int) -> str:
+        return card_text(c, self.lang).plain
+
+    def show_hands(self) -> None:
+        table, w, lang, seat, screen = self.table, self.w, self.lang, self.seat, self.screen
         for s in range(table.n):
-            line = Text(f"  {w['seat']} {name(s):<12} {role(s):<8} ", style="cyan" if s == seat else "")
-            if visible(s):
-                line.append_text(cards_text(hand_cards(table, s), lang, wild, table.strength))
+            line = Text(f"  {w['seat']} {self.name(s):<12} {self.role(s):<8} ", style="cyan" if s == seat else "")
+            if self.visible(s):
+                line.append_text(cards_text(hand_cards(table, s), lang, self.wild, table.strength))
             else:
                 line.append(f"[{table.left[s]} {w['hidden']}]", style="dim")
             screen.print(line)
-        if record.get("bottom") is not None:
+        if self.record.get("bottom") is not None:
             landlord = getattr(table, "landlord", None)
-            bottom = [CARD_OF[t] for t in record["bottom"]]
+            bottom = [CARD_OF[t] for t in self.record["bottom"]]
             line = Text(f"  {w['bottom']}: ")
             if seat is None or landlord is not None:
                 line.append_text(cards_text(bottom, lang))
@@ -464,94 +488,106 @@ def render(record: dict, console: Console, seat: int | None = None, lang: str = 
                 line.append(f"[3 {w['hidden']}]", style="dim")
             screen.print(line)
 
-    def card_words(c: int) -> str:
-        return card_text(c, lang).plain
+    def before(self, table, i: int, action: dict) -> None:
+        s = action["seat"]
+        self.before_phase = table.phase
+        self.n_events = len(table.events)
+        self.held = list(table.hands[s]) if 0 <= s < table.n else None
 
-    show_hands()
-    mult = table.multiplier_now()
-    if mult is not None and table.phase == "play":
-        screen.print(Text(f"       {w['multiplier']} {mult}", style="yellow"))
-    for i, action in enumerate(record["actions"]):
-        if upto is not None and i >= upto:
-            return None
+    def after(self, table, i: int, action: dict, v: Violation | None) -> None:
+        if self.table is None:
+            return
+        w, lang, kinds, screen, name = self.w, self.lang, self.kinds, self.screen, self.name
         act, s = action["act"], action["seat"]
-        if table.over:
-            v = Violation(Code.AFTER_END, i, f"the hand was over ({table.end_reason}) before this {act}", s)
-            _violation(screen, w, v, kinds)
-            return v
-        before_phase = table.phase
-        n_events = len(table.events)
-        held = list(table.hands[s]) if 0 <= s < table.n else None
-        v = table.step(i, action)
         line = Text(f"{i:>3}  {name(s):<12} ", style="")
         if v is not None:
             line.append(_action_words(action, w), style="bold red")
             screen.print(line)
-            _violation(screen, w, v, kinds)
-            if v.code == Code.NOT_IN_HAND and held is not None:
-                for note in _holders(action, held, s, table, record, w, name, card_words):
+            self.show(v)
+            if v.code == Code.NOT_IN_HAND and self.held is not None:
+                for note in _holders(action, self.held, s, table, self.record, w, name, self.card_words):
                     screen.print(Text(f"       {note}", style="red"))
-            return v
+            return
         if act == "play":
             c = table.last[0] if table.last else None
             ids = [CARD_OF[t] for t in action["cards"]]
             label = kind_name(kinds, c.kind, lang) if c else ""
             line.append(f"{w['plays']} {label}  ", style="bold yellow" if c and c.tier else "green")
-            line.append_text(cards_text(ids, lang, wild, table.strength))
+            line.append_text(cards_text(ids, lang, self.wild, table.strength))
             line.append(f"   ({w['left']} {table.left[s]})", style="dim")
         else:
             line.append(_action_words(action, w), style="dim" if act == "pass" else "")
         screen.print(line)
+        marks = self.marks
+        if marks and i in marks:
+            screen.print(Text(f"       {marks[i]}", style="bold yellow" if "⚠" in marks[i] else "bold white on red"))
         causes = []
-        for e in table.events[n_events:]:
+        for e in table.events[self.n_events:]:
             words = _event_words(e, w, name, kinds, lang)
             if words:
                 screen.print(Text(f"       {words}", style="bold magenta" if e.kind in ("bomb", "rocket", "xiqian") else "magenta"))
             if e.kind == "show" and e.seat is not None:
-                shown.add(e.seat)
+                self.shown.add(e.seat)
             if e.kind in kinds:
                 causes.append(kind_name(kinds, e.kind, "zh") if lang == "zh" else e.kind)
+        mult = self.mult
         now = table.multiplier_now()
         if now is not None and mult is not None and now != mult:
             cause = ", ".join(causes) or _action_words(action, w)
             screen.print(Text(f"       {w['multiplier']} {mult} → {now} ({cause})", style="bold yellow"))
         mult = now if now is not None else mult
-        if before_phase != "play" and table.phase == "play" and (i > 0 or act not in ("play", "pass")):
+        if self.before_phase != "play" and table.phase == "play" and (i > 0 or act not in ("play", "pass")):
             landlord = getattr(table, "landlord", None)
             if landlord is not None:
                 screen.print(Text(f"       {name(landlord)} {w['becomes']}", style="bold cyan"))
                 mult = table.multiplier_now()
                 if mult is not None:
                     screen.print(Text(f"       {w['multiplier']} {mult}", style="yellow"))
-            show_hands()
+            self.show_hands()
+        self.mult = mult
         if act == "pass" and table.last is None and not table.over:
             screen.print(Text(f"     ── {w['trick']} {name(table.last_seat)} ──", style="dim"))
-    if upto is not None and upto < len(record["actions"]):
-        return None
-    if not table.over:
-        v = Violation(Code.INCOMPLETE, None, w["incomplete"])
-        _violation(screen, w, v, kinds)
-        return v
-    out = table.outcome()
-    last_step = end_multiplier(out, mult, w)
-    if last_step:
-        screen.print(Text(f"       {last_step}", style="bold yellow"))
-    screen.print(Text(f"{w['result']}:", style="bold"))
-    if out.get("order"):
-        screen.print(f"  {w['winner']}: {name(out['order'][0])}" + (f" ({role(out['order'][0])})" if role(out['order'][0]) else ""))
-    for key in ("multiplier", "spring_kind", "let_go"):
-        if out.get(key) is not None:
-            value = w.get(out[key], out[key]) if isinstance(out[key], str) else out[key]
-            screen.print(f"  {w.get(key, key)}: {value}")
-    for key in ("scores", "xiqian", "coins"):
-        if out.get(key) is not None:
-            screen.print(f"  {w.get(key, key)}: " + "  ".join(f"{name(k)} {signed(x)}" for k, x in enumerate(out[key])))
-    if isinstance(record.get("result"), dict):
-        v = compare_result(table.canonical_result(record["result"]), out)
+
+    def show(self, v: Violation) -> None:
+        """The hand's verdict, once."""
+        self.violation = v
+        _violation(self.screen, self.w, v, self.kinds)
+
+    def end(self, replay: Replay) -> None:
+        v = replay.violation
+        if self.violation is not None:
+            return  # shown with its action
+        if self.table is None:  # judged before any action: the deal as the record has it
+            self.screen.print(self.title)
+            _dealt(self.screen, self.record, self.w, self.lang)
+            if v is not None:
+                self.show(v)
+            return
+        if v is not None and v.code != Code.RESULT_MISMATCH:
+            self.show(v)
+            return
+        if self.partial:
+            return
+        self.result(replay.outcome)
         if v is not None:
-            _violation(screen, w, v, kinds)
-            return v
-    return None
+            self.show(v)
+
+    def result(self, out: dict) -> None:
+        """The settlement."""
+        w, screen, name, role = self.w, self.screen, self.name, self.role
+        last_step = end_multiplier(out, self.mult, w)
+        if last_step:
+            screen.print(Text(f"       {last_step}", style="bold yellow"))
+        screen.print(Text(f"{w['result']}:", style="bold"))
+        if out.get("order"):
+            screen.print(f"  {w['winner']}: {name(out['order'][0])}" + (f" ({role(out['order'][0])})" if role(out['order'][0]) else ""))
+        for key in ("multiplier", "spring_kind", "let_go"):
+            if out.get(key) is not None:
+                value = w.get(out[key], out[key]) if isinstance(out[key], str) else out[key]
+                screen.print(f"  {w.get(key, key)}: {value}")
+        for key in ("scores", "xiqian", "coins"):
+            if out.get(key) is not None:
+                screen.print(f"  {w.get(key, key)}: " + "  ".join(f"{name(k)} {signed(x)}" for k, x in enumerate(out[key])))
 
 
 def end_multiplier(out: dict, mult: int | None, w: dict) -> str | None:
@@ -564,7 +600,7 @@ def end_multiplier(out: dict, mult: int | None, w: dict) -> str | None:
 
 
 def step_through(record: dict, console: Console, getchar: Callable[[], str], seat: int | None = None,
-                 lang: str = "en") -> Violation | None:
+                 lang: str = "en", marks: Mapping[int, str] | None = None) -> Violation | None:
     """``--step``: the hand up to one action at a time, redrawn after each key: space or
     enter (any other key) shows the next action, ``b`` steps back, ``q`` quits. Returns
     the hand's first violation, as :func:`render` over the whole hand does."""
@@ -573,7 +609,7 @@ def step_through(record: dict, console: Console, getchar: Callable[[], str], sea
     k = 0
     while True:
         console.clear()
-        v = render(record, console, seat=seat, lang=lang, upto=k)
+        v = render(record, console, seat=seat, lang=lang, upto=k, marks=marks)
         at_end = k >= n or v is not None
         console.print(Text(f"── {w['step'].format(k=k, n=n)} · {w['keys']} ──", style="dim"), soft_wrap=True)
         key = getchar()

@@ -38,7 +38,8 @@ FOLLOW = ("import sys\nfrom paipu.replay.follow import follow\nfollow([sys.argv[
           "from paipu.replay.io import commit\nprint(commit._steps)")
 #: the key of a row in each table
 KEYS = {"hands": ("id",), "actions": ("hand_id", "idx"), "rejects": ("source", "line", "code"),
-        "verdicts": ("hand_id",), "plays": ("hand_id", "idx"), "outcomes": ("hand_id",), "seats": ("hand_id", "seat")}
+        "verdicts": ("hand_id",), "plays": ("hand_id", "idx"), "outcomes": ("hand_id",), "seats": ("hand_id", "seat"),
+        "reviews": ("hand_id", "index"), "reviewed": ("hand_id",)}
 
 
 def make_input(path: str, seed: int, hands: int = 40) -> int:
@@ -112,6 +113,25 @@ def _forked(code: str, src: str, out: str, batch: int, crash_at: int | None) -> 
     return code, int(steps) if code == 0 else None
 
 
+def forked(fn, *args, crash_at: int | None = None) -> int:
+    """``fn(*args)`` in a fork of this process that ends itself at write step *crash_at*
+    (``PAIPU_CRASH_AT``, as ``kill -9`` would); its exit code (137: it was killed)."""
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            from paipu.replay.io import commit
+
+            os.environ["PAIPU_CRASH_AT"] = str(crash_at if crash_at is not None else 10 ** 9)
+            commit._steps = 0
+            fn(*args)
+            status = 0
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
 def keys(out: str, tables) -> dict[str, Counter]:
     found = {}
     for table in tables:
@@ -148,7 +168,7 @@ class Bench:
     """One input, its reference dataset, and trials against it."""
 
     INGEST_TABLES = ("hands", "actions", "rejects")
-    ALL_TABLES = tuple(KEYS)
+    ALL_TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
 
     def __init__(self, folder: str, seed: int, hands: int = 40, batch: int = 4):
         self.folder, self.batch = folder, batch

@@ -350,3 +350,39 @@ def test_guandan_last_seat_is_placed_not_out(browser, tmp_path):
     assert sum(n > 0 for n in left) >= 1
     assert w.errors == []
     w.close()
+
+
+def test_the_review_page_draws_each_steps_options_as_bars_and_flags_the_moves(browser, tmp_path):
+    """``paipu review --html``: at the farmer's pass (step 11) the options as bars of their win
+    probability, the chosen pass marked, the blunder flagged in the move list; a hostile name
+    stays text; the summary table; everything in Chinese at a click."""
+    record = copy.deepcopy(handmade())
+    record["players"][1] = EVIL
+    src = tmp_path / "hand.jsonl"
+    src.write_bytes(record_to_json(record) + b"\n")
+    out = tmp_path / "review.html"
+    r = invoke("review", str(src), "--hand", "ddz-handmade-1", "--seat", "1", "--html", str(out), "--samples", "8",
+               "--budget", "0")
+    assert r.exit_code == 0, r.output
+    w = Watched(browser, out.as_uri())
+    page = w.page
+    assert page.locator("#review").count() == 0  # the deal: no decision
+    press(page, "ArrowRight", 11)
+    assert page.locator("#review .loss").inner_text().startswith("loss 100.0 ±0.0 · 8 deals")
+    assert page.locator("#review .loss .flag.blunder").inner_text() == "BLUNDER"
+    rows = page.locator("#review .opt").evaluate_all(
+        "rows => rows.map(r => [r.querySelector('.label').textContent, r.querySelector('.fill').style.width])")
+    assert rows[0] == ["4♥ 4♦", "100%"] and rows[-1] == ["▸ pass", "0%"] and len(rows) == 7
+    assert page.locator("#review .opt.chosen").count() == 1
+    assert page.locator("#log li.flag-blunder").count() == 1 and page.locator("#log li.flag-mistake").count() == 0
+    assert page.locator("#log li.flag-blunder .flag").first.inner_text() == "BLUNDER"
+    summary = page.locator("#review-summary tr").evaluate_all(
+        "rows => rows.slice(1).map(r => [...r.cells].map(c => c.textContent))")
+    assert summary == [["1", EVIL, "2", "1 (50.0%)", "50.0", "0", "1"]]
+    assert page.locator("img").count() == 0
+    page.locator("#lang").click()
+    assert page.locator("#review .loss").inner_text().startswith("损失 100.0 ±0.0 · 8 次发牌")
+    assert page.locator("#review .loss .flag").inner_text() == "恶手"
+    assert page.locator("#review .opt.chosen .label").inner_text() == "▸ 不出"
+    assert w.errors == [] and w.dialogs == []
+    w.close()

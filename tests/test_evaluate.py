@@ -199,9 +199,77 @@ def test_a_dou_dizhu_bid_is_valued_over_deals_of_the_bottom_too():
     assert [(o.label(), o.chosen) for o in grab.options] == [("grab yes", False), ("grab no", True)]
 
 
-def test_a_tribute_is_no_decision_to_evaluate():
-    record, *_ = single_tribute_hand()
-    with pytest.raises(ValueError, match="action 0 is no play, pass or bid of the seat to act"):
+def test_guandan_tribute_and_return_options_are_the_cards_the_rules_allow():
+    """Hand 7 of the sample (level 10, 双下): seat 3 pays the second tribute, a 10 (its
+    highest: 10♥ is the wild card, which it does not hold); seat 2 returns one of its
+    cards of rank 10 or lower (the 2 counts low), one option per card name."""
+    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[7]
+    assert record["level"] == "T" and [a["act"] for a in record["actions"][:4]] == ["tribute"] * 2 + ["return"] * 2
+    first = evaluate(record, 0, samples=2, budget_ms=None, previous=previous_of(7))
+    assert [(o.label(), o.chosen) for o in first.options] == [("SJ", True)]  # (the small joker: its only top card)
+    tribute = evaluate(record, 1, samples=2, budget_ms=None)
+    assert [(o.label(), o.kind, o.chosen) for o in tribute.options] == \
+        [("Ts", "tribute", True), ("Td", "tribute", False), ("Tc", "tribute", False)]
+    assert tribute.side == (1, 3) and tribute.samples == 2
+    back = evaluate(record, 2, samples=2, budget_ms=None)
+    assert [o.label() for o in back.options] == ["3s", "3h", "4h", "4c", "5s", "5c", "6c", "8c", "9h", "9c", "2c"]
+    assert [o.label() for o in back.options if o.chosen] == ["2c"] and back.side == (0, 2)
+    # each option played out: the record's other return made by the bots, then the play
+    assert all(len(o.wins) == 2 for o in back.options)
+
+
+def previous_of(k: int) -> dict:
+    """The previous hand's outcome in its match, for hand *k* of the Guandan sample."""
+    from paipu.replay.replayer import Matches
+
+    matches, before = Matches(), None
+    for i, record in enumerate(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl")):
+        before = matches.previous(record)
+        if i == k:
+            return before
+        matches.replay(record)
+    raise AssertionError(k)
+
+
+def test_the_first_of_two_tributes_is_valued_on_deals_that_pair_them_as_the_record_does():
+    """Hand 7 after 双下 (seats 2 and 0 first and second): seat 1's small joker went to the
+    first place, so seat 3's tribute was no larger. A deal giving seat 3 the big joker would
+    send its tribute to the first place instead: such deals are not used."""
+    from paipu.replay.evaluate import tribute_fits
+
+    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[7]
+    previous = previous_of(7)
+    assert previous["order"][:2] == [2, 0]
+    table, _ = decision_state(record, 0, previous)
+    fits = tribute_fits(record["actions"], 0)
+    after = clone(table)
+    assert after.step(0, record["actions"][0]) is None and fits(after)
+    hands = {s: [c for c in range(54) for _ in range(table.hands[s][c])] for s in (2, 3)}
+    big = CARD_OF["BJ"]
+    assert big in hands[2] and big not in hands[3]
+    swapped = clone(table)
+    low = hands[3][0]
+    set_hand(swapped, 2, [c for c in hands[2] if c != big] + [low])
+    set_hand(swapped, 3, hands[3][1:] + [big])
+    assert swapped.step(0, record["actions"][0]) is None and not fits(swapped)
+    ev = evaluate(record, 0, samples=6, budget_ms=None, previous=previous)
+    assert ev.samples == 6 and ev.relaxed == 0
+
+
+def test_during_the_tribute_the_hidden_hands_count_the_cards_handed_over():
+    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[7]
+    table, passes = decision_state(record, 2)  # after both tributes: seats 2 and 0 hold 28, 1 and 3 hold 26
+    know = knowledge(table, record, 2, passes)
+    assert know.need == {0: 28, 1: 26, 3: 26} and table.left == [27] * 4
+    for k in range(5):
+        hands, _ = know.deal(random.Random(k), table)
+        assert {s: len(h) for s, h in hands.items()} == {0: 28, 1: 26, 3: 26}
+
+
+def test_a_resist_is_no_decision_to_evaluate():
+    record = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[5]
+    assert record["actions"][0]["act"] == "resist"
+    with pytest.raises(ValueError, match="action 0 is no play, pass, bid, tribute or return of the seat to act"):
         evaluate(record, 0)
     assert paipu.evaluate is evaluate
 

@@ -40,7 +40,7 @@ def test_the_corpus_has_every_kind_of_message(messages):
     for shape in ("does not beat", "is no combination of", "does not hold", "already paid its tribute",
                   "resisting (抗贡)", "after 双下", "黄金眼", "was not dealt the drawn card", "calling is over",
                   "有出必出", "the first play must contain", "result.", "params.", 'field "', "unknown variant",
-                  "was already over", "the record stops before"):
+                  "was already over", "the actions stop before"):
         assert shape in codes_seen, shape
     assert len(messages) > 500
 
@@ -129,3 +129,25 @@ def test_the_zh_view_shows_a_tribute_violation_in_chinese():
     # render replays without the previous hand: the givers are the tribute's payers so far
     assert "座位 3 有两张大王：不进贡，抗贡" in buf.getvalue()
 
+
+
+def test_the_zh_review_has_no_english_left():
+    """``paipu review --lang zh`` and the marks of ``paipu replay --review --lang zh``: every
+    word of the review in Chinese (a Dou Dizhu hand with bids and grabs, a Guandan hand with
+    a tribute and returns); the hand's id and the game's names stay as the record spells them."""
+    import paipu
+    from paipu.replay.review import review_hand
+    from paipu.replay.review_view import marks, review_lines
+
+    ddz = next(paipu.read_records("sample_logs/doudizhu_handmade.paipu"))
+    guandan = list(paipu.read_records("sample_logs/guandan_standard_simulated.jsonl"))[7]
+    seen, flagged = set(), 0
+    for record, seats in ((ddz, None), (guandan, [2, 3])):
+        review = review_hand(record, seats=seats, samples=8, budget_ms=None)
+        seen |= {d.kind for d in review.decisions}
+        flagged += len(marks(review, "zh"))
+        lines = [t.plain for t in review_lines(review, "zh", 40, samples=8, budget_ms=None)]
+        assert lines[0].startswith(f"{record['id']} · ")
+        text = "\n".join(lines[1:] + list(marks(review, "zh").values()))
+        assert not latin_words(text), latin_words(text)
+    assert seen >= {"bid", "grab", "play", "pass", "tribute", "return"} and flagged

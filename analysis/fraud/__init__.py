@@ -673,15 +673,19 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
 def write_tables(root: str, result: FraudResult, game: str | None = None) -> None:
     """The ``players`` and ``suspects`` tables, one part file per game, each replaced whole
     (with *game*: only that game's): one staged batch under the dataset's writer lock, so
-    a crash leaves the old tables or the new ones."""
+    a crash leaves the old tables or the new ones. ``players`` has the review columns
+    (:mod:`analysis.rating`: null when no review ran)."""
     from paipu.replay.io.commit import StagedBatch, writing
 
+    from ..rating import dataset_rating, with_rating
+
     suspects = result.suspects()
-    games = [game] if game else sorted(set(result.players["game"].to_list()) | set(suspects["game"].to_list()))
+    players = with_rating(result.players, dataset_rating(root))
+    games = [game] if game else sorted(set(players["game"].to_list()) | set(suspects["game"].to_list()))
     with writing(root):
         staged = StagedBatch(root)
         for g in games:
-            for name, frame in (("players", result.players), ("suspects", suspects)):
+            for name, frame in (("players", players), ("suspects", suspects)):
                 staged.write(os.path.join(name, f"game={g}", "part-0.parquet"),
                              frame.filter(pl.col("game") == g).drop("game").to_arrow())
         staged.commit()

@@ -174,6 +174,7 @@
       add(n, el("div", "act", ui("deal")));
     }
     f.notes.forEach(function (note) { add(n, el("div", "note " + note.kind, note[state.lang])); });
+    reviewBox(n, f);
     var v = f.violation;
     if (v) {
       var box = add(n, el("div", "violation"));
@@ -186,6 +187,51 @@
       add(box, document.createTextNode((v.action !== null ? " " + ui("at_step").replace("{k}", v.action + 1) : "") +
         ": " + (zh ? v.message_zh : v.message_en)));
     }
+  }
+
+  // the review (paipu review --html): the step's options as bars of their win probability
+  var R = D.review || null;
+  function rv(key) { return R.ui[state.lang][key]; }
+  function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFixed(1); }
+  function reviewOf(f) { return R && f.i !== null && f.i !== undefined ? R.steps[String(f.i)] || null : null; }
+  function reviewBox(n, f) {
+    var r = reviewOf(f);
+    if (!r) return;
+    var box = add(n, el("div", "review"));
+    box.id = "review";
+    var head = add(box, el("div", "loss", rv("loss") + " " + (r.loss === null ? "–" : r.loss.toFixed(1)) +
+      (r.loss_se === null ? "" : " ±" + r.loss_se.toFixed(1)) + " · " + rv("deals").replace("{n}", r.samples)));
+    if (r.flag) add(head, el("span", "flag " + r.flag, rv(r.flag)));
+    r.shown.forEach(function (o) {
+      var row = add(box, el("div", "opt" + (o.chosen ? " chosen" : "")));
+      add(row, el("span", "label", (o.chosen ? "▸ " : "") + o.label[state.lang]));
+      var bar = add(row, el("span", "bar"));
+      var fill = add(bar, el("span", "fill"));
+      fill.style.width = (o.win === null ? 0 : Math.max(0, Math.min(100, 100 * o.win))) + "%";
+      add(row, el("span", "val", rv("win") + " " + pct(o.win) + (o.win_se === null ? "" : " ±" + pct(o.win_se)) +
+        " · " + rv("points") + " " + signed(o.points === null ? null : Math.round(o.points * 100) / 100)));
+    });
+    if (r.options > r.shown.length) add(box, el("div", "more", rv("more").replace("{n}", r.options - r.shown.length)));
+  }
+  function reviewSummary(app) {
+    if (!R) return;
+    var sec = add(app, el("section", "review-summary"));
+    sec.id = "review-summary";
+    add(sec, el("h2", null, rv("summary")));
+    var t = add(sec, el("table"));
+    var head = add(t, el("tr"));
+    [rv("seat"), ui("name"), rv("decisions"), rv("best"), rv("mean_loss"), rv("mistakes"), rv("blunders")]
+      .forEach(function (h) { add(head, el("th", null, h)); });
+    R.seats.forEach(function (x) {
+      var row = add(t, el("tr"));
+      add(row, el("td", null, x.seat));
+      add(row, nameEl("td", "t", x.player));
+      add(row, el("td", null, x.decisions));
+      add(row, el("td", null, x.matches + (x.match_rate === null ? "" : " (" + pct(x.match_rate) + "%)")));
+      add(row, el("td", null, x.mean_loss === null ? "–" : x.mean_loss.toFixed(1)));
+      add(row, el("td", null, x.mistakes));
+      add(row, el("td", null, x.blunders));
+    });
   }
 
   function result(app) {
@@ -229,6 +275,8 @@
       if (k === state.step) li.classList.add("current");
       if (f.bomb) li.classList.add("bomb");
       if (f.violation) li.classList.add("bad");
+      var r = reviewOf(f);
+      if (r && r.flag) { li.classList.add("flag-" + r.flag); add(li, el("span", "flag " + r.flag, rv(r.flag))); }
       li.addEventListener("click", function () { go(k); });
     });
     var cur = ol.querySelector("li.current");
@@ -246,6 +294,7 @@
     now(app, f);
     result(app);
     log(app);
+    reviewSummary(app);
     document.body.dataset.step = String(state.step);
     document.body.dataset.lang = state.lang;
   }

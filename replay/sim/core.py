@@ -1,5 +1,6 @@
 """What every game's simulation driver shares: seats (a name, a policy, a clock), the
-deal, and the recorder that appends actions with their times and replays each one.
+deal, and the recorder that appends actions with their times and takes each one (a
+:class:`~paipu.replay.replayer.Walk` of the hand as it is made).
 
 A *policy* decides (which play, whether to bid); a *clock* says how long a decision
 took. Both are per seat, so a population of players with their own habits — and planted
@@ -12,6 +13,8 @@ import random
 from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, TypedDict
+
+from ..replayer import Walk
 
 #: player names the simulated tables draw from (Chinese and Latin, to exercise both)
 NAMES = ("张三", "李四", "王五", "赵六", "钱七", "孙八", "周九", "吴十", "Alice", "Bob", "小红", "老王")
@@ -158,6 +161,7 @@ class Recorder:
     def __init__(self, rng: random.Random, table, record: dict, gap: tuple[int, int] = (300, 6000),
                  seats: list[Seat] | None = None):
         self.rng, self.table, self.record = rng, table, record
+        self.step = Walk(table)  # (the table is set up)
         default = UniformClock(gap)
         self.clocks = [(s.clock or default) for s in seats] if seats else None
         self.default = default
@@ -170,7 +174,7 @@ class Recorder:
         action["t"] = self.clock
         actions = self.record["actions"]
         actions.append(action)
-        v = self.table.step(len(actions) - 1, action)
+        v = self.step(len(actions) - 1, action)
         assert v is None, (v, action, self.record["id"])
 
     def __len__(self) -> int:

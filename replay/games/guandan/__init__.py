@@ -651,6 +651,16 @@ class GuandanHand(Guandan):
         self.events.append(Event(act, i, seat, {"card": card, "to": to}))
         return None
 
+    def handing_options(self, seat: int, act: str) -> list[int]:
+        """The cards *seat* may hand over by *act* now, one per card name: a tribute is its
+        highest card (never the wild heart), a return a card of rank 10 or lower (the 2
+        counts low) that is no level card (the checks of :meth:`do_other`)."""
+        held = [c for c in range(54) if self.hands[seat][c]]
+        if act == "tribute":
+            best = max((value(RANK[c], self.level) for c in held if c != self.wild), default=None)
+            return [c for c in held if c != self.wild and value(RANK[c], self.level) == best]
+        return [c for c in held if RANK[c] != self.level and (RANK[c] <= 7 or RANK[c] == RANK_2)]
+
     def payers(self, seat: int, resisting: bool = False) -> list[int]:
         """The seats that pay tribute this hand, as the previous hand says; unknown without it,
         the fewest they can be: *seat* and those that paid already, or, for *seat* resisting,

@@ -56,18 +56,13 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
         if sum(table.hands[g][BIG_JOKER] for g in givers) >= 2:
             act({"seat": givers[0], "act": "resist"})
         else:
-            def best(seat: int) -> int:
-                return max((c for c in range(54) if table.hands[seat][c] and c != table.wild),
-                           key=lambda c: (value(RANK[c], level), -c))
             # the larger tribute to the first place (equal ones: the lower seat's)
-            gifts = sorted(((best(g), g) for g in givers), key=lambda x: -value(RANK[x[0]], level))
+            gifts = sorted(((tribute_card(table, g), g) for g in givers), key=lambda x: -value(RANK[x[0]], level))
             pairs = [(g, r, c) for (c, g), r in zip(gifts, receivers)]
             for g, r, c in pairs:
                 act({"seat": g, "act": "tribute", "card": card_name(c), "to": r})
             for g, r, _ in pairs:
-                low = min((c for c in range(54) if table.hands[r][c] and RANK[c] != level
-                           and (RANK[c] <= 7 or RANK[c] == RANK_2)), key=lambda c: return_order(table.hands[r], c, level))
-                act({"seat": r, "act": "return", "card": card_name(low), "to": g})
+                act({"seat": r, "act": "return", "card": card_name(return_card(table, r)), "to": g})
     if table.turn < 0:
         table.turn = record.get("leader", 0)
     table.start_play(len(actions), table.turn)
@@ -82,6 +77,16 @@ def simulate_hand(rng: random.Random, rules: GuandanRules, hand_id: str, escape_
         state["order"] = outcome["order"]
         state["outcome"] = outcome
     return record
+
+
+def tribute_card(table: GuandanHand, seat: int) -> int:
+    """The tribute the bots pay: the highest card (never the wild heart), of the lowest id."""
+    return min(table.handing_options(seat, "tribute"))
+
+
+def return_card(table: GuandanHand, seat: int) -> int:
+    """The card the bots return: by :func:`return_order`."""
+    return min(table.handing_options(seat, "return"), key=lambda c: return_order(table.hands[seat], c, table.level))
 
 
 def return_order(hand: bytearray, card: int, level: int) -> tuple[int, int, int]:
