@@ -651,7 +651,7 @@ def simulate(
     budget: Annotated[float | None, typer.Option("--budget", help="--bot search: time per decision in ms (default 50), turned into samples")] = None,
     workers: Annotated[int | None, typer.Option(help="processes (default: every core; at most the cores and the blocks of 120 hands)")] = None,
     players: Annotated[int | None, typer.Option("--players", help="population mode: draw the seats from N players with their own hours and think times")] = None,
-    cheat: Annotated[str | None, typer.Option("--cheat", help="plant cheaters among --players: collude=PAIRS,dump=PAIRS,bot=N")] = None,
+    cheat: Annotated[str | None, typer.Option("--cheat", help="plant cheaters among --players: KIND=COUNT, each optionally followed by @OPTION (several allowed), joined by commas; kinds collude, dump, soft, share, few (pairs), bot; options: a share in (0,1] (soft=2@0.15: spare on 15% of chances; share=2@0.3: informed play on 30% of decisions as partners), xM (dump=2@x4: throw only hands at multiplier >= 4), seat=M (sit together ~M x chance; seat=0: at chance), hands=N (about N hands each); docs/fraud.md")] = None,
     labels: Annotated[str | None, typer.Option("--labels", help="write who is who (player,kind,mate) to this CSV file")] = None,
 ) -> None:
     """Play complete hands with bots and write their records; with --compare, the same deals
@@ -1304,7 +1304,7 @@ def fraud(
     Writes the players (profiles) and suspects tables beside the others."""
     import json
 
-    from paipu.analysis.fraud import screen, write_tables
+    from paipu.analysis.fraud import WATCH_Q, screen, write_tables
     from paipu.analysis.queries import DatasetError
     from paipu.replay.audit import audit_dataset, is_dataset
     from paipu.replay.games import UnknownGame, game_name
@@ -1334,20 +1334,28 @@ def fraud(
         fail(str(e))
     flagged = result.flagged
     shown = result.tests[:len(flagged) + top]
+    watched = [t for t in result.tests[len(shown):] if t.watch]  # (those within --top are listed there)
     if as_json:
-        rows = result.suspects().head(len(shown)).to_dicts()
-        for row in rows:
+        every = result.suspects().to_dicts()
+        for row in every:
             row["evidence"] = json.loads(row["evidence"])
-        sys.stdout.write(json.dumps({"suspects": rows, "flagged": len(flagged), "tests": len(result.tests),
+        rows, watch = every[:len(shown)], [row for row in every[len(shown):] if row["watch"]]
+        sys.stdout.write(json.dumps({"suspects": rows, "watch": watch, "flagged": len(flagged), "tests": len(result.tests),
                                      "players": result.players.height, "fdr": alpha}, ensure_ascii=False, indent=1) + "\n")
         return
-    from paipu.analysis.fraud.words import suspect_lines
+    from paipu.analysis.fraud.words import suspect_lines, watch_lines
 
     out.print(f"{len(flagged)} suspects flagged among {len(result.tests)} tests of {result.players.height} "
               f"player profiles (false discovery rate {f'{alpha:.12f}'.rstrip('0')})", markup=False)
     for k, t in enumerate(shown, 1):
         for line in suspect_lines(k, t, alpha):
             out.print(line, markup=False, soft_wrap=True)
+    if watched:
+        out.print(f"watch list: {len(watched)} not flagged, with q at most {WATCH_Q} or p at most 1 / the tests run "
+                  "(docs/fraud.md)", markup=False)
+        for k, t in enumerate(watched, len(shown) + 1):
+            for line in watch_lines(k, t):
+                out.print(line, markup=False, soft_wrap=True)
 
 
 @app.command()

@@ -11,6 +11,13 @@ many seeds give no flag at all.
 
     python benchmarks/fraud.py                       # every game, the default sizes
     python benchmarks/fraud.py --games doudizhu --seeds 3 --honest-seeds 20
+
+The cheaters of issue #27 (docs/fraud.md gives the figures measured):
+
+    python benchmarks/fraud.py --games doudizhu --honest-seeds 0 \
+        --cheat soft=2@0.15@seat=2,dump=2@x4@seat=0,share=2@0.3@seat=0,bot=2
+    python benchmarks/fraud.py --games doudizhu --honest-seeds 0 --cheat few=3,bot=1
+    python benchmarks/fraud.py --games doudizhu --seeds 0 --honest-seeds 20 --honest-hands-per-player 100
 """
 
 from __future__ import annotations
@@ -32,14 +39,14 @@ from paipu.replay.audit import audit_dataset  # noqa: E402
 from paipu.replay.games import find_rules  # noqa: E402
 from paipu.replay.ingest import ingest_files  # noqa: E402
 from paipu.replay.io.jsonl import record_to_json  # noqa: E402
-from paipu.replay.sim.population import CHEATS, parse_cheats, simulate_population  # noqa: E402
+from paipu.replay.sim.population import CHEATS, Cheat, cheat_spec, parse_cheats, simulate_population  # noqa: E402
 
 #: which planted roles each ``--cheat`` kind is judged on
 ROLES = {kind: set(roles) for kind, roles in CHEATS.items()}
 
 
 
-def prepare(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str,
+def prepare(game: str, players: int, per_player: int, cheats: list[Cheat], seed: int, workdir: str,
             policy: str = "heuristic") -> str:
     """The audited dataset (with decisions) of one population and its ``labels.csv``, made
     once: a folder that already has both is reused as it is (``--work``). *policy*: what
@@ -75,15 +82,16 @@ def prepare(game: str, players: int, per_player: int, cheats: dict[str, int], se
     return folder
 
 
-def _cheat_tag(cheats: dict[str, int]) -> str:
-    return "+".join(f"{k}{v}" for k, v in sorted(cheats.items()) if v) or "honest"
+def _cheat_tag(cheats: list[Cheat]) -> str:
+    spec = cheat_spec([c for c in cheats if c.count])
+    return "".join(ch if ch.isalnum() or ch in ".x" else "_" for ch in spec) or "honest"
 
 
 def _prepare(job: tuple) -> str:
     return prepare(*job)
 
 
-def run(game: str, players: int, per_player: int, cheats: dict[str, int], seed: int, workdir: str,
+def run(game: str, players: int, per_player: int, cheats: list[Cheat], seed: int, workdir: str,
         policy: str = "heuristic"):
     """(labels {player: kind}, player scores {player: -log10 min p}, flagged players, seconds)."""
     t0 = time.perf_counter()
@@ -144,7 +152,9 @@ def main() -> None:
     ap.add_argument("--games", default="doudizhu,paodekuai,guandan,shuangkou")
     ap.add_argument("--players", type=int, default=60)
     ap.add_argument("--hands-per-player", type=int, default=300)
-    ap.add_argument("--cheat", default="collude=2,dump=2,bot=3")
+    ap.add_argument("--cheat", default="collude=2,dump=2,bot=3",
+                    help="what to plant (paipu simulate --cheat); give kinds whose labels differ (few and collude "
+                    "both plant colluders)")
     ap.add_argument("--seeds", type=int, default=2, help="planted populations per game")
     ap.add_argument("--honest-seeds", type=int, default=20, help="honest-only populations per game")
     ap.add_argument("--honest-hands-per-player", type=int, default=None,
@@ -177,7 +187,7 @@ def main() -> None:
             games = args.games.split(",")
             jobs = [(g, args.players, args.hands_per_player, cheats, s, work, args.policy)
                     for s in range(args.seeds) for g in games]
-            jobs += [(g, args.players, honest_per, {}, 1000 + s, work, args.policy)
+            jobs += [(g, args.players, honest_per, [], 1000 + s, work, args.policy)
                      for s in range(args.honest_seeds) for g in games]
             with ProcessPoolExecutor(args.jobs) as pool:
                 for done, folder in enumerate(pool.map(_prepare, jobs), 1):
@@ -196,10 +206,10 @@ def main() -> None:
             print(f"\n{game}: planted runs {spent:.0f} s; honest players {len(honest)}, "
                   f"flagged {honest_flags} ({honest_flags / max(len(honest), 1):.1%})")
             print(f"  {'kind':<8} {'players':>7} {'ROC-AUC':>8} {'recall@1%FP':>12} {'precision':>10} {'recall':>7}")
-            for kind, count in cheats.items():
-                if not count:
-                    continue
+            for kind in dict.fromkeys(c.kind for c in cheats if c.count):
                 pos = [(s, f) for k, s, f in rows if k in ROLES[kind]]
+                if not pos:
+                    continue  # (no planted seed)
                 a = auc([s for s, _ in pos], honest)
                 rec1 = sum(s > cut for s, _ in pos) / len(pos)
                 tp = sum(f for _, f in pos)
@@ -209,7 +219,7 @@ def main() -> None:
             clean = 0
             spent = 0.0
             for seed in range(args.honest_seeds):
-                _, _, flagged, sec = run(game, args.players, honest_per, {}, 1000 + seed, work, args.policy)
+                _, _, flagged, sec = run(game, args.players, honest_per, [], 1000 + seed, work, args.policy)
                 spent += sec
                 clean += not flagged
             print(f"  honest-only: {clean} of {args.honest_seeds} seeds without a flag ({spent:.0f} s)")

@@ -230,6 +230,42 @@ def test_simulate_refuses_a_file_it_does_not_write(tmp_path):
 # ------------------------------------------------------------------ 24.13: fraud evidence for people
 
 
+def test_fraud_prints_the_watch_list_apart_and_json_carries_it(tmp_path, monkeypatch):
+    import json
+
+    import polars as pl
+
+    import paipu.analysis.fraud as fraud
+    from paipu.analysis.fraud import FraudResult, Test
+
+    flag = Test("co_seating", "doudizhu", "huopin", "A", "B", 1e-9, 5.0, 40, {
+        "sittings_together": 40, "expected": 8.0, "sittings_a": 40, "sittings_b": 45}, q=1e-7)
+    watched = Test("co_seating", "doudizhu", "huopin", "C", "D", 1.02e-5, 8.0, 12, {
+        "sittings_together": 8, "expected": 1.0, "sittings_a": 12, "sittings_b": 10}, q=0.3, watch=True, more=9)
+    quiet = Test("co_seating", "doudizhu", "huopin", "E", "F", 0.4, 1.1, 30, {
+        "sittings_together": 3, "expected": 2.7, "sittings_a": 30, "sittings_b": 33}, q=1.0)
+    result = FraudResult(pl.DataFrame({"player": list("ABCDEF")}), [flag, watched, quiet], 0.01)
+    monkeypatch.setattr(fraud, "screen", lambda *a, **k: result)
+    monkeypatch.setattr(fraud, "write_tables", lambda *a, **k: None)
+    monkeypatch.setattr("paipu.replay.audit.audit_dataset", lambda *a, **k: 0)
+    (tmp_path / "hands").mkdir()
+    r = invoke("fraud", str(tmp_path))
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "1 suspects flagged among 3 tests of 6 player profiles (false discovery rate 0.01)",
+        "  1 FLAG co_seating doudizhu/huopin A & B  q < 0.0001  p < 0.0001  effect 5  n 40",
+        "      sat together 40 times where 8 were expected (of 40 and 45 sittings)",
+        "watch list: 1 not flagged, with q at most 0.25 or p at most 1 / the tests run (docs/fraud.md)",
+        "  2 WATCH co_seating doudizhu/huopin C & D  q 0.30  p < 0.0001  effect 8  n 12",
+        "      sat together 8 times where 1 were expected (of 12 and 10 sittings)",
+        "      about 9 more sittings like these would flag it"]
+    r = invoke("fraud", str(tmp_path), "--json")
+    out = json.loads(r.stdout)
+    assert [s["player"] for s in out["suspects"]] == ["A"] and [s["player"] for s in out["watch"]] == ["C"]
+    assert out["watch"][0]["more"] == 9 and out["watch"][0]["evidence"]["expected"] == 1.0
+    assert out["suspects"][0]["watch"] is False
+
+
 def test_fraud_text_is_for_people(tmp_path, monkeypatch):
     import polars as pl
 

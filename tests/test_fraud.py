@@ -209,18 +209,25 @@ def test_soft_play_against_the_same_place_per_direction():
     var = 10 * 0.1 * 0.9 * (1 + 10 / 40) + 10 * 0.5 * 0.5 * (1 + 10 / 20)
     z = (9 - expected) / math.sqrt(2.0 * var)
     assert t.evidence["z"] == round(z, 3)
-    assert t.p == pytest.approx(max(0.5 * math.erfc(z / math.sqrt(2)), fisher_greater(9, 20, 14, 60)))
+    p_ab = max(0.5 * math.erfc(z / math.sqrt(2)), fisher_greater(9, 20, 14, 60))
+    # both ways (B spared A 1 of 10 where 1 was expected; A's over-dispersion 2, B's 1):
+    # z = (9 + 1 - 6 - 1) / sqrt(2 var_ab + var_ba); p = 2 x the smaller (Bonferroni)
+    var_ba = 10 * 0.1 * 0.9 * (1 + 10 / 40)
+    p_both = 0.5 * math.erfc((10 - 7) / math.sqrt(2.0 * var + var_ba) / math.sqrt(2))
+    assert t.evidence["p_both_ways"] == float(f"{p_both:.3g}")
+    assert p_ab < p_both < 0.5 and t.p == pytest.approx(2 * p_ab)
+    assert tests[("B", "A")].p == pytest.approx(2 * p_both)  # B's own way: z 0, p at least 0.5
     assert (t.n, t.evidence["spared"], t.evidence["baseline_rate"]) == (20, 9, 0.3)
     assert t.effect == pytest.approx(9 / 20 - 0.3)
     assert t.evidence["ci95"] == [round(x, 4) for x in wilson(9, 20)]
     assert tests[("B", "A")].evidence["z"] == round((1 - 1.0) / math.sqrt(10 * 0.1 * 0.9 * 1.25), 3)
 
 
-def test_soft_play_hand_level_test_for_spares_in_runs():
-    from scipy.stats import t as student
+def test_soft_play_caps_runs_of_spares_within_a_hand():
+    from scipy.stats import poisson
 
     # A rarely spares (1 of 100 others from this place) but spared B 6 of 10 times,
-    # five of them in one hand: the pooled tests see a huge effect, the hands do not
+    # five of them in one hand: the pooled tests see a huge effect, the capped count less
     rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 6,
                           "n_other": 100, "k_other": 1}])
     hands = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": 1, "n": n, "k": k}
@@ -228,18 +235,22 @@ def test_soft_play_hand_level_test_for_spares_in_runs():
     eligible = {("g", "v", "A"), ("g", "v", "B")}
     (pooled,) = soft_play(rows, eligible)
     (t,) = soft_play(rows, eligible, None, hands)
-    d = np.array([5 - 6 * 0.01, 1 - 2 * 0.01, 0 - 2 * 0.01])
-    z_h = d.mean() / (d.std(ddof=1) / math.sqrt(3))
+    # caps: h1 ceil(0.06 + 2 sqrt(0.0594)) + 1 = 2, h2 ceil(0.02 + 2 sqrt(0.0198)) + 1 = 2: 2 + 1 + 0 = 3
     assert pooled.p < 1e-6 and "hands" not in pooled.evidence
-    assert t.p == pytest.approx(float(student.sf(z_h, 2))) and t.p > 0.05
-    assert (t.evidence["hands"], t.evidence["z_hands"]) == (3, round(z_h, 3))
-    # spares spread over many hands: the hand-level test agrees with the pooled one
+    assert (t.evidence["hands"], t.evidence["spared_capped"]) == (3, 3)
+    assert t.p == pytest.approx(float(poisson.sf(2, 0.1)))  # P(X >= 3), X ~ Poisson(10 x 0.01)
+    assert t.evidence["p_capped"] == float(f"{poisson.sf(2, 0.1):.3g}")
+    # spares spread over many hands (one each): nothing is capped, the pooled test decides
     spread = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": f"h{k}", "place": 1, "n": 1,
                             "k": int(k < 6)} for k in range(10)])
     (t2,) = soft_play(rows, eligible, None, spread)
-    d = np.array([0.99] * 6 + [-0.01] * 4)
-    assert t2.p == pytest.approx(float(student.sf(d.mean() / (d.std(ddof=1) / math.sqrt(10)), 9)))
-    assert t2.p < 0.005 and t2.evidence["hands"] == 10
+    assert t2.evidence["spared_capped"] == 6 and t2.p == pooled.p
+    # with over-dispersion 2 the tail is read on K/2 against E/2 (the cap, ceil(0.06 + 2 sqrt(2 x 0.0594)) + 1, is still 2)
+    from paipu.analysis.fraud import capped_spares
+    from scipy.special import gammainc
+
+    k, p, m = capped_spares([("h1", 1, 6, 5)], {1: 0.01}, 0.1, phi=2.0)
+    assert (k, m) == (2, 1) and p == pytest.approx(float(gammainc(1.0, 0.05)))  # cap ceil(0.06 + 0.69) + 1
 
 
 def test_feeding_beyond_both_baselines_and_the_sittings():
@@ -346,6 +357,86 @@ def test_chip_flow_reads_each_t_through_students_t_with_the_hands_met(monkeypatc
     assert fraud._t_as_z(-2.0, 5) == pytest.approx(-fraud._t_as_z(2.0, 5))
 
 
+def test_chip_flow_by_stake_counts_heavy_losses_at_the_receivers_table(monkeypatch):
+    """pair_stake.sql on hand-made seats: a loss is heavy when it reaches the 90% quantile
+    of the loss sizes of its role. Landlord losses: D's 8, 8, 8 (quantile 8: all heavy);
+    farmer losses: 0.5 x8 and 1 x2 (quantile 1: D's and E's loss of 1 are heavy)."""
+    import duckdb
+
+    import paipu.analysis.fraud as fraud
+
+    seats = []
+    # three hands D (landlord, x4) -> R, E: D loses 8, R and E win 4 each
+    for h in range(3):
+        seats += [(f"s{h}", "D", "landlord", -8.0), (f"s{h}", "R", "farmer", 4.0), (f"s{h}", "E", "farmer", 4.0)]
+    # five hands without R: D loses 1, 1, 1, 1, 2 to F and G
+    for h, loss in enumerate((1, 1, 1, 1, 2)):
+        seats += [(f"o{h}", "D", "farmer", -loss / 2), (f"o{h}", "E", "farmer", -loss / 2), (f"o{h}", "F", "landlord", loss)]
+    con = duckdb.connect()
+    con.execute("create temp table fraud_seats as select 'g' as game, 'v' as variant, hand_id, player, "
+                "case when role = 'farmer' then 'farmer' else 'seat ' || player end as side, role, result, "
+                "result as points "
+                "from (values " + ", ".join(f"('{h}', '{p}', '{r}', {x})" for h, p, r, x in seats) +
+                ") t(hand_id, player, role, result)")
+    frame = fraud._frame(con, "pair_stake", {"min_pair": 3})
+    row = frame.filter((pl.col("d") == "D") & (pl.col("r") == "R")).row(0, named=True)
+    assert (row["n_with"], row["d_heavy_with"], row["d_n_other"], row["d_heavy_other"]) == (3, 3, 5, 1)
+    assert (row["t_loss"], row["d_heavy_coins"]) == (8.0, 24.0)
+    # R won 4 in each of its three hands (all its hands): no hands elsewhere
+    assert (row["r_heavy_with"], row["r_n_other"]) == (3, 0)
+    p, ev = fraud.stake_flow(row)
+    assert p == 1.0  # nothing to compare R's wins with: no evidence on the receiver's side
+    row |= {"r_n_other": 20, "r_heavy_other": 2}
+    p, ev = fraud.stake_flow(row)
+    assert p == pytest.approx(max(fisher_greater(3, 3, 1, 5), fisher_greater(3, 3, 2, 20)))
+    assert fisher_greater(3, 3, 1, 5) == pytest.approx(4 / 56)  # 4 heavy of 8 hands, 3 with R: C(4,3)/C(8,3)
+    assert (ev["heavy_losses_with"], ev["heavy_coins_with"], ev["giver_heavy_rate_elsewhere"]) == (3, 24.0, 0.2)
+    # a pair met too few times for the share reading gets the stake reading alone
+    eligible = {("g", "v", "D"), ("g", "v", "R")}
+    monkeypatch.setattr(fraud, "presence_fit", lambda seats, min_pair: {})
+    (t,) = fraud.chip_flow(pl.DataFrame(schema={"game": pl.Utf8}), pl.DataFrame(), eligible, 20, pl.DataFrame([row]))
+    assert (t.kind, t.player, t.other, t.n, t.p) == ("chip_flow", "D", "R", 3, p)
+    from paipu.analysis.fraud.words import evidence_words
+
+    assert evidence_words("chip_flow", t.evidence).startswith(
+        "met as opponents in 3 hands; 3 heavy losses (at least 8, 24 in all) against 20.0% of the giver's other hands")
+
+
+def test_watch_list_marks_strong_unflagged_tests_and_how_many_more_would_flag():
+    from scipy.stats import norm
+
+    from paipu.analysis.fraud import watch_list
+
+    def seat(p, obs, exp, q):
+        return FraudTest("co_seating", "g", "v", "A", "B", p, obs / exp, 20,
+                         {"sittings_together": obs, "expected": exp}, q=q)
+
+    # 8 sittings together against 1 expected: p = P(Poisson(1) >= 8) = 1 - e^-1 (1 + 1 + 1/2 + ... + 1/7!)
+    few = seat(poisson_upper(8, 1.0), 8, 1.0, q=0.3)
+    assert few.p == pytest.approx(1 - math.exp(-1) * sum(1 / math.factorial(k) for k in range(8)), rel=1e-9)
+    assert few.p == pytest.approx(1.0249e-5, rel=1e-4)
+    tests = [few] + [seat(0.5, 3, 2.9, 1.0) for _ in range(99)]  # 100 co-seating tests
+    soft = FraudTest("soft_play", "g", "v", "A", "B", 0.01, 0.2, 50, {}, q=0.2)
+    flagged = FraudTest("soft_play", "g", "v", "C", "D", 1e-9, 0.5, 80, {}, q=0.001)
+    tests += [soft, flagged]
+    watch_list(tests, 0.01)
+    # K = 2 kinds; co-seating: 200 x 1.02e-5 <= 1 (q 0.3 > 0.25): watched; the flagged and the weak ones not
+    assert few.watch and soft.watch and not flagged.watch and not any(t.watch for t in tests[1:100])
+    # flagged for certain at 0.01 / (2 x 100) = 5e-5: the counts x f until the Poisson tail gets there
+    f = 1.0
+    while poisson_upper(math.ceil(f * 8), f * 1.0) > 5e-5:
+        f *= 1.05
+    assert f == 1.0 and few.more == 0  # already beyond it: 1.02e-5 <= 5e-5
+    # z scales as the square root of n: (z at 0.01 / (2 x 2) over z at 0.01)^2 = 1.456: 23 more chances
+    assert soft.more == math.ceil(((norm.isf(0.01 / (2 * 2)) / norm.isf(0.01)) ** 2 - 1) * 50) == 23
+    watch_list(tests + [seat(0.5, 3, 2.9, 1.0) for _ in range(900)], 0.01)  # 1,000 co-seating tests
+    assert few.watch and few.more is not None and few.more > 0  # needs 0.01 / 2,000 = 5e-6 now
+    f = 1.0
+    while poisson_upper(math.ceil(f * 8), f) > 5e-6:
+        f *= 1.05
+    assert few.more == math.ceil((f - 1) * 20)
+
+
 def test_pair_effects_take_out_what_everyone_feels():
     fits = {("g", "v", "P1", "X"): (-0.3, 0.1), ("g", "v", "P2", "X"): (-0.1, 0.1), ("g", "v", "P3", "X"): (-0.2, 0.1)}
     t = pair_effects(fits)
@@ -440,12 +531,146 @@ def test_ratings_teams_from_sides():
 
 
 def test_parse_cheats():
-    assert parse_cheats("collude=2, dump=1,bot=3") == {"collude": 2, "dump": 1, "bot": 3}
-    assert parse_cheats("") == {}
+    from paipu.replay.sim.population import Cheat, cheat_spec
+
+    assert parse_cheats("collude=2, dump=1,bot=3") == [Cheat("collude", 2), Cheat("dump", 1), Cheat("bot", 3)]
+    assert parse_cheats("") == []
+    assert parse_cheats("soft=2@0.15@seat=2,dump=1@x4@seat=0,share=1,few=1@hands=90") == [
+        Cheat("soft", 2, share=0.15, seat=2.0), Cheat("dump", 1, stake=4, seat=0.0), Cheat("share", 1, share=0.3),
+        Cheat("few", 1, seat=10, hands=90)]
+    assert cheat_spec(parse_cheats("dump=1@seat=0@x4")) == "dump=1@x4@seat=0"
     with pytest.raises(ValueError, match="unknown kind 'spy'"):
         parse_cheats("spy=1")
     with pytest.raises(ValueError, match="whole number"):
         parse_cheats("bot=x")
+    for bad in ("soft=1@1.5", "soft=1@x4", "dump=1@0.3", "dump=1@x0", "collude=1@seat=-1", "few=1@hands=0",
+                "bot=1@0.5", "soft=1@fast"):
+        with pytest.raises(ValueError, match="bad option|no options"):
+            parse_cheats(bad)
+
+
+def test_planted_kinds_get_their_policies_and_labels():
+    from paipu.replay.sim.population import Colluder, Dumper, Sharer
+
+    pop = Population("doudizhu", None, 20, parse_cheats("soft=1@0.2,dump=1@x4,share=1@0.4,few=1"), hands=200, seed=3)
+    by_kind: dict[str, list] = {}
+    for p in pop.people:
+        by_kind.setdefault(p.kind, []).append(p)
+    assert {k: len(v) for k, v in by_kind.items()} == {"soft": 2, "dumper": 1, "receiver": 1, "sharer": 2,
+                                                        "colluder": 2, "honest": 12}
+    soft = by_kind["soft"][0].policy
+    assert isinstance(soft, Colluder) and (soft.spare, soft.feed) == (0.2, 0.0)
+    assert isinstance(by_kind["dumper"][0].policy, Dumper) and by_kind["dumper"][0].policy.stake == 4
+    assert isinstance(by_kind["sharer"][0].policy, Sharer) and by_kind["sharer"][0].policy.share == 0.4
+    few = by_kind["colluder"][0]
+    assert (few.seat, few.policy.spare) == (10, 0.85)
+    labels = {row["player"]: (row["kind"], row["mate"]) for row in pop.labels()}
+    a, b = by_kind["sharer"]
+    assert labels[a.name] == ("sharer", b.name) and labels[b.name] == ("sharer", a.name)
+
+
+def _meetings(cheat: str, seed: int = 0, hands: int = 1500) -> tuple[int, int, int]:
+    """(hands the planted pair shared, hands of its first member, of its second)."""
+    pop = Population("doudizhu", None, 30, parse_cheats(cheat), hands=hands, seed=seed)
+    a, b = [p.name for p in pop.people if p.mate]
+    together = na = nb = 0
+    for k in range(hands):
+        names = {s.name for s in pop.seats_for(k)}
+        na += a in names
+        nb += b in names
+        together += a in names and b in names
+    return together, na, nb
+
+
+def test_co_seating_strength_and_few_hands():
+    chance, na, nb = _meetings("soft=1@seat=0")
+    strong, _, _ = _meetings("soft=1@seat=10")
+    # random seating among 30 (about 8-10 online): the pair meets in a few dozen hands; 10x chance far more
+    assert strong > 4 * max(chance, 1)
+    few, fa, fb = _meetings("soft=1@hands=40")
+    assert fa <= 40 and fb <= 40 and fa > 20  # thinned sessions, offline at the cap
+    _, fa, fb = _meetings("soft=1@hands=40@seat=10")
+    assert fa <= 40 and fb <= 40
+
+
+def test_planted_soft_play_and_dumping_at_stakes_show_in_the_hands():
+    """A small seeded population: the soft player spares its mate on far more of its
+    chances than its other opponents; the x4 dumper's losses to its receiver are heavy."""
+    from paipu.replay.sim.population import simulate_population
+
+    pop, records = simulate_population("doudizhu", None, 150, 4, 6, parse_cheats("soft=1@0.6@seat=10,dump=1@x4@seat=10"))
+    records = list(records)
+    kinds = {p.name: (p.kind, p.mate) for p in pop.people}
+    soft = next(n for n, (k, _) in kinds.items() if k == "soft")
+    mate = kinds[soft][1]
+    counts = {True: [0, 0], False: [0, 0]}  # to the mate?: [spared, chances]
+    for record in records:
+        for r in hand_decisions(record):
+            if r["player"] == soft and r["can_beat"] and r["relation"] == "opponent":
+                c = counts[r["target_player"] == mate]
+                c[0] += r["spared"]
+                c[1] += 1
+    (k_mate, n_mate), (k_other, n_other) = counts[True], counts[False]
+    assert n_mate >= 20 and n_other >= 20
+    assert k_mate / n_mate > k_other / n_other + 0.3  # 60% of the chances on top of the usual sparing
+    dumper = next(n for n, (k, _) in kinds.items() if k == "dumper")
+    receiver = kinds[dumper][1]
+    from paipu.replay.replayer import replay
+
+    outcomes = [(r, replay(r).outcome) for r in records if dumper in r["players"] and receiver in r["players"]]
+    losses = [(o["multiplier"], o["scores"][r["players"].index(dumper)]) for r, o in outcomes
+              if o.get("scores") and not o.get("redeal")]
+    heavy = [m for m, score in losses if score < 0 and m >= 4]
+    assert len(heavy) >= 5 and len(heavy) > sum(1 for m, score in losses if score < 0 and m < 4)
+
+
+def test_dumper_at_stakes_raises_them_and_throws_only_then():
+    import random
+
+    from helpers import with_hand
+    from paipu.replay.cards import cards_name, parse_cards
+    from paipu.replay.replayer import make_table
+    from paipu.replay.sim import simulate
+    from paipu.replay.sim.population import Dumper, Sharer
+
+    record = next(iter(simulate("doudizhu", None, 1, 5)))
+    table = make_table(record)
+    assert table.setup() is None
+    receiver = table.spec.players[1]
+    dumper = Dumper(receiver, stake=4)
+    assert dumper.bid(table, random.Random(0), 0, 0.0, "grab") is True  # the receiver is at the table
+    assert Dumper("nobody", stake=4).bid(table, random.Random(0), 0, 0.0, "grab") is False  # the base's (power 0)
+    table.landlord, table.turn, table.last = 0, 0, None
+    with_hand(table, 0, parse_cards("3h 4h 7c 7d 7h 7s"))
+    with_hand(table, 1, parse_cards("5h 6h"))
+    mult = table.multiplier_now()
+    assert mult < 4
+    assert cards_name(dumper.play(table, random.Random(0), table.legal_moves(0), {})) == "7s 7h 7d 7c"  # a bomb
+    table.bombs += 2  # the stake reached: the lowest single is led, as a dump
+    assert table.multiplier_now() >= 4
+    assert cards_name(dumper.play(table, random.Random(0), table.legal_moves(0), {})) == "3h"
+    # a card sharer leads what its partner (the other farmer) can beat and the landlord cannot
+    table.landlord, table.turn = 2, 0
+    with_hand(table, 2, parse_cards("4d 4s"))
+    sharer = Sharer(receiver, share=1.0)
+    with_hand(table, 0, parse_cards("3h 5c 9h"))
+    assert cards_name(sharer.play(table, random.Random(0), table.legal_moves(0), {})) == "5c"
+    # the mate as the landlord is no partner: the sharer plays the base policy
+    from paipu.replay.sim.bots import HEURISTIC
+
+    table.landlord = 1
+    assert sharer.play(table, random.Random(0), table.legal_moves(0), {}) == \
+        HEURISTIC.play(table, random.Random(0), table.legal_moves(0), {})
+    # Paodekuai: any two at the table; the sharer passes on the mate's play
+    record = next(iter(simulate("paodekuai", None, 1, 5)))
+    table = make_table(record)
+    assert table.setup() is None
+    me = table.turn
+    mate = (me + 1) % 3
+    with_hand(table, me, parse_cards("3h 5h 9h"))
+    with_hand(table, mate, parse_cards("6c Tc"))
+    table.last, table.last_seat = table.legal_moves(mate)[0][1], mate
+    assert Sharer(table.spec.players[mate], share=1.0).play(table, random.Random(0), table.legal_moves(me), {}) is None
 
 
 def test_clocks():

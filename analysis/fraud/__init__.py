@@ -41,7 +41,13 @@ BOT_TRANSFORMS = {"long_pause_rate": lambda r, n: np.log((np.maximum(r, 0) * n +
 BOT_SIGNS = 3
 #: least chances of sparing (soft play), hands as opponents (chip flow) for a pair to be tested
 MIN_SOFT, MIN_FLOW = 10, 20
+#: least hands as opponents for chip flow's stake reading (a dumper met at chance shares ~10)
+MIN_STAKE = 8
 KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing")
+#: the watch list: tests not flagged with q at most this, or whose p times the tests of the
+#: run (K kinds x m of its kind) is at most 1: fewer than one test that strong is expected by
+#: chance in the whole run (strong evidence, not yet significant)
+WATCH_Q = 0.25
 
 
 def _frame(con, name: str, params: dict) -> pl.DataFrame:
@@ -64,6 +70,8 @@ class Test:
     evidence: dict = field(default_factory=dict)
     q: float = 1.0
     hands: list[str] = field(default_factory=list)
+    watch: bool = False  # on the watch list (:func:`watch_list`)
+    more: int | None = None  # of the watched: about how many more of its units (n) would flag it
 
 
 @dataclass
@@ -76,18 +84,23 @@ class FraudResult:
     def flagged(self) -> list[Test]:
         return [t for t in self.tests if t.q <= self.alpha]
 
+    @property
+    def watched(self) -> list[Test]:
+        return [t for t in self.tests if t.watch]
+
     def suspects(self) -> pl.DataFrame:
         """Every test as a row, ranked (flagged first, then by q and p)."""
         rows = [{
             "rank": k + 1, "kind": t.kind, "game": t.game, "variant": t.variant, "player": t.player, "other": t.other,
             "score": round(-math.log10(max(t.q, 1e-300)), 3), "q": t.q, "p": t.p, "flagged": t.q <= self.alpha,
             "effect": t.effect, "n": t.n, "evidence": json.dumps(t.evidence, ensure_ascii=False, sort_keys=True),
-            "hands": t.hands,
+            "hands": t.hands, "watch": t.watch, "more": t.more,
         } for k, t in enumerate(self.tests)]
         schema: dict[str, pl.DataType | type[pl.DataType]] = {
             "rank": pl.Int64, "kind": pl.Utf8, "game": pl.Utf8, "variant": pl.Utf8, "player": pl.Utf8,
             "other": pl.Utf8, "score": pl.Float64, "q": pl.Float64, "p": pl.Float64, "flagged": pl.Boolean,
-            "effect": pl.Float64, "n": pl.Int64, "evidence": pl.Utf8, "hands": pl.List(pl.Utf8)}
+            "effect": pl.Float64, "n": pl.Int64, "evidence": pl.Utf8, "hands": pl.List(pl.Utf8),
+            "watch": pl.Boolean, "more": pl.Int64}
         return pl.DataFrame(rows, schema=schema)
 
 
@@ -115,6 +128,42 @@ def bh(p: list[float]) -> list[float]:
     from scipy.stats import false_discovery_control
 
     return [float(x) for x in false_discovery_control(np.asarray(p, dtype=float), method="bh")]
+
+
+def watch_list(tests: list[Test], alpha: float, watch_q: float = WATCH_Q) -> None:
+    """Mark the tests not flagged whose q is at most *watch_q*, or whose p is at most
+    1 / (K · m) (K the kinds with a test, m the tests of its kind: under the null about one
+    test in the whole run gets there by chance, 1/K per kind), as watched, each with about
+    how many more of its units (sittings, chances, hands, decisions: its n) would flag it if
+    the evidence went on as measured: the p that flags it for certain is the Bonferroni
+    level within its kind, α / (K · m) (m the kind's tests, K the kinds; BH flags whatever
+    Bonferroni does). Co-seating scales its Poisson counts (observed and expected × f, the
+    exact tail); every other kind its z (z grows as √n): f = (z needed / z now)²; more
+    = ⌈(f − 1) · n⌉."""
+    from scipy.stats import norm
+
+    kinds: dict[str, int] = {}
+    for t in tests:
+        kinds[t.kind] = kinds.get(t.kind, 0) + 1
+    for t in tests:
+        t.watch, t.more = False, None
+        tests_run = len(kinds) * kinds[t.kind]
+        if t.q <= alpha or (t.q > watch_q and t.p * tests_run > 1) or not 0 < t.p < 1:
+            continue
+        target = alpha / tests_run
+        t.watch = True
+        if t.p <= target:
+            t.more = 0
+            continue
+        if t.kind == "co_seating" and t.evidence.get("expected"):
+            obs, exp = t.evidence["sittings_together"], float(t.evidence["expected"])
+            f = 1.0
+            while f < 1000 and poisson_upper(math.ceil(f * obs), f * exp) > target:
+                f *= 1.05
+        else:
+            z_now = float(norm.isf(t.p))
+            f = (float(norm.isf(target)) / z_now) ** 2 if z_now > 0 else math.inf
+        t.more = math.ceil((f - 1) * t.n) if math.isfinite(f) and f < 1000 else None
 
 
 def poisson_upper(observed: int, expected: float) -> float:
@@ -299,16 +348,22 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
     baseline rates added and inflated by A's over-dispersion across its sittings without B
     (*phi*, :func:`dispersion`: decisions of one match are not independent); normal upper
     tail, or the one-sided Fisher exact p of the pooled counts when larger (small counts).
-    With *hands* (the pair's chances and spares per hand and place), the hand-level test
-    too: d = spares minus expected per hand, the one-sample t of the d's with hands - 1
-    degrees of freedom, and p is the largest of the three (a player that passes rarely
-    passes in runs, within one hand whose shape makes it keep its cards).
+    With *hands* (the pair's chances and spares per hand and place), the run-proof test
+    too (:func:`capped_spares`): each hand's spares capped at what A's rate makes likely
+    there, the capped count against the expected count as a quasi-Poisson tail; p is the
+    larger of the pooled p and this one. A player that passes rarely passes in runs,
+    within one hand whose shape makes it keep its cards: the cap keeps one such hand from
+    looking like a steady habit, while spares spread over many hands, as a soft player's
+    on a share of its decisions are, keep all their weight. (Until issue #27 this was the
+    one-sample t of the per-hand excess, whose power over 20-40 shared hands was too low:
+    a sparer on 26 of 136 chances against a 1.1% baseline stayed at p 0.006.)
 
     A acted (the sparer), B was favoured (the one spared): the pair is the suspect (a
     dumper spares everyone at the receiver's table, but only the receiver at every one;
     colluders show up in both directions)."""
     by_hand = _cluster_rows(hands)
     tests = []
+    parts: dict[tuple, tuple] = {}
     for (game, variant, a, b), strata in _by_pair(rows, eligible).items():
         key = (game, variant, a, b)
         f = (phi or {}).get(key, 1.0)
@@ -316,17 +371,71 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
         if c is None:
             continue
         p, evidence = c.p, {}
+        capped = None
         if hands is not None:
             base = {r["place"]: r["k_other"] / r["n_other"] for r in strata if r["n_other"]}
-            z_h, p_h, m = _cluster_score(by_hand.get(key, []), base, centred=True)
+            capped, p_h, m = capped_spares(by_hand.get(key, []), base, c.expected, f)
             p = max(p, p_h)
-            evidence = {"hands": m, "z_hands": _finite(z_h)}
+            evidence = {"hands": m, "spared_capped": capped, "p_capped": _sig(p_h)}
         lo, hi = c.ci95
+        parts[key] = (c.k, c.expected, f * c.var, capped, f)
         tests.append(Test("soft_play", game, variant, a, b, p, c.rate - c.base, c.n, {
             "spared": c.k, "chances": c.n, "rate": round(c.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "baseline_rate": round(c.base, 4), "baseline_chances": c.n_base, "baseline_spared": c.k_base,
             "dispersion": round(f, 3), "z": _finite(c.z), **evidence}))
+    for t in tests:  # both ways: colluders spare each other
+        back = parts.get((t.game, t.variant, t.other, t.player))
+        if back is not None:
+            p_both = both_ways(parts[(t.game, t.variant, t.player, t.other)], back)
+            t.evidence["p_both_ways"] = _sig(p_both)
+            t.p = min(1.0, 2 * min(t.p, p_both))
     return tests
+
+
+def both_ways(ab: tuple, ba: tuple) -> float:
+    """p of a pair's sparing taken both ways, each way (spares, expected, variance with its
+    over-dispersion, capped spares or None, over-dispersion): the larger of the normal tail
+    of (Σ spares − Σ expected) / √(Σ variance) and, with the capped counts, the
+    quasi-Poisson tail of their sum at the larger over-dispersion."""
+    from scipy.special import gammainc
+
+    k, e, v = ab[0] + ba[0], ab[1] + ba[1], ab[2] + ba[2]
+    z = (k - e) / math.sqrt(v) if v > 0 else (math.inf if k > e else 0.0)
+    p = normal_upper(z)
+    if ab[3] is not None and ba[3] is not None:
+        phi, kc = max(ab[4], ba[4]), ab[3] + ba[3]
+        p = max(p, 1.0 if kc <= 0 else 0.0 if e <= 0 else float(gammainc(kc / phi, e / phi)))
+    return p
+
+
+def capped_spares(rows: list[tuple[str, int, int, int]], base: dict[int, float], expected: float,
+                  phi: float = 1.0) -> tuple[int, float, int]:
+    """(capped count, p, hands) of a pair's spares hand by hand: *rows* (hand, place, n, k),
+    *base* the baseline rate per place, *expected* the pair's expected spares. In a hand
+    with mean μ = Σ n·base and variance σ² = φ·Σ n·base·(1 - base), at most
+    ⌈μ + 2σ⌉ + 1 spares count; p = P(X ≥ K/φ) for X ~ Poisson(expected/φ) (the
+    quasi-Poisson tail, continuous in K through the regularised incomplete gamma). Capping
+    only lowers the count, so under the null the test stays valid (conservative)."""
+    from scipy.special import gammainc
+
+    per: dict[str, list[float]] = {}
+    for c, place, n, k in rows:
+        if place in base:
+            acc = per.setdefault(c, [0.0, 0.0, 0.0])
+            acc[0] += n * base[place]
+            acc[1] += n * base[place] * (1 - base[place])
+            acc[2] += k
+    capped = int(sum(min(k, math.ceil(mu + 2 * math.sqrt(phi * v)) + 1) for mu, v, k in per.values()))
+    if capped <= 0:
+        return 0, 1.0, len(per)
+    if expected <= 0:
+        return capped, 0.0, len(per)
+    return capped, float(gammainc(capped / phi, expected / phi)), len(per)
+
+
+def _sig(p: float) -> float:
+    """*p* to three significant digits."""
+    return float(f"{p:.3g}")
 
 
 def _cluster_rows(frame: pl.DataFrame | None) -> dict[tuple, list[tuple[str, int, int, int]]]:
@@ -429,6 +538,7 @@ class Stratified:
     expected: float
     z: float
     p: float
+    var: float = 0.0  # the variance of k under the null, before the over-dispersion
 
     @property
     def rate(self) -> float:
@@ -467,7 +577,7 @@ def _stratified(strata: list[dict], baseline: str, phi: float) -> Stratified | N
     if n == 0:
         return None
     z = (k - expected) / math.sqrt(phi * var) if var > 0 else (math.inf if k > expected else 0.0)
-    return Stratified(k, n, k_base, n_base, expected, z, max(normal_upper(z), fisher_greater(k, n, k_base, n_base)))
+    return Stratified(k, n, k_base, n_base, expected, z, max(normal_upper(z), fisher_greater(k, n, k_base, n_base)), var)
 
 
 def presence_z(seats: pl.DataFrame, min_pair: int) -> dict[tuple[str, str, str, str], float]:
@@ -544,16 +654,43 @@ def pair_effects(fits: dict[tuple[str, str, str, str], tuple[float, float]]) -> 
     return out
 
 
-def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int) -> list[Test]:
+def stake_flow(r: dict) -> tuple[float, dict]:
+    """The stake reading of chip flow for one ordered pair (a row of ``pair_stake.sql``):
+    p = the larger of two one-sided Fisher exact p's (an intersection-union test), the
+    giver's heavy losses in the hands with the receiver against its heavy losses elsewhere,
+    and the receiver's heavy wins in the hands with the giver against its heavy wins
+    elsewhere. A weak giver loses heavily to everyone, a strong receiver wins heavily from
+    everyone: only a pair beyond both is suspect. (p, evidence)."""
+    p_d = fisher_greater(r["d_heavy_with"], r["n_with"], r["d_heavy_other"], r["d_n_other"])
+    p_r = fisher_greater(r["r_heavy_with"], r["n_with"], r["r_heavy_other"], r["r_n_other"])
+    return max(p_d, p_r), {
+        "heavy_losses_with": r["d_heavy_with"], "heavy_loss_size": None if r["t_loss"] is None else round(float(r["t_loss"]), 2),
+        "heavy_coins_with": round(float(r["d_heavy_coins"] or 0), 2),
+        "giver_heavy_rate_elsewhere": round(r["d_heavy_other"] / r["d_n_other"], 4) if r["d_n_other"] else None,
+        "receiver_heavy_wins_with": r["r_heavy_with"],
+        "receiver_heavy_rate_elsewhere": round(r["r_heavy_other"] / r["r_n_other"], 4) if r["r_n_other"] else None,
+        "p_stake": _sig(max(p_d, p_r))}
+
+
+def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int,
+              stakes: pl.DataFrame | None = None) -> list[Test]:
     """Per ordered pair (d, r) of opponents: d did worse when r sat against it and r did
     better when d sat against it, each judged by its results with every other opponent
     accounted for (:func:`presence_fit`) and beyond what every player feels from the other
     (:func:`pair_effects`: skill is not fraud); results are shares of what each hand
     moved, so rooms and multipliers do not dominate. z = (t_receiver - t_giver) / 2: in a
     zero-sum hand the two move together, so their mean, not their √2-scaled sum, is
-    standard normal at worst."""
+    standard normal at worst.
+
+    With *stakes* (``pair_stake.sql``, pairs met at least MIN_STAKE times), the stake
+    reading too (:func:`stake_flow`): heavy losses bunched at the receiver's table. A pair
+    with both readings gets p = 2 · the smaller (Bonferroni over the two); a pair met too
+    few times for the share reading has the stake reading alone."""
     zs = pair_effects(presence_fit(seats, min_pair))
+    stake = {} if stakes is None else {(r["game"], r["variant"], r["d"], r["r"]): r
+                                       for r in stakes.iter_rows(named=True)}
     tests = []
+    shared: set[tuple] = set()
     for r in rows.iter_rows(named=True):
         game, variant, d, rcv = r["game"], r["variant"], r["d"], r["r"]
         if (game, variant, d) not in eligible or (game, variant, rcv) not in eligible:
@@ -566,13 +703,26 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         # t, so that 20-odd heavy-tailed results do not pass for a normal mean
         df = max(int(r["n_with"]) - 1, 1)
         z = (_t_as_z(zr, df) - _t_as_z(zd, df)) / 2  # the mean: the two are correlated (zero-sum hands), not √2
-        tests.append(Test("chip_flow", game, variant, d, rcv, normal_upper(z), z, r["n_with"], {
+        p, extra = normal_upper(z), dict[str, object]()
+        key = (game, variant, d, rcv)
+        if key in stake:
+            shared.add(key)
+            p_s, extra = stake_flow(stake[key])
+            p = min(1.0, 2 * min(p, p_s))
+        tests.append(Test("chip_flow", game, variant, d, rcv, p, z, r["n_with"], {
             "hands_as_opponents": r["n_with"], "losses_of_giver": r["d_losses"],
             "giver_result_with": round(r["d_mean_with"], 4), "giver_result_elsewhere": _round(r["d_mean_other"]),
             "receiver_result_with": round(r["r_mean_with"], 4), "receiver_result_elsewhere": _round(r["r_mean_other"]),
             "giver_hands_elsewhere": r["d_n_other"], "receiver_hands_elsewhere": r["r_n_other"],
             "share_flowed": round(r["flow"], 3), "coins_flowed": round(r["coins_flow"] or 0.0, 2),
-            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3), "t_df": df}))
+            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3), "t_df": df, **extra}))
+    for key, r in stake.items():
+        game, variant, d, rcv = key
+        if key in shared or (game, variant, d) not in eligible or (game, variant, rcv) not in eligible:
+            continue
+        p_s, extra = stake_flow(r)
+        tests.append(Test("chip_flow", game, variant, d, rcv, p_s, r["d_heavy_with"] / r["n_with"], r["n_with"],
+                          {"hands_as_opponents": r["n_with"], **extra}))
     return tests
 
 
@@ -656,13 +806,14 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         con.execute(sql_text("feed_chances", SQL_DIR))
         tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
-                           eligible, MIN_FLOW)
+                           eligible, MIN_FLOW, _frame(con, "pair_stake", {"min_pair": MIN_STAKE}))
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
         for t, q in zip(tests, bh_by_kind(tests)):
             t.q = q
+        watch_list(tests, alpha)
         tests.sort(key=lambda t: (t.q, t.p, t.kind, t.player, t.other or ""))
         for t in tests:
-            if t.q > alpha:
+            if t.q > alpha and not t.watch:
                 break
             t.hands = _telling(con, t, telling)
         return FraudResult(players.drop("regularity"), tests, alpha)

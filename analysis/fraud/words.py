@@ -32,11 +32,21 @@ SENTENCES = {
                  "({coins_flowed} coins) went to the receiver; t {t_giver} (giver), {t_receiver} (receiver), "
                  "{t_df} degrees of freedom",
 }
+#: a kind's other sentences, tried in turn when the first does not fit (chip flow by stake alone:
+#: a pair met too few times for the share reading)
+ALTERNATIVES = {"chip_flow": ("met as opponents in {hands_as_opponents} hands",)}
+STAKE = ("{heavy_losses_with} heavy losses (at least {heavy_loss_size}, {heavy_coins_with} in all) against "
+         "{giver_heavy_rate_elsewhere} of the giver's other hands, the receiver's heavy wins {receiver_heavy_wins_with} "
+         "against {receiver_heavy_rate_elsewhere} of its other hands (p {p_stake})")
 #: fields whose name alone says too little
 NAMES = {"think_options_corr": "think time's correlation with the options", "hours_of_day": "hours of day played",
          "longest_session_h": "longest session (hours)", "long_pause_rate": "long pauses"}
 #: what each sentence says beside its own fields when they are there
-EXTRAS = {"hands": "over {hands} hands, z {z_hands}", "dispersion": "over-dispersion {dispersion}"}
+#: (the first that fits; the second is the soft-play evidence before issue #27)
+EXTRAS = {"hands": ("over {hands} hands, {spared_capped} spared with runs within a hand capped (p {p_capped})",
+                    "over {hands} hands, z {z_hands}"),
+          "p_stake": (STAKE,),
+          "dispersion": ("over-dispersion {dispersion}",)}
 
 
 def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
@@ -52,13 +62,30 @@ def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
     return lines
 
 
+#: what each kind's n counts (the watch list says how many more of them would settle a test)
+UNITS = {"co_seating": "sittings", "soft_play": "chances", "feeding": "leads", "chip_flow": "hands met",
+         "bot_timing": "decisions"}
+
+
+def watch_lines(rank: int, t: Test) -> list[str]:
+    """A watched suspect's lines: as :func:`suspect_lines` with ``WATCH`` for the mark, then
+    how many more of its units would settle it."""
+    lines = suspect_lines(rank, t, 0.0)
+    lines[0] = lines[0][:4] + "WATCH" + lines[0][8:] if lines[0][4:8] == "    " else lines[0]
+    unit = UNITS.get(t.kind, "more")
+    more = ("already strong enough for its screen alone; flagged when fewer others compete" if t.more == 0 else
+            f"about {t.more:,} more {unit} like these would flag it" if t.more is not None else
+            "more data at this strength would not flag it soon")
+    return [lines[0], lines[1], "      " + more, *lines[2:]]
+
+
 def evidence_words(kind: str, evidence: dict) -> str:
     """A test's evidence in words: its kind's sentence, else each field as ``name value``.
 
     >>> evidence_words("soft_play", {"spared": 661, "chances": 785, "rate": 0.842, "ci95": [0.8149, 0.8659],
     ...     "baseline_rate": 0.1277, "baseline_chances": 799, "baseline_spared": 97, "dispersion": 1.0,
-    ...     "z": 40.991, "hands": 141, "z_hands": 16.604})
-    'spared 661 of 785 chances to beat (84.2%, 95% interval 81.5% to 86.6%) against 97 of 799 (12.8%) with the other opponents from the same places; z 41.0; over 141 hands, z 16.6'
+    ...     "z": 40.991, "hands": 141, "spared_capped": 650, "p_capped": 1e-300})
+    'spared 661 of 785 chances to beat (84.2%, 95% interval 81.5% to 86.6%) against 97 of 799 (12.8%) with the other opponents from the same places; z 41.0; over 141 hands, 650 spared with runs within a hand capped (p < 0.0001)'
     >>> evidence_words("bot_timing", {"regularity": {"value": 0.9296, "population_median": -0.3416, "z": 4.19},
     ...     "long_pause_rate": {"value": 0.0, "population_median": 0.0526, "z": 24.96},
     ...     "features_needed": "3 of 5", "decisions": 5584, "players_compared": 12})
@@ -66,20 +93,23 @@ def evidence_words(kind: str, evidence: dict) -> str:
     """
     values = _values(evidence)
     parts, used = [], set()
-    sentence = SENTENCES.get(kind)
-    if sentence is not None:
+    for sentence in ((SENTENCES[kind], *ALTERNATIVES.get(kind, ())) if kind in SENTENCES else ()):
         try:
             parts.append(sentence.format(**values))
-            used = {name for name in evidence if "{" + name + "}" in sentence}
-        except KeyError:  # an older table's evidence: field by field
-            parts = []
-    for name, extra in EXTRAS.items():
-        if parts and name in evidence and name not in used and not (name == "dispersion" and evidence[name] == 1):
+        except KeyError:  # an older table's evidence: the next sentence, else field by field
+            continue
+        used = {name for name in evidence if "{" + name + "}" in sentence}
+        break
+    for name, extras in EXTRAS.items():
+        if not parts or name not in evidence or name in used or (name == "dispersion" and evidence[name] == 1):
+            continue
+        for extra in extras:
             try:
                 parts.append(extra.format(**values))
-                used |= {field for field in evidence if "{" + field + "}" in extra}
             except KeyError:
-                pass
+                continue
+            used |= {field for field in evidence if "{" + field + "}" in extra}
+            break
     used |= {"dispersion"} if parts else set()
     parts += [f"{NAMES.get(name, name.replace('_', ' '))} {values[name]}" for name in evidence if name not in used]
     return "; ".join(parts)
@@ -105,6 +135,8 @@ def _values(evidence: dict) -> dict[str, str]:
             out[name] = "–" if x is None else str(x)
         elif rate:
             out[name] = human.percent(x)
+        elif name.startswith("p_"):
+            out[name] = human.p_value(x)
         elif name == "z" or name.startswith(("z_", "t_")) and name != "t_df":
             out[name] = _z(x)
         else:

@@ -1,5 +1,5 @@
 """A population of players with their own habits, and planted cheaters, for measuring
-``paipu fraud`` (``paipu simulate --players N --cheat collude=2,dump=2,bot=3``).
+``paipu fraud`` (``paipu simulate --players N --cheat collude=2,dump=2@x4,soft=2@0.15,bot=3``).
 
 Every player has a schedule (daily sessions at human hours), a clock (think times that
 grow with the number of options, fast forced passes, a heavy tail of long pauses) and a
@@ -13,10 +13,26 @@ online then. Planted cheaters, with a labels file saying who they are:
 - ``dump=K``: K pairs of a dumper and a receiver who meet at tables the same way; with
   the receiver as an opponent, the dumper throws the hand (passes whenever the rules
   allow, leads single low cards), so that coins flow to the receiver;
+- ``soft=K@S``: K pairs who, as opponents, spare each other's plays on a share S of the
+  chances (no feeding): soft play on a fraction of decisions;
+- ``share=K@S``: K pairs who see each other's cards and, on a share S of their decisions
+  as partners (Dou Dizhu farmers together, Guandan and Shuangkou team mates, any two
+  Paodekuai players at a table), play the informed choice (:class:`Sharer`);
 - ``bot=K``: K players with machine timing (narrow, no long pauses, blind to the number
   of options), long sessions at any hour of the day.
 
-For team games (Guandan, Shuangkou) a pair that meets sits on opposite teams.
+Options after ``@`` (any order, several allowed): a number in (0, 1] is the share (soft,
+share, collude: the chance to spare and to feed); ``xM`` is the stake of a dump (the
+dumper throws only hands whose multiplier has reached M, and raises it: grabs and plays
+its bombs; games without a hand multiplier, Paodekuai and Shuangkou, ignore it);
+``seat=M`` is the co-seating strength (the pair sits together about M times as often as
+random seating among the players online would give; ``seat=0`` or ``seat=1``: at chance;
+the default is the old 60% follow); ``hands=N`` is how many hands each member plays at most
+(its sessions thinned to about that, and offline once it is reached: a pair pulled
+together at 10x chance would otherwise play twice its share). ``few=K`` is ``collude=K@hands=130@seat=10``.
+
+For team games (Guandan, Shuangkou) a pair that meets sits on opposite teams (card
+sharers on the same team).
 """
 
 from __future__ import annotations
@@ -35,7 +51,31 @@ from .bots import HEURISTIC
 from .core import Move, Seat
 
 #: planted kinds, in the order ``--cheat`` lists them; pairs plant two players each
-CHEATS = {"collude": ("colluder", "colluder"), "dump": ("dumper", "receiver"), "bot": ("bot",)}
+CHEATS = {"collude": ("colluder", "colluder"), "dump": ("dumper", "receiver"), "soft": ("soft", "soft"),
+          "share": ("sharer", "sharer"), "few": ("colluder", "colluder"), "bot": ("bot",)}
+#: the options a kind takes by default (``few``: colluders with few hands, seated at 10x chance)
+DEFAULTS: dict[str, dict[str, float]] = {"soft": {"share": 0.15}, "share": {"share": 0.3},
+                                         "few": {"hands": 130, "seat": 10}}
+
+
+@dataclass(frozen=True)
+class Cheat:
+    """One ``--cheat`` part: *count* of *kind*, with its options (None: the kind's default)."""
+
+    kind: str
+    count: int
+    share: float | None = None  # soft, share, collude: the chance per decision
+    stake: int | None = None  # dump: the multiplier a hand must reach before it is thrown
+    seat: float | None = None  # co-seating strength (x chance); None: follow 60% of the time
+    hands: int | None = None  # about this many hands per member
+
+    def spec(self) -> str:
+        """The part as ``--cheat`` spells it."""
+        opts = ([f"{self.share:g}"] if self.share is not None else []) + \
+            ([f"x{self.stake}"] if self.stake is not None else []) + \
+            ([f"seat={self.seat:g}"] if self.seat is not None else []) + \
+            ([f"hands={self.hands}"] if self.hands is not None else [])
+        return "@".join([f"{self.kind}={self.count}", *opts])
 SLOT = 600  # seconds: the schedule's time step
 #: the bounds of a population (docs/fraud.md): a player's schedule costs some 3 kB, a
 #: hand's start time (scheduled up front, in time order) some 150 bytes
@@ -44,14 +84,16 @@ MAX_HANDS = 1_000_000
 START = datetime(2026, 3, 2, tzinfo=UTC)
 
 
-def parse_cheats(text: str | None) -> dict[str, int]:
-    """``collude=2,dump=2,bot=3`` as {kind: count}; ValueError naming the bad part."""
-    out: dict[str, int] = {}
+def parse_cheats(text: str | None) -> list[Cheat]:
+    """``collude=2,dump=2@x4,soft=1@0.15@seat=2,bot=3`` as :class:`Cheat` parts (a kind
+    may come more than once, with other options); ValueError naming the bad part."""
+    out: list[Cheat] = []
     for part in (text or "").split(","):
         part = part.strip()
         if not part:
             continue
-        kind, _, count = part.partition("=")
+        head, *opts = part.split("@")
+        kind, _, count = head.partition("=")
         kind = kind.strip()
         if kind not in CHEATS:
             raise ValueError(f"--cheat: unknown kind {kind!r} (known: {', '.join(CHEATS)})")
@@ -61,8 +103,43 @@ def parse_cheats(text: str | None) -> dict[str, int]:
             raise ValueError(f"--cheat: {part!r}: expected {kind}=COUNT with a whole number") from None
         if n < 0:
             raise ValueError(f"--cheat: {part!r}: the count must be 0 or more")
-        out[kind] = out.get(kind, 0) + n
+        values: dict[str, Any] = dict(DEFAULTS.get(kind, {}))
+        for opt in (o.strip() for o in opts):
+            try:
+                if opt.startswith("seat="):
+                    values["seat"] = float(opt[5:])
+                    ok = values["seat"] >= 0
+                elif opt.startswith("hands="):
+                    values["hands"] = int(opt[6:])
+                    ok = values["hands"] > 0
+                elif opt.startswith("x"):
+                    values["stake"] = int(opt[1:])
+                    ok = kind == "dump" and values["stake"] >= 1
+                else:
+                    values["share"] = float(opt)
+                    ok = kind in ("collude", "soft", "share", "few") and 0 < values["share"] <= 1
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ValueError(f"--cheat: {part!r}: bad option {opt!r} (expected a share in (0, 1] for collude, "
+                                 "soft, share; xM (M >= 1) for dump; seat=M (M >= 0); hands=N (N >= 1))")
+        if kind == "bot" and opts:
+            raise ValueError(f"--cheat: {part!r}: bot takes no options")
+        out.append(Cheat(kind, n, share=values.get("share"), stake=values.get("stake"), seat=values.get("seat"),
+                         hands=None if values.get("hands") is None else int(values["hands"])))
     return out
+
+
+def as_cheats(cheats: dict[str, int] | Sequence[Cheat] | None) -> list[Cheat]:
+    """*cheats* as :class:`Cheat` parts ({kind: count} as the kinds' defaults)."""
+    if isinstance(cheats, dict):
+        return parse_cheats(",".join(f"{k}={v}" for k, v in cheats.items()))
+    return list(cheats or [])
+
+
+def cheat_spec(cheats: dict[str, int] | Sequence[Cheat] | None) -> str:
+    """The ``--cheat`` text of *cheats*."""
+    return ",".join(c.spec() for c in as_cheats(cheats))
 
 
 # ----------------------------------------------------------------------------- clocks
@@ -166,19 +243,74 @@ def _feeding_lead(table, mate: int, moves: Sequence[Move]) -> list[int] | None:
 @dataclass(frozen=True)
 class Dumper:
     """With the receiver at the table as an opponent, throws the hand: passes whenever
-    the rules allow, else makes the smallest play; leads its lowest single."""
+    the rules allow, else makes the smallest play; leads its lowest single. With a
+    *stake* M above 1, only hands whose multiplier (``multiplier_now``) has reached M are
+    thrown: with the receiver at the table it calls and grabs whatever its cards, and
+    plays its bombs (each doubles) while the stake is below M, else plays as usual; in a
+    game without a hand multiplier (None) every hand is thrown."""
 
     receiver: str
     base: Any = HEURISTIC  # the policy it plays otherwise
+    stake: int = 1
 
     def play(self, table, rng: random.Random, moves: Sequence[Move], hints: dict[str, Any]) -> list[int] | None:
         if _mate_seat(table, self.receiver) is None or not moves:
             return self.base.play(table, rng, moves, hints)
+        mult = table.multiplier_now() if self.stake > 1 else None
+        if mult is not None and mult < self.stake:
+            bombs = [m for m in moves if m[1][0].tier]
+            return min(bombs, key=lambda m: (m[1][0].tier, m[1][0].key))[0] if bombs else \
+                self.base.play(table, rng, moves, hints)
         if table.last is not None and not hints.get("must_play"):
             return None
         singles = [m for m in moves if len(m[0]) == 1] if table.last is None else []
         pick = min(singles or moves, key=lambda m: (m[1][0].tier, m[1][0].key, len(m[0])))
         return pick[0]
+
+    def bid(self, table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
+        if self.stake > 1 and self.receiver in (table.spec.players or []):
+            return True  # raise the stake of a hand to be thrown
+        return self.base.bid(table, rng, seat, power, stage)
+
+
+def _ally_seat(table, mate: str | None) -> int | None:
+    """The seat of *mate* when it plays on the side of the seat to act (a fellow farmer, a
+    team mate), or sits at a table where each plays for himself (Paodekuai)."""
+    players = table.spec.players or []
+    if mate is None or mate not in players:
+        return None
+    s = players.index(mate)
+    if s == table.turn:
+        return None
+    sides = table.partners(table.turn)
+    # no partner and no landlord (a Dou Dizhu landlord has no partner either): each for himself
+    return s if s in sides or (not sides and getattr(table, "landlord", None) is None) else None
+
+
+@dataclass(frozen=True)
+class Sharer:
+    """Sees the mate's cards (card sharing) and, with the mate as a partner, makes the
+    informed choice on a share *share* of its decisions: never blocks the mate (passes on
+    the mate's play), lets the mate take an opponent's play it can beat (passes), and
+    leads what the mate can beat and the opponents cannot (:func:`_feeding_lead`). Where
+    the rules force a play, the first two are not allowed; otherwise it plays the base
+    policy. An informed heuristic, not the evaluator: the cheap signatures the fraud issue
+    names; a screen built on them is judged on this very play (docs/fraud.md)."""
+
+    mate: str
+    share: float = 0.3
+    base: Any = HEURISTIC
+
+    def play(self, table, rng: random.Random, moves: Sequence[Move], hints: dict[str, Any]) -> list[int] | None:
+        ally = _ally_seat(table, self.mate)
+        if ally is None or not moves or table.left[ally] == 0 or rng.random() >= self.share:
+            return self.base.play(table, rng, moves, hints)
+        if table.last is None:
+            fed = _feeding_lead(table, ally, moves)
+            return fed if fed is not None else self.base.play(table, rng, moves, hints)
+        if not hints.get("must_play") and (table.last_seat == ally or table.can_beat(ally)):
+            return None
+        return self.base.play(table, rng, moves, hints)
 
     def bid(self, table, rng: random.Random, seat: int, power: float, stage: str) -> bool:
         return self.base.bid(table, rng, seat, power, stage)
@@ -195,6 +327,9 @@ class Person:
     clock: Any
     policy: Any
     sessions: list[tuple[int, int]] = field(default_factory=list)  # (first slot, last slot) online
+    seat: float | None = None  # co-seating strength with the mate (x chance); None: follow at the population's rate
+    same_team: bool = False  # in team games the pair sits on one team (card sharers), not on opposite ones
+    cap: int | None = None  # at most this many hands (matches in Guandan): offline once reached
 
 
 def _human_sessions(rng: random.Random, days: int, like: tuple[float, float, float] | None = None,
@@ -232,6 +367,20 @@ def _bot_sessions(rng: random.Random, days: int) -> list:
     return out
 
 
+def _policy(cheat: Cheat, role: str, mate: str | None, base: Any) -> Any:
+    """What a planted member plays (colluders, dumpers, sparers and sharers come in pairs)."""
+    if mate is None or role == "receiver":
+        return base
+    if role == "dumper":
+        return Dumper(mate, base=base, stake=cheat.stake or 1)
+    if role == "sharer":
+        return Sharer(mate, share=cheat.share if cheat.share is not None else 0.3, base=base)
+    if role == "soft":
+        return Colluder(mate, spare=cheat.share if cheat.share is not None else 0.15, feed=0.0, base=base)
+    share = cheat.share if cheat.share is not None else 0.85  # collude, few
+    return Colluder(mate, spare=share, feed=share, base=base)
+
+
 class Population:
     """Players, planted cheaters, a schedule and the seating of each hand.
 
@@ -242,14 +391,15 @@ class Population:
     do not lean on the heuristic's habits).
     """
 
-    def __init__(self, game: str, variant: str | None, players: int, cheats: dict[str, int], hands: int,
-                 seed: int = 0, days: int = 14, follow: float = 0.6, base: Any = None):
+    def __init__(self, game: str, variant: str | None, players: int, cheats: dict[str, int] | Sequence[Cheat],
+                 hands: int, seed: int = 0, days: int = 14, follow: float = 0.6, base: Any = None):
         base = HEURISTIC if base is None else base
         self.rules = find_rules(game, variant)
         self.n = self.rules.players
         self.game = Game.of(self.rules)  # with fixed partners, a pair that meets sits on opposite teams
         rng = self.rng = random.Random(f"population:{seed}")
-        planted = sum(len(CHEATS[k]) * c for k, c in cheats.items())
+        parts = as_cheats(cheats)
+        planted = sum(len(CHEATS[c.kind]) * c.count for c in parts)
         if planted > players:
             raise ValueError(f"--cheat plants {planted} players but --players is {players}")
         if players < self.n:
@@ -264,9 +414,10 @@ class Population:
         names = [f"player{i:03d}" for i in range(players)]
         rng.shuffle(names)
         self.people: list[Person] = []
-        for kind, count in cheats.items():
-            for _ in range(count):
-                roles = CHEATS[kind]
+        average = hands * self.n / players  # hands per player (a planted habit plays about as many)
+        for cheat in parts:
+            for _ in range(cheat.count):
+                roles = CHEATS[cheat.kind]
                 group = [names.pop() for _ in roles]
                 first: list[tuple[int, int]] = []
                 for k, role in enumerate(roles):
@@ -277,19 +428,21 @@ class Population:
                     else:
                         if k == 0:
                             sessions, habit = _human_sessions(rng, days, None, planted=True)
+                            if cheat.hands is not None:  # fewer hands: fewer sessions
+                                keep = min(1.0, cheat.hands / max(average, 1.0))
+                                sessions = [x for x in sessions if rng.random() < keep]
                             first = sessions
                         else:  # the mate plays on the same days, give or take ten minutes
                             sessions = [(a + rng.randint(-1, 1), b + rng.randint(-1, 1)) for a, b in first
                                         if rng.random() < 0.9]
-                        policy = (base if mate is None else  # (colluders and dumpers come in pairs)
-                                  Colluder(mate, base=base) if role == "colluder" else
-                                  Dumper(mate, base=base) if role == "dumper" else base)
-                        person = Person(group[k], role, mate, human_clock(rng), policy, sessions)
+                        person = Person(group[k], role, mate, human_clock(rng), _policy(cheat, role, mate, base),
+                                        sessions, seat=cheat.seat, same_team=role == "sharer", cap=cheat.hands)
                     self.people.append(person)
         for name in names:
             sessions, _ = _human_sessions(rng, days)
             self.people.append(Person(name, "honest", None, human_clock(rng), base, sessions))
         self.by_name = {p.name: p for p in self.people}
+        self.played: dict[str, int] = {}  # hands seated so far, of the players with a cap
         self._schedule(hands)
         self.match_time: dict[str, datetime] = {}
 
@@ -313,25 +466,37 @@ class Population:
         """Who sits at hand k: players online then, planted pairs following each other."""
         rng = self.rng
         slot = self.slot_of[min(k, len(self.slot_of) - 1)]
-        pool = self.online[slot]
+        pool = [p for p in self.online[slot] if p.cap is None or self.played.get(p.name, 0) < p.cap]
         if len(pool) < self.n:
-            pool = pool + rng.sample([p for p in self.people if p not in pool], self.n - len(pool))
+            pool = pool + rng.sample([p for p in self.people if p not in pool and (
+                p.cap is None or self.played.get(p.name, 0) < p.cap)], self.n - len(pool))
         chosen = rng.sample(pool, self.n)
+        # with a strength M, the chance of pulling the mate in: random seating puts the mate
+        # at p's table with c = (n-1)/(online-1); either member may pull the other, so
+        # together ~ c + 2(1-c)f of the time, M·c when f = (M-1)c / (2(1-c))
+        c = (self.n - 1) / max(len(pool) - 1, 1)
         for p in list(chosen):
             mate = self.by_name.get(p.mate) if p.mate else None
-            if mate is None or mate in chosen or mate not in pool or rng.random() >= self.follow:
+            if mate is None or mate in chosen or mate not in pool:
+                continue
+            follow = self.follow if p.seat is None else \
+                (min(1.0, max(p.seat - 1, 0) * c / (2 * (1 - c))) if c < 1 else 0.0)
+            if rng.random() >= follow:
                 continue
             free = [q for q in chosen if q is not p and q.mate is None]
             if free:
                 chosen[chosen.index(rng.choice(free))] = mate
         rng.shuffle(chosen)
+        for p in chosen:
+            if p.cap is not None:
+                self.played[p.name] = self.played.get(p.name, 0) + 1
         team = self.game.team_of
-        for p in chosen:  # a met pair sits on opposite teams
+        for p in chosen:  # a met pair sits on opposite teams (card sharers on one)
             mate = self.by_name.get(p.mate) if p.mate else None
             if mate in chosen:
                 i, j = chosen.index(p), chosen.index(mate)
-                if team(i) is not None and team(i) == team(j):
-                    k = next(s for s in range(self.n) if team(s) != team(i))
+                if team(i) is not None and (team(i) == team(j)) != p.same_team:
+                    k = next(s for s in range(self.n) if s not in (i, j) and (team(s) == team(i)) == p.same_team)
                     chosen[j], chosen[k] = chosen[k], chosen[j]
         return [Seat(p.name, p.policy, p.clock) for p in chosen]
 
@@ -354,7 +519,7 @@ class Population:
 
 
 def simulate_population(game: str, variant: str | None, hands: int, seed: int, players: int,
-                        cheats: dict[str, int], escape_rate: float = 0.0, params: dict | None = None,
+                        cheats: dict[str, int] | Sequence[Cheat], escape_rate: float = 0.0, params: dict | None = None,
                         base: Any = None) -> tuple[Population, Iterator[dict]]:
     """The population and its hands (records with ``time`` and per-action ``t``); *base*:
     the policy played when not cheating (:class:`Population`)."""
@@ -382,5 +547,6 @@ def write_labels(path: str, pop: Population) -> None:
     write_bytes(path, text.getvalue().encode("utf-8"), gz=False)
 
 
-__all__ = ["BotClock", "Colluder", "Dumper", "HumanClock", "Population", "parse_cheats", "simulate_population",
+__all__ = ["BotClock", "Cheat", "Colluder", "Dumper", "HumanClock", "Population", "Sharer", "as_cheats", "cheat_spec",
+           "parse_cheats", "simulate_population",
            "write_labels"]

@@ -3,7 +3,8 @@
 -- in id order, a minute apart). `u`: the seat's share of the coins (points when no coins)
 -- the hand moved, in [-1, 1]: winners' shares add up to 1. `side`: seats sharing a role
 -- (farmers, a team) play on one side; a role held by one seat (the landlord) or no role
--- (each for himself) makes a side of one.
+-- (each for himself) makes a side of one. `points`: the seat's points (coins when no points):
+-- the hand's multiplier is in them, a room's coin stake is not.
 create or replace temp table fraud_seats as
 with h as (
     select l.game, l.variant, l.hand_id, epoch(try_cast(hd.time as timestamptz)) as t0,
@@ -13,7 +14,7 @@ with h as (
     where not coalesce(l.escape is not null, false)
 ), s as (
     select h.game, h.variant, h.hand_id, coalesce(h.t0, 60.0 * h.k) as ts, h.t0 is not null as timed, s.seat, s.player, s.role,
-           coalesce(s.coin, s.score, 0) as result,
+           coalesce(s.coin, s.score, 0) as result, coalesce(s.score, s.coin, 0) as points,
            count(*) over (partition by h.game, h.hand_id, s.role) as role_size
     from h join seats s on s.hand_id = h.hand_id and s.game = h.game
     where s.player is not null
