@@ -660,14 +660,14 @@ def simulate(
     (docs/fraud.md)."""
     from paipu.replay.games import UnknownGame
     from paipu.replay.sim import BLOCK
-    from paipu.replay.sim.bots import BOTS
+    from paipu.replay.sim.search import LEVELS
     from paipu.replay.sim.run import job_count, jobs, write
     from paipu.replay.sim.settings import SettingError, settings_of, trial
 
     if hands < 0:
         fail("--hands must be 0 or more")
-    if bot not in BOTS:
-        fail(f"--bot must be one of {', '.join(BOTS)}, got {bot!r}")
+    if bot not in LEVELS:
+        fail(f"--bot must be one of {', '.join(LEVELS)}, got {bot!r}")
     if budget is not None and (bot != "search" or not budget > 0):
         fail("--budget is the search bot's time per decision: give --bot search and a budget above 0 ms")
     if settings and not compare:

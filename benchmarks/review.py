@@ -152,10 +152,9 @@ def levels() -> list[tuple[str, object]]:
     from paipu.replay.sim.bots import BOTS
 
     out: list[tuple[str, object]] = [("random", RandomLegal()), ("simple", BOTS["simple"]), ("fast", BOTS["fast"])]
-    if "search" in BOTS:
-        out.append(("search", BOTS["search"]))
-    else:
-        print("search: skipped (no search bot in this checkout: paipu simulate --bot lists none)")
+    from paipu.replay.sim.search import LEVELS
+
+    out.append(("search", LEVELS["search"]))
     return out
 
 

@@ -103,16 +103,10 @@ class Heuristic:
 SIMPLE = Heuristic()
 
 from .planner import FAST, STRONG  # noqa: E402  (the planner is a policy over this module's Move)
-from .search import SEARCH, Search  # noqa: E402
+#: the bots that play hands out (the evaluator's playouts among them); ``paipu simulate
+#: --bot`` also offers the search bot, which decides by the evaluator (replay/sim/search.py
+#: names every level: ``LEVELS``, ``bot_named``), so this module does not import it
+BOTS: dict[str, Policy] = {"fast": FAST, "strong": STRONG, "simple": SIMPLE}
 
-#: the bot levels of ``paipu simulate --bot``; the first is the default
-BOTS: dict[str, Policy] = {"fast": FAST, "strong": STRONG, "simple": SIMPLE, "search": SEARCH}
-
-
-def bot_named(name: str, budget_ms: float | None = None) -> Policy:
-    """The policy of ``--bot NAME`` (``--budget``: the search bot's time per decision)."""
-    if name == "search" and budget_ms is not None:
-        return Search(budget_ms)
-    return BOTS[name]
 #: the policy of a seat nobody chose (the drivers' default)
 HEURISTIC = FAST

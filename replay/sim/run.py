@@ -20,7 +20,8 @@ from types import FrameType
 
 from ..games import find_rules
 from . import BLOCK, simulate
-from .bots import BOTS, bot_named
+from .bots import BOTS
+from .search import bot_named
 from .core import Seat
 
 

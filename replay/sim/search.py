@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import CARD_OF
-from .core import Move
+from .bots import BOTS
+from .core import Move, Policy
 from .planner import FAST
 
 #: the default time budget of a decision, in milliseconds (``--budget``)
@@ -112,3 +113,14 @@ def choice(ev: Any) -> Any:
 
 
 SEARCH = Search()
+
+
+#: the bot levels of ``paipu simulate --bot``; the first is the default
+LEVELS: dict[str, Policy] = {**BOTS, "search": SEARCH}
+
+
+def bot_named(name: str, budget_ms: float | None = None) -> Policy:
+    """The policy of ``--bot NAME`` (``--budget``: the search bot's time per decision)."""
+    if name == "search" and budget_ms is not None:
+        return Search(budget_ms)
+    return LEVELS[name]
