@@ -647,7 +647,8 @@ def simulate(
     rules_file: Annotated[str | None, typer.Option("--rules", help="rule changes from a TOML file")] = None,
     compare: Annotated[bool, typer.Option(
         "--compare", help="duplicate deals: play the same deals under each SETTING given as arguments")] = False,
-    bot: Annotated[str, typer.Option("--bot", help="fast (default), strong or simple")] = "fast",
+    bot: Annotated[str, typer.Option("--bot", help="fast (default), strong, simple or search (by the evaluator: slow)")] = "fast",
+    budget: Annotated[float | None, typer.Option("--budget", help="--bot search: time per decision in ms (default 50), turned into samples")] = None,
     workers: Annotated[int | None, typer.Option(help="processes (default: every core; at most the cores and the blocks of 120 hands)")] = None,
     players: Annotated[int | None, typer.Option("--players", help="population mode: draw the seats from N players with their own hours and think times")] = None,
     cheat: Annotated[str | None, typer.Option("--cheat", help="plant cheaters among --players: KIND=COUNT, each optionally followed by @OPTION (several allowed), joined by commas; kinds collude, dump, soft, share, few (pairs), bot; options: a share in (0,1] (soft=2@0.15: spare on 15% of chances; share=2@0.3: informed play on 30% of decisions as partners), xM (dump=2@x4: throw only hands at multiplier >= 4), seat=M (sit together ~M x chance; seat=0: at chance), hands=N (about N hands each); docs/fraud.md")] = None,
@@ -659,14 +660,16 @@ def simulate(
     (docs/fraud.md)."""
     from paipu.replay.games import UnknownGame
     from paipu.replay.sim import BLOCK
-    from paipu.replay.sim.bots import BOTS
+    from paipu.replay.sim.search import LEVELS
     from paipu.replay.sim.run import job_count, jobs, write
     from paipu.replay.sim.settings import SettingError, settings_of, trial
 
     if hands < 0:
         fail("--hands must be 0 or more")
-    if bot not in BOTS:
-        fail(f"--bot must be one of {', '.join(BOTS)}, got {bot!r}")
+    if bot not in LEVELS:
+        fail(f"--bot must be one of {', '.join(LEVELS)}, got {bot!r}")
+    if budget is not None and (bot != "search" or not budget > 0):
+        fail("--budget is the search bot's time per decision: give --bot search and a budget above 0 ms")
     if settings and not compare:
         fail(f"unexpected argument {settings[0]!r} (settings are compared with --compare)")
     if compare and len(settings or ()) < 2:
@@ -693,7 +696,8 @@ def simulate(
     if players is not None:
         _simulate_population(game, variant, hands, seed, players, cheat, labels, output, text, escape_rate)
         return
-    job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text)
+    job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text,
+                    budget=budget)
     total = hands * len(params)
     if workers is None or workers == 0:
         workers = min(cores(), job_count(hands, len(params))) if total > BLOCK else 1

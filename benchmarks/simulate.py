@@ -71,6 +71,8 @@ def speed(scale: float) -> list[dict]:
         for _ in simulate(game, variant, BLOCK if players == 4 else 5, 10_000):
             pass
         for level, policy in BOTS.items():
+            if level == "search":
+                continue  # thousands of times slower: its strength and time are benchmarks/strength.py's
             t = time.process_time()
             records = list(simulate(game, variant, n, 1, seats_for=seats_of(policy, players)))
             per[level] = (n / (time.process_time() - t), records)

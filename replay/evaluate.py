@@ -40,7 +40,9 @@ from typing import Any
 
 from .cards import CARD_NAMES, CARD_OF, RANK_BIT
 from .combos import any_beats, strongest
+from .games import find_game
 from .replayer import Visitor, Walk, walk
+from .rules import Rules
 from .table import Table
 
 #: at most this many cards left in all hands together: the deal is solved exactly
@@ -53,6 +55,9 @@ MAX_TRIES = 200
 REPAIR_STEPS = 2_000
 #: actions a playout may take before it is called off (a bug: every hand ends)
 MAX_STEPS = 2_000
+#: options valued at most by default (:func:`shortlist` chooses them): a Guandan lead has
+#: up to ~170 legal plays, each valued over 2 deals at least (3.5 ms a playout from 108 cards)
+MAX_OPTIONS = 24
 #: the acts of a bidding decision (Dou Dizhu), each with the field that says yes or no
 BIDS = {"bid": "call", "grab": "grab"}
 #: the acts that hand a card to another seat before the play (Guandan's tribute and return)
@@ -134,6 +139,8 @@ class Evaluation:
     bot: str
     #: of them, deals that honour the passes after a repair (not drawn uniformly)
     repaired: int = 0
+    #: legal options left out, not valued (``evaluate(max_options=…)``)
+    dropped: int = 0
 
     @property
     def chosen(self) -> Option | None:
@@ -153,7 +160,7 @@ class Evaluation:
             return None if v is None else {"mean": v.mean, "se": v.se}
 
         return {"hand_id": self.hand_id, "index": self.index, "seat": self.seat, "side": list(self.side),
-                "samples": self.samples, "solved": self.solved, "relaxed": self.relaxed, "repaired": self.repaired,
+                "samples": self.samples, "solved": self.solved, "relaxed": self.relaxed, "repaired": self.repaired, "dropped": self.dropped,
                 "elapsed_ms": self.elapsed_ms, "seed": self.seed, "bot": self.bot,
                 "options": [{"cards": o.cards, "kind": o.kind, "chosen": o.chosen, "win": val(o.win),
                              "points": val(o.score), "coins": val(o.coin)} for o in self.options]}
@@ -431,13 +438,15 @@ class Solver:
     Paodekuai) are searched on packed rank counts (:meth:`fast`: the trick loop of
     ``Table.do_play`` / ``do_pass`` on integers, the pass rule of ``Table.pass_reveals``);
     the others on copies of the table stepped by the engine. *limit*: positions searched
-    at most per question, *deadline*: a ``time.perf_counter()`` (None answers past them)."""
+    at most per question, *deadline*: a time of *clock* (None answers past them)."""
 
-    def __init__(self, side: frozenset[int], limit: int = NODE_LIMIT, deadline: float | None = None):
+    def __init__(self, side: frozenset[int], limit: int = NODE_LIMIT, deadline: float | None = None,
+                 clock: Callable[[], float] = time.perf_counter):
         self.side = side
         self.limit = limit
-        #: time.perf_counter() past which a search gives up as well
+        #: clock() past which a search gives up as well
         self.deadline = deadline
+        self.clock = clock
         self.nodes = 0
         self.memo: dict[tuple[Any, ...], bool] = {}
 
@@ -484,7 +493,7 @@ class Solver:
         if found is None:
             self.nodes += 1
             if self.nodes > self.limit or (
-                    self.deadline is not None and not self.nodes & 255 and time.perf_counter() > self.deadline):
+                    self.deadline is not None and not self.nodes & 255 and self.clock() > self.deadline):
                 raise TooBig
         return found
 
@@ -604,16 +613,22 @@ class _Passes(Visitor):
 
 
 def decision_state(record: dict[str, Any], index: int, previous: dict[str, Any] | None = None,
-                   ) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
+                   rules: Rules | None = None) -> tuple[Table, list[tuple[int, int, tuple[Any, ...]]]]:
     """The table just before action *index* (a play or pass of the play phase, a bid, or
     a Guandan tribute or return),
     and the revealing passes before it: (action, seat, the play passed on). *previous*: the
-    previous hand's outcome in its match (Guandan), as for the replay."""
+    previous hand's outcome in its match (Guandan), as for the replay; *rules*: the rules
+    to replay under (default: the record's game, variant and params)."""
     actions = record["actions"]
     if not 0 <= index < len(actions):
         raise ValueError(f"action {index}: the hand has {len(actions)} actions")
     seen = _Passes()
-    r = walk(record, seen, previous=previous, upto=index)
+    table = None
+    if rules is not None:
+        table = find_game(rules.game).engine(rules, record)
+        if previous is not None:
+            table.previous = previous
+    r = walk(record, seen, previous=previous, upto=index, table=table)
     v = r.violation
     if v is not None:
         raise ValueError(f"{v.code} at action {v.action}: {v.message}")
@@ -685,6 +700,34 @@ def decision_options(table: Table, index: int, recorded: dict[str, Any]) -> tupl
         firsts.append(as_played)
         options.append(Option([CARD_NAMES[c] for c in chosen], readings[0].kind, True))
     return firsts, options
+
+
+def shortlist(table: Table, options: Sequence[Option], most: int) -> list[int]:
+    """The indexes (in order) of at most *most* options to value when a decision has more
+    (``evaluate(max_options=…)``), by a fixed rule that reads only the seat's own cards:
+    the chosen option; the plays that empty the hand; the pass; then the plays whose rest
+    of the hand needs the fewest plays by the default bot's plan (``planner.cost_of``),
+    the lower plays first among equals (by their highest card, then the sum of their cards)."""
+    from .sim.planner import Shapes, cost_of
+
+    seat = table.turn
+    first = [k for k, o in enumerate(options) if o.chosen]
+    first += [k for k, o in enumerate(options) if o.cards is not None and len(o.cards) == table.left[seat]]
+    first += [k for k, o in enumerate(options) if o.cards is None]
+    shapes = Shapes.of(table.combos)
+    hand = table.packed[seat]
+
+    def rank(k: int) -> tuple[int, int, int]:
+        cards = [CARD_OF[c] for c in options[k].cards or ()]
+        power = [table.strength(c) for c in cards]
+        return cost_of(hand - sum(map(RANK_BIT.__getitem__, cards)), shapes), max(power), sum(power)
+
+    rest = sorted((k for k, o in enumerate(options) if o.cards is not None and k not in first), key=rank)
+    kept: list[int] = []
+    for k in first + rest:
+        if k not in kept and len(kept) < most:
+            kept.append(k)
+    return sorted(kept)
 
 
 def side_of(table: Table, seat: int) -> frozenset[int]:
@@ -781,7 +824,9 @@ def finish_tribute(t: Table, actions: list[dict[str, Any]], index: int, line: li
 
 def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms: float | None = 50.0,
              seed: int = 0, bot: str | Any = "fast", exact_cards: int = EXACT_CARDS,
-             previous: dict[str, Any] | None = None) -> Evaluation:
+             previous: dict[str, Any] | None = None, rules: Rules | None = None,
+             max_options: int | None = MAX_OPTIONS,
+             clock: Callable[[], float] = time.perf_counter) -> Evaluation:
     """The options of the decision at action *index* of *record*, valued for the side of
     the seat to act (see the module's text and docs/review.md).
 
@@ -789,21 +834,32 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     that would end past this much time, judged by the mean deal so far (two deals at
     least; None: exactly *samples*, which makes the result a function of the seed); *bot*: a name of ``paipu simulate --bot`` or a policy;
     *exact_cards*: solve a deal exactly when at most this many cards are left in all hands;
-    *previous*: the previous hand's outcome in its match (Guandan), as for the replay.
+    *previous*: the previous hand's outcome in its match (Guandan), as for the replay;
+    *rules*: the rules to replay under (default: the record's game, variant and params);
+    *max_options*: value at most this many options, those :func:`shortlist` keeps (the
+    others are left out of the evaluation and counted in ``dropped``; None: every option;
+    the default :data:`MAX_OPTIONS` bounds the time of a lead with hundreds of plays);
+    *clock*: the seconds the budget counts (``time.process_time``: the process's CPU
+    time, the same figures on a loaded machine as on an idle one).
 
     :raises ValueError: when the action is no play, pass or bid, or the hand breaks a rule before it.
     """
     from .sim.bots import BOTS
 
-    start = time.perf_counter()
+    start = clock()
     deadline = None if budget_ms is None else start + budget_ms / 1000
     policy = BOTS[bot] if isinstance(bot, str) else bot
-    table, passes = decision_state(record, index, previous)
+    table, passes = decision_state(record, index, previous, rules)
     recorded = record["actions"][index]
     seat = recorded["seat"]
     know = knowledge(table, record, index, passes)
     hints = hints_of(table)
     firsts, options = decision_options(table, index, recorded)
+    dropped = 0
+    if max_options is not None and len(options) > max_options:
+        kept = shortlist(table, options, max_options)
+        dropped = len(options) - len(kept)
+        firsts, options = [firsts[k] for k in kept], [options[k] for k in kept]
     bidding = recorded["act"] in BIDS
     handing = recorded["act"] in HANDING
     second = handing and any(a.get("act") == "tribute" for a in record["actions"][index + 1:])
@@ -811,17 +867,17 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     bid_out = bidding_of(table) if bidding else None
     prefix = record["actions"][:index]
     done = solved = relaxed = 0
-    began = time.perf_counter()  # (the deals' own time, without the set-up)
+    began = clock()  # (the deals' own time, without the set-up)
     for k in range(samples):
         if deadline is not None and done >= 2:
-            now = time.perf_counter()
+            now = clock()
             if now + (now - began) / done > deadline:
                 break  # the next deal, as long as the mean one so far, would end past the budget
         world, after, loose = dealt(table, know, random.Random(f"{seed}:{k}"), index, firsts, fits)
         relaxed += loose
         # (once a seat is out the winning side is known: the bots play on for the points)
         exact = not bidding and not table.out and sum(world.left) <= exact_cards
-        solver = Solver(side_of(table, seat), deadline=deadline) if exact else None
+        solver = Solver(side_of(table, seat), deadline=deadline, clock=clock) if exact else None
         if solver is not None and any(solver.wins(t) is None for t in after):
             solver = None  # too big after all: the bots play every option of this deal
         for option, first, t in zip(options, firsts, after):
@@ -843,5 +899,5 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
         done += 1
     side = () if bidding else tuple(sorted(side_of(table, seat)))  # (a bid's side is known after the bidding)
     return Evaluation(record.get("id"), index, seat, side, options, done, solved, relaxed,
-                      (time.perf_counter() - start) * 1000, seed, bot if isinstance(bot, str) else type(bot).__name__,
-                      know.repaired)
+                      (clock() - start) * 1000, seed, bot if isinstance(bot, str) else type(bot).__name__,
+                      know.repaired, dropped)

@@ -138,7 +138,7 @@ class Walk:
 
 
 def walk(record: dict[str, Any], *visitors: Visitor, previous: dict[str, Any] | None = None,
-         detail: bool = False, upto: int | None = None) -> Replay:
+         detail: bool = False, upto: int | None = None, table: Table | None = None) -> Replay:
     """Walk through one structurally checked record, the only loop over a hand's actions:
     every action re-validated, the *visitors* told as it goes (:class:`Visitor`), the
     verdict, events and outcome returned. Engine bugs become ``engine_error`` verdicts (a
@@ -148,10 +148,13 @@ def walk(record: dict[str, Any], *visitors: Visitor, previous: dict[str, Any] | 
     *previous* is the replayed outcome of the previous hand of the record's match, which
     Guandan needs to check levels, tribute and the leader (see :class:`Matches`); *detail*
     keeps what the audit's plays table needs; *upto*: stop before action *upto* (no check
-    of the end then: the verdict is that of the actions before it).
+    of the end then: the verdict is that of the actions before it); *table*: one made for
+    the record already (under other rules than its own: the search bot's), not set up.
     """
     hand_id, game, variant = record.get("id"), record.get("game"), record.get("variant")
-    table, bad = table_or_violation(record, detail, previous)
+    bad = None
+    if table is None:
+        table, bad = table_or_violation(record, detail, previous)
     if table is None:
         r = Replay(hand_id, game, variant, bad)
     else:

@@ -49,7 +49,7 @@ def test_the_rocket_hand_the_landlord_matches_and_the_farmers_pass_a_winning_pai
         (0, 0, "bid", "bid yes", "bid yes", 2, 0.0, None),
         (1, 1, "grab", "grab no", "grab no", 2, 0.0, None),
         (2, 2, "grab", "grab no", "grab yes", 2, 12.5, None),  # SE 29.5: not beyond its noise
-        (3, 0, "play", "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As", "2s 2h 2d 2c", 178, 0.0, None),
+        (3, 0, "play", "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As", "2s 2h 2d 2c", 24, 0.0, None),  # 178 legal: the shortlist of 24 (evaluate.MAX_OPTIONS)
         (6, 0, "play", "2s 2h 2d 2c", "2s 2h 2d 2c", 16, 0.0, None),
         (9, 0, "play", "3h 3d", "SJ BJ", 5, 0.0, None),
         (10, 1, "pass", "pass", "4h 4d", 7, 100.0, "blunder"),

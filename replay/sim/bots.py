@@ -103,8 +103,10 @@ class Heuristic:
 SIMPLE = Heuristic()
 
 from .planner import FAST, STRONG  # noqa: E402  (the planner is a policy over this module's Move)
-
-#: the bot levels of ``paipu simulate --bot``; the first is the default
+#: the bots that play hands out (the evaluator's playouts among them); ``paipu simulate
+#: --bot`` also offers the search bot, which decides by the evaluator (replay/sim/search.py
+#: names every level: ``LEVELS``, ``bot_named``), so this module does not import it
 BOTS: dict[str, Policy] = {"fast": FAST, "strong": STRONG, "simple": SIMPLE}
+
 #: the policy of a seat nobody chose (the drivers' default)
 HEURISTIC = FAST

@@ -21,6 +21,7 @@ from types import FrameType
 from ..games import find_rules
 from . import BLOCK, simulate
 from .bots import BOTS
+from .search import bot_named
 from .core import Seat
 
 
@@ -38,6 +39,8 @@ class Job:
     escape_rate: float = 0.0
     bot: str = "fast"
     text: bool = False
+    #: the search bot's budget per decision, ms (None: its default)
+    budget: float | None = None
 
 
 def jobs(game: str, variant: str | None, hands: int, seed: int, settings: Sequence[dict | None],
@@ -59,7 +62,7 @@ def job_count(hands: int, settings: int) -> int:
 
 
 def records(job: Job) -> Iterator[dict]:
-    policy = BOTS[job.bot]
+    policy = bot_named(job.bot, job.budget)
     players = find_rules(job.game, job.variant).with_params(job.params).players
     seats_for = None if policy is BOTS["fast"] else (lambda k: [Seat(None, policy) for _ in range(players)])
     return simulate(job.game, job.variant, job.hands, job.seed, job.escape_rate, job.params, job.prefix,
