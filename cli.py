@@ -522,7 +522,8 @@ def combo(
     else:
         for it in items:
             bomb = f", bomb tier {it['tier']}" if it["bomb"] else ""
-            out.print(f"{it['type']} {it['name_zh']}: {it['cards']} cards, rank {it['rank']}{bomb}", markup=False)
+            rank = f"rank {it['rank']}" if it["rank"] else "below every rank"  # OpenSpiel's rocket as the lowest bomb
+            out.print(f"{it['type']} {it['name_zh']}: {it['cards']} cards, {rank}{bomb}", markup=False)
 
 
 @app.command()

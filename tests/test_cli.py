@@ -31,6 +31,10 @@ def test_combo_json_and_text():
     assert json.loads(r.stdout) == {"valid": False}
     r = invoke("combo", "-g", "斗地主", "SJ BJ")
     assert r.stdout.startswith("rocket 火箭")
+    # OpenSpiel lets any bomb follow the rocket: its second reading is a bomb below every rank
+    r = invoke("combo", "-g", "doudizhu", "--variant", "openspiel", "SJ BJ")
+    assert r.stdout.splitlines() == ["rocket 火箭: 2 cards, rank BJ, bomb tier 2",
+                                     "bomb 炸弹: 2 cards, below every rank, bomb tier 1"]
 
 
 def test_beats():
