@@ -72,6 +72,12 @@ def _append(path, text: str) -> None:
         f.flush()
 
 
+def _simulated(game: str, hands: int, seed: int) -> tuple[list[dict], list[str]]:
+    """*hands* simulated hands of *game* and each as one JSONL line."""
+    records = list(simulate(game, None, hands, seed))
+    return records, [record_to_json(r).decode() + "\n" for r in records]
+
+
 def _stop(child: subprocess.Popen, sig: int = signal.SIGINT) -> tuple[str, str]:
     child.send_signal(sig)
     out, err = child.communicate(timeout=30)
@@ -84,8 +90,7 @@ def test_follow_takes_each_hand_once_across_appends_half_lines_kills_and_restart
     tmp = str(tmp_path)
     logs = tmp_path / "logs"
     logs.mkdir()
-    hands = list(simulate("doudizhu", None, 60, 7))
-    line = [record_to_json(r).decode() + "\n" for r in hands]
+    hands, line = _simulated("doudizhu", 60, 7)
     a, b, c = logs / "a.jsonl", logs / "b.paipu", logs / "c.jsonl"
     # a.jsonl: 2 hands, a bad line (line 3), a hand, and hand 3 half written
     a.write_text(line[0] + line[1] + "not json\n" + line[2] + line[3][:50], encoding="utf-8")
@@ -135,8 +140,7 @@ def test_follow_takes_each_hand_once_across_appends_half_lines_kills_and_restart
 def test_a_replaced_truncated_or_rewritten_file_is_read_again_without_doubling(tmp_path):
     logs, ds = tmp_path / "logs", str(tmp_path / "ds")
     logs.mkdir()
-    hands = list(simulate("paodekuai", None, 8, 3))
-    line = [record_to_json(r).decode() + "\n" for r in hands]
+    hands, line = _simulated("paodekuai", 8, 3)
     a = logs / "a.jsonl"
 
     def run() -> tuple[int, int, int]:  # the library's follower, in this process, until idle
@@ -187,8 +191,7 @@ def test_audit_and_another_ingest_run_beside_the_follower_and_nothing_is_doubled
     tmp = str(tmp_path)
     logs = tmp_path / "logs"
     logs.mkdir()
-    hands = list(simulate("guandan", None, 6, 5))
-    line = [record_to_json(r).decode() + "\n" for r in hands]
+    hands, line = _simulated("guandan", 6, 5)
     (logs / "a.jsonl").write_text(line[0] + line[1], encoding="utf-8")
     child = _follower(tmp, *FAST)
     _wait_for(tmp, {hands[0]["id"], hands[1]["id"]}, child)
