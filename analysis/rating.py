@@ -31,7 +31,7 @@ from typing import Any
 import polars as pl
 
 from .inference import wilson
-from .queries import sql_text
+from .queries import frame, sql_text
 
 KEYS = ("game", "variant", "player")
 #: the review columns of ``players``, in order, with their types
@@ -76,9 +76,7 @@ def loss_interval(n: list[int], loss: list[float]) -> tuple[float, float, float]
 def rating(con) -> pl.DataFrame:
     """The review columns per game, variant and player, from the connection's ``reviews``
     and ``reviewed`` views (``sql/rating.sql``)."""
-    cursor = con.execute(sql_text("rating"))
-    names = [d[0] for d in cursor.description]
-    per_hand = pl.DataFrame(cursor.fetchall(), schema=names, orient="row", infer_schema_length=None)
+    per_hand = frame(con.execute(sql_text("rating")))
     rows = []
     for key, part in per_hand.group_by(list(KEYS), maintain_order=True):
         n, loss = part["n"].to_list(), part["loss"].to_list()
