@@ -663,13 +663,14 @@ def stake_flow(r: dict) -> tuple[float, dict]:
     everyone: only a pair beyond both is suspect. (p, evidence)."""
     p_d = fisher_greater(r["d_heavy_with"], r["n_with"], r["d_heavy_other"], r["d_n_other"])
     p_r = fisher_greater(r["r_heavy_with"], r["n_with"], r["r_heavy_other"], r["r_n_other"])
-    return max(p_d, p_r), {
+    p = max(p_d, p_r)
+    return p, {
         "heavy_losses_with": r["d_heavy_with"], "heavy_loss_size": None if r["t_loss"] is None else round(float(r["t_loss"]), 2),
         "heavy_coins_with": round(float(r["d_heavy_coins"] or 0), 2),
         "giver_heavy_rate_elsewhere": round(r["d_heavy_other"] / r["d_n_other"], 4) if r["d_n_other"] else None,
         "receiver_heavy_wins_with": r["r_heavy_with"],
         "receiver_heavy_rate_elsewhere": round(r["r_heavy_other"] / r["r_n_other"], 4) if r["r_n_other"] else None,
-        "p_stake": _sig(max(p_d, p_r))}
+        "p_stake": _sig(p)}
 
 
 def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int,
