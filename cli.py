@@ -1416,14 +1416,14 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    settings = {"samples": samples, "budget_ms": budget or None, "seed": seed}
+    budget_ms = budget or None  # 0: exactly --samples deals
     progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
     task = progress.add_task("decisions", total=None)
     try:
         with progress:
             result = review_hand(record, seats=None if seat is None else [seat], samples=samples,
-                                 budget_ms=budget or None, seed=seed,
+                                 budget_ms=budget_ms, seed=seed,
                                  on_decision=lambda k, n: progress.update(task, completed=k, total=n))
     except ValueError as e:  # a hand the engine cannot set up (unknown game, bad deal)
         fail(f"{source}: hand {hand!r}: {e}")
@@ -1443,7 +1443,8 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
         from paipu.replay.review_view import review_lines
 
         # laid out for the terminal's width (40 columns and up); a pipe gets whole lines, 80 wide
-        for line in review_lines(result, lang, out.width if out.is_terminal else 80, **settings):  # type: ignore[arg-type]
+        for line in review_lines(result, lang, out.width if out.is_terminal else 80, samples=samples,
+                                 budget_ms=budget_ms, seed=seed):
             out.print(line, soft_wrap=not out.is_terminal)
     from paipu.replay.api import replay_hand
 
