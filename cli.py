@@ -318,17 +318,19 @@ def ingest(
                                  on_batch=on_batch)
         except (DatasetLocked, DatasetWriteError) as e:
             fail(str(e))
-    codes = ", ".join(f"{k} {v:,}" for k, v in sorted(stats.by_code.items()))
     for source, line in stats.held:
         err.print(f"{source}:{line}: held back: the file's last line has no line end and is not a whole record "
                   "(still being written?); ingest again once it is complete, or end the line to have it rejected",
                   markup=False, soft_wrap=True)
-    out.print(
-        f"ingested {human.count(stats.written, 'hand')} from {human.count(len(files), 'file')} into {out_dir}; "
-        f"{stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else "")
-        + (f", {len(stats.held):,} held back" if stats.held else ""),
-        markup=False,
-    )
+    out.print(ingested_line(stats, len(files), out_dir), markup=False)
+
+
+def ingested_line(stats, files: int, out_dir: str, held: str = "held back") -> str:
+    """What an ingest took: hands, files, duplicates, rejects by code, lines *held* back."""
+    codes = ", ".join(f"{k} {v:,}" for k, v in sorted(stats.by_code.items()))
+    return (f"ingested {human.count(stats.written, 'hand')} from {human.count(files, 'file')} into {out_dir}; "
+            f"{stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else "")
+            + (f", {len(stats.held):,} {held}" if stats.held else ""))
 
 
 def _follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, quiet) -> None:
@@ -356,14 +358,8 @@ def _follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject,
         stats = follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, on_poll, on_wait)
     except (DatasetLocked, DatasetWriteError) as e:
         fail(str(e))
-    codes = ", ".join(f"{k} {v:,}" for k, v in sorted(stats.by_code.items()))
     why = f"no input changed for {idle_exit:g} s" if stats.stopped == "idle" else stats.stopped
-    out.print(
-        f"stopped ({why}): ingested {human.count(stats.written, 'hand')} from {human.count(stats.files, 'file')} into "
-        f"{out_dir}; {stats.duplicates:,} already there, {stats.rejected:,} rejected" + (f" ({codes})" if codes else "")
-        + (f", {len(stats.held):,} held back (being written)" if stats.held else ""),
-        markup=False,
-    )
+    out.print(f"stopped ({why}): " + ingested_line(stats, stats.files, out_dir, "held back (being written)"), markup=False)
 
 
 def read_size(path: str) -> int:
