@@ -8,6 +8,8 @@ import math
 import pytest
 from helpers import ANTI_SPRING, ddz
 
+from paipu.replay.cards import CARD_OF
+
 import paipu
 from paipu.replay.review import BLUNDER, MISTAKE, Z, HandReview, decision_at, flag_of, review_hand
 
@@ -285,3 +287,70 @@ def test_a_hand_that_breaks_a_rule_is_reviewed_up_to_it_and_exits_1(tmp_path):
     assert [d["index"] for d in json.loads(r.stdout)["decisions"]] == [1]  # the grab; not the bad play
     assert r.stderr.strip() == (f"{src}: hand 'ddz-handmade-1' breaks a rule at action 10 (not_in_hand): "
                                 "the decisions after it are not reviewed")
+
+
+# ---------------------------------------------------------------------------- 明牌: a shown hand
+
+
+def _worlds_of_review(monkeypatch, record, seats):
+    """Review *seats* of *record* (4 deals each, no budget) and catch every deal the
+    evaluator valued: (index of the decision, the table of the deal)."""
+    from paipu.replay import evaluate as module
+
+    caught: list[tuple[int, object]] = []
+    real = module.dealt
+
+    def spy(table, know, rng, index, firsts, fits=None):
+        world, after, loose = real(table, know, rng, index, firsts, fits)
+        caught.append((index, world))
+        return world, after, loose
+
+    monkeypatch.setattr(module, "dealt", spy)
+    review = review_hand(record, seats=seats, samples=4, budget_ms=None)
+    return review, caught
+
+
+def _held(table, seat):
+    return sorted(c for c in range(54) for _ in range(table.hands[seat][c]))
+
+
+def test_a_shown_hand_is_dealt_as_it_is_in_every_deal_of_a_review(monkeypatch):
+    """The landlord shows before the bidding (明牌开始, ×5): in every deal of every farmer's
+    decision its hand is exactly the true one (during the bidding its 17 cards; after,
+    with the bottom); once the landlord's hand is known, the other farmer's is the rest of
+    the unseen cards, so the farmers' deals are the true table itself."""
+    from collections import Counter
+
+    from paipu.replay.evaluate import decision_state
+
+    record = ddz("0 show 5\n" + ANTI_SPRING)
+    review, caught = _worlds_of_review(monkeypatch, record, [1, 2])
+    assert [(d.index, d.kind) for d in review.decisions] == [(2, "grab"), (3, "grab"), (5, "play"), (6, "pass"),
+                                                                  (8, "play"), (11, "play")]
+    assert len(caught) == 6 * 4  # 6 decisions, 4 deals each
+    deck = Counter(range(54))
+    for index, world in caught:
+        truth, _ = decision_state(record, index)
+        assert _held(world, 0) == _held(truth, 0)  # the shown hand, exactly
+        played = Counter(CARD_OF[t] for a in record["actions"][:index] if a["act"] == "play" for t in a["cards"])
+        bottom = Counter(CARD_OF[t] for t in world.spec.bottom) if truth.phase == "bidding" else Counter()
+        assert sum((Counter(_held(world, s)) for s in range(3)), Counter()) + played + bottom == deck  # every card once
+        assert [world.left[s] for s in range(3)] == [truth.left[s] for s in range(3)]
+        if truth.phase == "play":  # nothing hidden from a farmer any more
+            assert [_held(world, s) for s in range(3)] == [_held(truth, s) for s in range(3)]
+    # the bidding's deals do hide seat 2's cards and the bottom from seat 1: they vary
+    assert len({tuple(_held(w, 2)) for i, w in caught if i == 2}) > 1
+
+
+def test_without_the_show_the_landlords_hand_is_sampled(monkeypatch):
+    """(The test above can fail: without 0 show 5 the landlord's hand is dealt at random
+    around the bottom's cards, so that no deal of a farmer's lead gives its true hand.)"""
+    record = ddz(ANTI_SPRING)
+    review, caught = _worlds_of_review(monkeypatch, record, [1])
+    from paipu.replay.evaluate import decision_state
+
+    plays = [(i, w) for i, w in caught if i == 4]  # seat 1's 4h on the landlord's 3h (no show: index 4)
+    assert len(plays) == 4
+    truth, _ = decision_state(record, 4)
+    assert all(_held(w, 0) != _held(truth, 0) for _, w in plays)
+    assert all(set(_held(truth, 0)) & set(map(CARD_OF.__getitem__, ("2c", "3d", "BJ"))) <= set(_held(w, 0)) for _, w in plays)
