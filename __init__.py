@@ -24,7 +24,7 @@ _EXPORTS = {
     "read_records": ".replay.api", "legal_moves": ".replay.api", "classify": ".replay.api",
     "beats": ".replay.api", "RecordError": ".replay.api", "ingest": ".replay.api", "audit": ".replay.api",
     "open_dataset": ".analysis.queries", "run_stat": ".analysis.queries",
-    "replay_hand": ".replay.api", "Replay": ".replay.replayer",
+    "replay_hand": ".replay.api", "previous_hand": ".replay.api", "Replay": ".replay.replayer",
     "find_rules": ".replay.games", "find_game": ".replay.games", "games": ".replay.games",
     "register": ".replay.games", "UnknownGame": ".replay.games",
     "Game": ".replay.game", "Rules": ".replay.rules", "Combo": ".replay.combos",
@@ -37,7 +37,9 @@ __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # the names as mypy sees them (at run time each is imported on first use)
     from .analysis.queries import open_dataset, run_stat  # noqa: F401
-    from .replay.api import RecordError, audit, beats, classify, ingest, legal_moves, read_records, replay_hand  # noqa: F401
+    from .replay.api import (  # noqa: F401
+        RecordError, audit, beats, classify, ingest, legal_moves, previous_hand, read_records, replay_hand,
+    )
     from .replay.combos import Combo  # noqa: F401
     from .replay.evaluate import Evaluation, evaluate  # noqa: F401
     from .replay.game import Game  # noqa: F401

@@ -923,10 +923,11 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
 def _reviewed(record: dict, source: str):
     """The hand's review at the defaults (``replay --review``); a hand the engine cannot
     set up is a one-line error."""
+    from paipu.replay.api import previous_hand
     from paipu.replay.review import review_hand
 
     try:
-        return review_hand(record)
+        return review_hand(record, previous=previous_hand(source, record))
     except ValueError as e:
         fail(f"{source}: hand {record['id']!r}: {e}")
 
@@ -1408,9 +1409,12 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
         fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
+    from paipu.replay.api import previous_hand
     from paipu.replay.review import review_hand
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    previous = previous_hand(source, record)  # a later hand of a Guandan match: the hand before it, as the audit chains them
 
     budget_ms = budget or None  # 0: exactly --samples deals
     progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
@@ -1419,7 +1423,7 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
     try:
         with progress:
             result = review_hand(record, seats=None if seat is None else [seat], samples=samples,
-                                 budget_ms=budget_ms, seed=seed,
+                                 budget_ms=budget_ms, seed=seed, previous=previous,
                                  on_decision=lambda k, n: progress.update(task, completed=k, total=n))
     except ValueError as e:  # a hand the engine cannot set up (unknown game, bad deal)
         fail(f"{source}: hand {hand!r}: {e}")
@@ -1444,7 +1448,7 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
             out.print(line, soft_wrap=not out.is_terminal)
     from paipu.replay.api import replay_hand
 
-    v = replay_hand(record).violation
+    v = replay_hand(record, previous=previous).violation
     if v is not None and v.code != "incomplete":  # (a hand cut short is reviewed as far as it goes)
         where = "" if v.action is None else f" at action {v.action}"
         err.print(f"{source}: hand {hand!r} breaks a rule{where} ({v.code}): the decisions after it are not reviewed",

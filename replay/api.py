@@ -23,7 +23,8 @@ from .record import check_record
 from .replayer import Replay, replay, walk
 from .verdicts import Code, RecordError, Violation
 
-__all__ = ["RecordError", "read_records", "replay_hand", "classify", "beats", "legal_moves", "ingest", "audit"]
+__all__ = ["RecordError", "read_records", "replay_hand", "previous_hand", "classify", "beats", "legal_moves", "ingest",
+           "audit"]
 
 
 def read_records(*inputs: str, fmt: str = "auto", errors: str = "raise") -> Iterator[dict]:
@@ -63,6 +64,53 @@ def replay_hand(record: Any, detail: bool = False, previous: dict | None = None)
         get = record.get if isinstance(record, dict) else {}.get
         return Replay(get("id"), get("game"), get("variant"), Violation(e.code, e.action, e.detail))
     return replay(record, detail, previous)
+
+
+def previous_hand(source: str, record: dict) -> dict | None:
+    """The replayed outcome of the hand before *record* in its match (Guandan: the levels
+    and who pays tribute follow from it), found in *source* (a record file, folder, glob
+    or dataset) as ``paipu audit`` chains the hands: those of the record's match in the
+    input's order, each replayed after the one before it, up to *record*. None when the
+    game plays no matches, the record is no later hand of a match, it is not in *source*,
+    or the hand before it is missing there or broke a rule (as for the audit: the record
+    is then replayed on its own)."""
+    from .replayer import Matches, plays_matches
+
+    match = record.get("match")
+    if not isinstance(match, dict) or not plays_matches(record.get("game")) or not isinstance(match.get("hand"), int) \
+            or match["hand"] <= 1:
+        return None
+    matches = Matches()
+    for other in _match_records(source, record["game"], match.get("id")):
+        if other.get("id") == record.get("id"):
+            return matches.previous(other)
+        matches.replay(other)
+    return None
+
+
+def _match_records(source: str, game: str, match_id: Any) -> Iterator[dict]:
+    """The records of *game* in *source* whose match is *match_id*, in the input's order
+    (a dataset: its hands part files in the audit's order, only that match's hands read)."""
+    from .audit import is_dataset
+
+    if is_dataset(source):
+        from .io import store
+        from .io.dataset import iter_hand_files, records_of_part
+
+        for part_game, hands_path, actions_path in iter_hand_files(source):
+            if part_game != game:
+                continue
+            cols = store.read_parquet(hands_path, columns=["id", "match_id"]).to_pydict()
+            ids = {i for i, m in zip(cols["id"], cols["match_id"]) if m == match_id}
+            if ids:
+                yield from records_of_part(game, hands_path, actions_path, ids)
+        return
+    from .io.readers import iter_items
+
+    for item in iter_items([source], strict=False):
+        r = item.record
+        if r is not None and r.get("game") == game and isinstance(r.get("match"), dict) and r["match"].get("id") == match_id:
+            yield r
 
 
 def classify(game: str, cards: str | list[str], variant: str | None = None,

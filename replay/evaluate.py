@@ -789,8 +789,10 @@ def tribute_fits(actions: list[dict[str, Any]], index: int) -> Callable[[Table],
     """Whether the rest of the tribute after action *index* can be played on a table as
     the record plays it: after 双下 the other giver's tribute (the bots' card, its highest)
     goes where the record says only when it is no larger than the first one's, when the
-    first went to the first place (or larger, when not). What the seat learns as soon as
-    both are paid; the deals of the first of two tributes are held to it."""
+    first went to the first place (or larger, when not); and the givers, whom the previous
+    hand names, did not hold both big jokers together (they would have resisted, 抗贡).
+    What the seats learn as soon as the tribute is paid; the deals of every tribute and
+    return are held to it (a return's deal that broke it could not be played out)."""
     def fits(t: Table) -> bool:
         try:
             finish_tribute(clone(t), actions, index, actions[:index + 1])
@@ -862,8 +864,9 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
         firsts, options = [firsts[k] for k in kept], [options[k] for k in kept]
     bidding = recorded["act"] in BIDS
     handing = recorded["act"] in HANDING
-    second = handing and any(a.get("act") == "tribute" for a in record["actions"][index + 1:])
-    fits = tribute_fits(record["actions"], index) if second else None
+    # (every tribute and return: on deals in which the rest of the tribute goes as the
+    # record has it; after 双下 also that the givers did not hold both big jokers together)
+    fits = tribute_fits(record["actions"], index) if handing else None
     bid_out = bidding_of(table) if bidding else None
     prefix = record["actions"][:index]
     done = solved = relaxed = 0

@@ -354,3 +354,71 @@ def test_without_the_show_the_landlords_hand_is_sampled(monkeypatch):
     truth, _ = decision_state(record, 4)
     assert all(_held(w, 0) != _held(truth, 0) for _, w in plays)
     assert all(set(_held(truth, 0)) & set(map(CARD_OF.__getitem__, ("2c", "3d", "BJ"))) <= set(_held(w, 0)) for _, w in plays)
+
+
+# ---------------------------------------------------------------------------- a Guandan match: the hand before
+
+
+GUANDAN = "sample_logs/guandan_standard_simulated.jsonl"
+#: hands 3 and 4 of the sample's match: after hand 3 (order 1, 3, …: 双下) seats 0 and 2 pay
+THIRD, FOURTH = "guandan-standard-s2026-000002", "guandan-standard-s2026-000003"
+
+
+def _match_file(tmp_path, ids):
+    import json
+
+    with open(GUANDAN, encoding="utf-8") as f:
+        lines = [line for line in f if json.loads(line)["id"] in ids]
+    path = tmp_path / "match.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    return str(path)
+
+
+def _rows(decisions):
+    return [(d["index"], d["kind"], d["chosen"], d["best"], d["options"], d["loss"], d["flag"], d["samples"])
+            for d in decisions]
+
+
+def test_previous_hand_is_found_in_the_input_as_the_audit_chains_the_match(tmp_path):
+    third, fourth = (next(r for r in paipu.read_records(GUANDAN) if r["id"] == i) for i in (THIRD, FOURTH))
+    assert paipu.previous_hand(GUANDAN, fourth) == paipu.replay_hand(third, previous=paipu.previous_hand(GUANDAN, third)).outcome
+    assert paipu.previous_hand(GUANDAN, fourth)["order"] == [1, 3]  # 双下: both of the other team pay
+    # (hand 3 replayed without hand 2, as the audit of that file would: the same outcome)
+    assert paipu.previous_hand(_match_file(tmp_path, {THIRD, FOURTH}), fourth) == paipu.previous_hand(GUANDAN, fourth)
+    assert paipu.previous_hand(_match_file(tmp_path, {FOURTH}), fourth) is None  # the hand before is not in it
+    first = next(paipu.read_records(GUANDAN))
+    assert paipu.previous_hand(GUANDAN, first) is None  # a match's first hand
+    assert paipu.previous_hand(HANDMADE, handmade()) is None  # Dou Dizhu plays no matches
+    ds = tmp_path / "ds"
+    paipu.ingest([GUANDAN], str(ds))
+    assert paipu.previous_hand(str(ds), fourth) == paipu.previous_hand(GUANDAN, fourth)
+
+
+def test_review_of_a_tribute_hand_takes_the_previous_hand_from_the_input(tmp_path):
+    """Hand 4 after 双下: seats 0 and 2 pay (seat 2 its BJ to seat 1), seats 1 and 3
+    return. From the previous hand a returner knows that the givers together did not
+    hold both big jokers (they would have resisted): the deals of its returns are held to
+    it, and the review from the command line, with the hand before in the file, is the
+    review given that hand; with the hand alone in the file, the review without it."""
+    import json
+
+    fourth = next(r for r in paipu.read_records(GUANDAN) if r["id"] == FOURTH)
+    previous = paipu.previous_hand(GUANDAN, fourth)
+    fast = ("--samples", "4", "--budget", "0")
+    with_prev = review_hand(fourth, samples=4, budget_ms=None, previous=previous).to_json()["decisions"]
+    alone = review_hand(fourth, samples=4, budget_ms=None).to_json()["decisions"]
+    returns = [(d["index"], d["seat"], d["kind"], d["chosen"]) for d in with_prev if d["kind"] in ("tribute", "return")]
+    assert returns == [(2, 1, "return", "5h"), (3, 3, "return", "5d")]  # (the tributes had one option each)
+    assert _rows(with_prev) != _rows(alone)
+    r = invoke("review", _match_file(tmp_path, {THIRD, FOURTH}), "--hand", FOURTH, "--json", *fast)
+    assert r.exit_code == 0, r.output
+    assert _rows(json.loads(r.stdout)["decisions"]) == _rows(with_prev)
+    r = invoke("review", _alone(tmp_path), "--hand", FOURTH, "--json", *fast)
+    assert r.exit_code == 0, r.output
+    assert _rows(json.loads(r.stdout)["decisions"]) == _rows(alone)
+
+
+def _alone(tmp_path):
+    sub = tmp_path / "alone"
+    sub.mkdir()
+    return _match_file(sub, {FOURTH})
