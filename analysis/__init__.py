@@ -3,7 +3,7 @@
 #: the statistics of every game, in report order (file names in sql/)
 COMMON_STATS = (
     "overview", "violations", "bombs", "bombs_by_size", "bombs_by_seat", "multiplier",
-    "seat_advantage", "first_lead", "hand_length", "scores", "players", "ends", "coins_tail",
+    "seat_advantage", "first_lead", "hand_length", "scores", "players", "ends", "coins_tail", "review_rating",
 )
 
 
@@ -14,6 +14,10 @@ def stat_names() -> tuple[str, ...]:
 
     return COMMON_STATS + tuple(dict.fromkeys(s for g in games() for s in g.stats if s not in COMMON_STATS))
 
+
+#: statistics over tables other commands write (``paipu review DS``): run only when the
+#: dataset has them all, empty otherwise
+NEEDS: dict[str, tuple[str, ...]] = {"review_rating": ("reviewed", "players")}
 
 #: queries in sql/ that are not statistics (``paipu hands``, ``paipu compare``, the review rating)
 NOT_STATS = frozenset({"hands", "compare", "rating"})

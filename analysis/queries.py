@@ -14,7 +14,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from . import COMMON_STATS, stat_names  # noqa: F401 - the lists live where the CLI reads them without duckdb
+from . import COMMON_STATS, NEEDS, stat_names  # noqa: F401 - the lists live where the CLI reads them without duckdb
 
 TABLES = ("hands", "actions", "rejects", "verdicts", "plays", "outcomes", "seats")
 #: tables other commands may add (``paipu fraud``, ``paipu review``): views when present, sections of the report
@@ -131,6 +131,10 @@ def run_stat(con: duckdb.DuckDBPyConnection, name: str, game: str | None = None,
     """One statistic as a polars DataFrame."""
     if name not in STATS:
         raise ValueError(f"unknown statistic {name!r} (known: {', '.join(STATS)})")
+    if name in NEEDS:  # a statistic of tables another command writes: empty without them
+        views = {v for (v,) in con.execute("select view_name from duckdb_views()").fetchall()}
+        if not set(NEEDS[name]) <= views:
+            return pl.DataFrame()
     return frame(con.execute(sql_text(name), {"game": game, "variant": variant}))
 
 

@@ -17,7 +17,9 @@ import math
 from collections.abc import Sequence
 
 #: column names whose values are rates or shares in [0, 1], shown as per cent
-RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share"})
+RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share",
+                          # the review rating's three rates and their bounds (paipu stats: review_rating)
+                          *(f"{k}_{b}" for k in ("match", "mistake", "blunder") for b in ("rate", "lo", "hi"))})
 #: the bounds of an interval: per cent only beside the rate or share they bound
 BOUNDS = frozenset({"lo", "hi"})
 #: the smallest p- or q-value written as a number; below it, "< 0.0001"

@@ -12,9 +12,12 @@ from collections import Counter
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 import pytest
 from crashkit import forked, keys
 from typer.testing import CliRunner
+
+import paipu
 
 from paipu.analysis.inference import wilson
 from paipu.analysis.rating import COLUMNS, dataset_rating, loss_interval, rating, update_players, with_rating
@@ -313,3 +316,83 @@ def test_a_hand_the_evaluator_fails_on_is_noted_and_the_run_goes_on(ingested, tm
     assert ledger[failing]["status"] == "review_error: a playout broke a rule: not_in_hand"
     assert [r["status"] for k, r in sorted(ledger.items()) if k != failing] == ["ok"] * (HANDS - 1)
     assert failing not in set(_reviews(root)["hand_id"].to_list())
+
+
+# ---------------------------------------------------------------------------- paipu stats: review_rating
+
+
+@pytest.fixture(scope="module")
+def rated(tmp_path_factory) -> str:
+    """An audited dataset of two Dou Dizhu hands (t-1, t-2; 张三 李四 王五 as A, B, C of
+    _known_con) with the known reviews rows written as the pass writes them, the players
+    table then rated."""
+    from helpers import ANTI_SPRING, SPRING, ddz
+
+    from paipu.replay.io.commit import StagedBatch
+    from paipu.replay.review_pass import REVIEWED, _reviews_table
+
+    folder = tmp_path_factory.mktemp("rated")
+    src = folder / "in.jsonl"
+    records = [ddz(SPRING), dict(ddz(ANTI_SPRING), id="t-2")]
+    src.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    root = str(folder / "ds")
+    paipu.ingest([str(src)], root)
+    paipu.audit(root, workers=1)
+    name = {"A": "张三", "B": "李四", "C": "王五"}
+    hand = {"h1": "t-1", "h2": "t-2"}
+    known = _known_con().execute("select hand_id, player, chosen, best, options, loss, flag from reviews").fetchall()
+    seat = {"A": 0, "B": 1, "C": 2}
+    rows = [{"hand_id": hand[h], "index": k, "seat": seat[p], "kind": "play", "chosen": c, "best": b, "options": n,
+             "loss": float(x), "loss_se": 0.0, "flag": f, "samples": 8, "exact": False, "relaxed": False,
+             "variant": "huopin", "player": name[p]} for k, (h, p, c, b, n, x, f) in enumerate(known)]
+    ledger = [{"hand_id": h, "variant": "huopin", "status": "ok", "decisions": 0, "skipped": 0, "samples": 8,
+               "budget_ms": None, "seed": 0} for h in ("t-1", "t-2")]
+    staged = StagedBatch(root)
+    staged.write(os.path.join("reviews", "game=doudizhu", "part-known.parquet"), _reviews_table(rows))
+    staged.write(os.path.join("reviewed", "game=doudizhu", "part-known.parquet"), pa.Table.from_pylist(ledger, schema=REVIEWED))
+    staged.commit()
+    update_players(root)
+    return root
+
+
+def test_stats_shows_the_review_rating_with_exact_figures(rated):
+    out = CliRunner().invoke(app, ["stats", rated, "--stat", "review_rating", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.stdout)["review_rating"]
+    # 王五 (C) had no decision with a choice: not shown; the most decisions first
+    assert [(r["player"], r["hands"], r["decisions"], r["matches"], r["mistakes"], r["blunders"]) for r in rows] == [
+        ("张三", 2, 3, 1, 1, 1), ("李四", 2, 2, 2, 0, 0)]
+    a, b = rows
+    assert (a["match_rate"], a["mistake_rate"], a["blunder_rate"]) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    assert (a["match_lo"], a["match_hi"]) == pytest.approx(wilson(1, 3))
+    assert (a["mistake_lo"], a["mistake_hi"]) == pytest.approx(wilson(1, 3))
+    assert (a["match_lo"], a["match_hi"]) == pytest.approx((0.0614919, 0.7923403), abs=1e-7)
+    half = 12.706204736174707 * math.sqrt(2 / 1 * 200) / 3  # the clustered t interval (test_the_rating_on_known_rows)
+    assert (a["mean_loss"], a["loss_lo"], a["loss_hi"]) == pytest.approx((10.0, 10 - half, 10 + half))
+    assert (b["match_rate"], b["match_lo"], b["mean_loss"], b["loss_lo"], b["loss_hi"]) == (1.0, pytest.approx(wilson(2, 2)[0]), 0.0, 0.0, 0.0)
+    assert (b["mistake_rate"], b["mistake_lo"], b["blunder_rate"]) == (0.0, 0.0, 0.0)
+    assert (a["game"], a["variant"]) == ("doudizhu", "huopin")
+    # the table for people: the three rates and their bounds in per cent, the loss in points
+    table = CliRunner().invoke(app, ["stats", rated, "--stat", "review_rating"])
+    assert table.exit_code == 0
+    line = next(x for x in table.stdout.splitlines() if "张三" in x)
+    cells = [c.strip() for c in line.replace("│", "|").split("|") if c.strip()]
+    assert cells[3:9] == ["2", "3", "1", "33.3%", "6.1%", "79.2%"]
+    assert [float(c) for c in cells[9:12]] == pytest.approx([10.0, 10 - half, 10 + half], abs=0.05)  # (its decimals: fmt)
+    # filtered to another game: none
+    other = CliRunner().invoke(app, ["stats", rated, "--stat", "review_rating", "--game", "paodekuai", "--json"])
+    assert json.loads(other.stdout)["review_rating"] == []
+
+
+def test_without_a_review_the_rating_statistic_is_empty(tmp_path):
+    from helpers import SPRING, ddz
+
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(ddz(SPRING), ensure_ascii=False) + "\n", encoding="utf-8")
+    root = str(tmp_path / "ds")
+    paipu.ingest([str(src)], root)
+    paipu.audit(root, workers=1)
+    out = CliRunner().invoke(app, ["stats", root, "--stat", "review_rating", "--json"])
+    assert out.exit_code == 0 and json.loads(out.stdout) == {"review_rating": []}
+    plain = CliRunner().invoke(app, ["stats", root])
+    assert plain.exit_code == 0 and "review_rating" not in plain.stdout
