@@ -3,7 +3,7 @@ deals, ``search`` against ``fast`` in every role, against RLCard's rule agent (D
 and the landlord's win rate with ``search`` everywhere.
 
     python benchmarks/strength.py [--games doudizhu,paodekuai,guandan,shuangkou] [--deals 500]
-                                  [--budget 50] [--rlcard 0] [--everywhere 0]
+                                  [--budget 50] [--rlcard 0] [--everywhere 0] [--screen N]
 
 Every deal is played once with ``fast`` in every seat (the baseline) and once for each
 role with ``search`` in that role and ``fast`` elsewhere; the figure of a role is the win
@@ -96,14 +96,15 @@ def winners(record: dict) -> int | None:
     return order[0] if order else None
 
 
-def run_game(game: str, deals: int, budget: float, rlcard: int, everywhere: int) -> str:
+def run_game(game: str, deals: int, budget: float, rlcard: int, everywhere: int, screen: int | None = None) -> str:
     from paipu.replay.sim.planner import FAST
     from paipu.replay.sim.rlcard_agent import ByRole
     from paipu.replay.sim.search import Search
 
-    search = Counted(Search(budget))
+    search = Counted(Search(budget, screen=screen))
     start = time.process_time()
-    out = [f"{game}/{VARIANTS[game]}: search (budget {budget:g} ms) against fast, {deals} duplicate deals"]
+    looks = "" if screen is None else f", two looks, {screen} deals first"
+    out = [f"{game}/{VARIANTS[game]}: search (budget {budget:g} ms{looks}) against fast, {deals} duplicate deals"]
     if game == "doudizhu":
         land, farm = [], []
         for k in range(deals):
@@ -209,9 +210,11 @@ def main() -> None:
     ap.add_argument("--rlcard", type=int, default=0, help="Dou Dizhu deals against RLCard's rule agent")
     ap.add_argument("--everywhere", type=int, default=0, help="Dou Dizhu deals with search in every seat")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    ap.add_argument("--screen", type=int, default=None,
+                    help="the search bot's two looks: every option on this many deals first (Search.screen)")
     args = ap.parse_args()
     games = [g for g in args.games.split(",") if g]
-    jobs = [(g, args.deals, args.budget, args.rlcard, args.everywhere) for g in games]
+    jobs = [(g, args.deals, args.budget, args.rlcard, args.everywhere, args.screen) for g in games]
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(min(args.jobs, len(jobs))) as pool:
             for text in pool.starmap(run_game, jobs):

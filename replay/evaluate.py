@@ -34,7 +34,7 @@ import dataclasses
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -827,7 +827,7 @@ def finish_tribute(t: Table, actions: list[dict[str, Any]], index: int, line: li
 def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms: float | None = 50.0,
              seed: int = 0, bot: str | Any = "fast", exact_cards: int = EXACT_CARDS,
              previous: dict[str, Any] | None = None, rules: Rules | None = None,
-             max_options: int | None = MAX_OPTIONS,
+             max_options: int | None = MAX_OPTIONS, only: Collection[str] | None = None,
              clock: Callable[[], float] = time.perf_counter) -> Evaluation:
     """The options of the decision at action *index* of *record*, valued for the side of
     the seat to act (see the module's text and docs/review.md).
@@ -841,6 +841,8 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     *max_options*: value at most this many options, those :func:`shortlist` keeps (the
     others are left out of the evaluation and counted in ``dropped``; None: every option;
     the default :data:`MAX_OPTIONS` bounds the time of a lead with hundreds of plays);
+    *only*: value only the chosen option and those whose ``Option.label()`` is in it (the
+    others counted in ``dropped``: the search bot's second look at two options);
     *clock*: the seconds the budget counts (``time.process_time``: the process's CPU
     time, the same figures on a loaded machine as on an idle one).
 
@@ -861,6 +863,10 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     if max_options is not None and len(options) > max_options:
         kept = shortlist(table, options, max_options)
         dropped = len(options) - len(kept)
+        firsts, options = [firsts[k] for k in kept], [options[k] for k in kept]
+    if only is not None:
+        kept = [k for k, o in enumerate(options) if o.chosen or o.label() in only]
+        dropped += len(options) - len(kept)
         firsts, options = [firsts[k] for k in kept], [options[k] for k in kept]
     bidding = recorded["act"] in BIDS
     handing = recorded["act"] in HANDING

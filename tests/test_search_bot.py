@@ -170,3 +170,39 @@ def test_a_decision_with_many_options_values_a_shortlist():
     worst_kept = max(cost(o.cards) for o in ev.options if not o.chosen)
     dropped = [ids for ids, _ in every if tuple(sorted(CARD_NAMES[c] for c in ids)) not in kept]
     assert len(dropped) == ev.dropped and all(cost(ids) >= worst_kept for ids in dropped)
+
+
+def test_only_values_the_chosen_option_and_those_named():
+    record = next(iter(simulate("guandan", None, 1, 3)))
+    index = next(i for i, a in enumerate(record["actions"]) if a["act"] == "play" and i > 4)
+    full = evaluate(record, index, samples=2, budget_ms=None, max_options=None)
+    other = next(o for o in full.options if not o.chosen)
+    two = evaluate(record, index, samples=2, budget_ms=None, max_options=None, only={other.label()})
+    assert [o.label() for o in two.options] == [o.label() for o in full.options if o.chosen or o is other]
+    assert two.dropped == len(full.options) - 2
+    # the same deals: the two options' values are those of the full evaluation
+    assert [(o.wins, o.points) for o in two.options] == [(o.wins, o.points) for o in full.options if o.chosen or o is other]
+
+
+def test_two_looks_play_legal_hands_and_look_again_only_when_the_first_disagrees(monkeypatch):
+    from paipu.replay import evaluate as ev_module
+
+    calls: list[tuple[int, bool]] = []  # (deals, a second look) of each evaluation
+
+    inner = ev_module.evaluate
+
+    def spy(record, index, **kw):
+        calls.append((kw["samples"], kw.get("only") is not None))
+        return inner(record, index, **kw)
+
+    monkeypatch.setattr(ev_module, "evaluate", spy)
+    bot = Search(budget_ms=50, max_options=3, screen=2)
+    seats = [Seat(None, bot if s % 2 == 0 else FAST) for s in range(4)]
+    hands = list(simulate("guandan", None, 1, 4, seats_for=lambda k: seats))
+    assert Matches().replay(hands[0]).ok and hands[0]["result"]["order"]
+    # (3 options at most, 4 deals at least: always room for two looks) every first look on 2 deals
+    assert [n for n, second in calls if not second] == [2] * sum(not second for _, second in calls)
+    seconds = [n for n, second in calls if second]
+    assert seconds and all(n >= 2 for n in seconds)
+    # a second look follows a first look, never another second look
+    assert all(not calls[k - 1][1] for k, (_, second) in enumerate(calls) if second)

@@ -72,6 +72,10 @@ class Search:
     max_options: int = MAX_OPTIONS
     bot: str = "fast"
     name: str = "search"
+    #: two looks (None: one): every option on this many deals, then, when the best of them
+    #: is not the default bot's choice, those two alone on the rest of the deals the budget
+    #: gives (new deals: the first look's winner is not also its judge); see :func:`two_looks`
+    screen: int | None = None
 
     def bid(self, table: Any, rng: random.Random, seat: int, power: float, stage: str) -> bool:
         return FAST.bid(table, rng, seat, power, stage)
@@ -89,10 +93,31 @@ class Search:
         record = record_so_far(table, actions, action_of(seat, prior))
         options = min(len(moves) + can_pass, self.max_options)
         samples = samples_for(self.budget_ms, options, sum(table.left), table.n)
-        ev = evaluate(record, len(actions), samples=samples, budget_ms=None, seed=own.getrandbits(32), bot=self.bot,
-                      previous=getattr(table, "previous", None), rules=table.rules, max_options=self.max_options)
-        best = choice(ev)
+        args = dict(budget_ms=None, bot=self.bot, previous=getattr(table, "previous", None), rules=table.rules,
+                    max_options=self.max_options)
+        if self.screen is not None and samples * options > self.screen * options + 2 * 2:
+            best = two_looks(record, len(actions), own, samples * options, options, self.screen, args)
+        else:
+            ev = evaluate(record, len(actions), samples=samples, seed=own.getrandbits(32), **args)  # type: ignore[arg-type]
+            best = choice(ev)
         return None if best.cards is None else [CARD_OF[c] for c in best.cards]
+
+
+def two_looks(record: dict[str, Any], index: int, rng: random.Random, playouts: int, options: int, screen: int,
+              args: dict[str, Any]) -> Any:
+    """The option to play, in two looks at the same number of playouts as one: every
+    option on *screen* deals; then, when the best of them (by win probability, then
+    points) is not the default bot's choice, the two alone on the playouts left (half
+    each, on new deals), and :func:`choice` between them."""
+    from ..evaluate import evaluate
+
+    first = evaluate(record, index, samples=screen, seed=rng.getrandbits(32), **args)
+    top = max(first.options, key=lambda o: (o.win.mean, o.score.mean, o.chosen))
+    if top.chosen:
+        return top
+    left = max(2, (playouts - screen * options) // 2)
+    second = evaluate(record, index, samples=left, seed=rng.getrandbits(32), only={top.label()}, **args)
+    return choice(second)
 
 
 def choice(ev: Any) -> Any:
