@@ -8,13 +8,12 @@ Exit codes: 0 clean, 1 violations found, 2 bad input or usage.
 from __future__ import annotations
 
 import inspect
-import json
 import os
 import re
 import sys
 import time
 from datetime import datetime
-from typing import Annotated, NoReturn, overload
+from typing import Annotated, Any, NoReturn, overload
 
 import typer
 import typer.core
@@ -119,6 +118,13 @@ def unwrap(text: str | None) -> str | None:
 _help_without_types()
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # logs and pipes never wrap at a width
 out = Console(highlight=False, soft_wrap=True)
+
+
+def dumps(value: object, **options: Any) -> str:
+    """json.dumps of *value* (the commands' --json and --jsonl)."""
+    import json  # deferred: json is 2-8 ms that --help and most commands never use
+
+    return json.dumps(value, **options)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -406,10 +412,10 @@ def combo(
     except ValueError as e:  # not a play of the game: a card misspelt, too many, more than the deck holds
         fail(str(e))
     if not items:
-        out.print(json.dumps({"valid": False}) if as_json else "no combination", markup=False)
+        out.print(dumps({"valid": False}) if as_json else "no combination", markup=False)
         return
     if as_json:
-        out.print(json.dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
+        out.print(dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
     else:
         for it in items:
             bomb = f", bomb tier {it['tier']}" if it["bomb"] else ""
@@ -484,12 +490,12 @@ def audit(
             continue
         for v in paipu.dataset_verdicts(ds):
             tally.add_verdict(v)
-            sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
+            sys.stdout.write(dumps(v.to_json(), ensure_ascii=False) + "\n")
     try:
         for v in paipu.iter_verdicts(files, fmt) if files else ():
             tally.add_verdict(v)
             if jsonl:
-                sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
+                sys.stdout.write(dumps(v.to_json(), ensure_ascii=False) + "\n")
             elif v.violation is not None:
                 where = f"action {v.violation.action}" if v.violation.action is not None else "record"
                 out.print(f"{v.source}:{v.line} {v.id or '?'}: {v.violation.code} at {where}: {v.violation.message}",
@@ -888,7 +894,7 @@ def stats(
         fail(str(e))
     frames = {name: paipu.run_stat(con, name, game, variant) for name in names}
     if as_json:
-        sys.stdout.write(json.dumps({k: df.to_dicts() for k, df in frames.items()}, ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(dumps({k: df.to_dicts() for k, df in frames.items()}, ensure_ascii=False, indent=1) + "\n")
         return
     for name, df in frames.items():
         if df.height:
@@ -951,7 +957,7 @@ def compare(
     except (paipu.UnknownGame, paipu.DatasetError) as e:
         fail(str(e))
     if as_json:
-        sys.stdout.write(json.dumps({"differences": result.to_dicts(), "summary": paipu.compare_sentences(result)},
+        sys.stdout.write(dumps({"differences": result.to_dicts(), "summary": paipu.compare_sentences(result)},
                                     ensure_ascii=False, indent=1) + "\n")
         return
     if result.height == 0:
@@ -1044,7 +1050,7 @@ def fraud(
     except (paipu.DatasetError, paipu.DatasetLocked, paipu.DatasetWriteError, paipu.ClusterError) as e:
         fail(str(e))
     if as_json:
-        sys.stdout.write(json.dumps(result.to_json(top), ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(dumps(result.to_json(top), ensure_ascii=False, indent=1) + "\n")
         return
     flagged = result.flagged
     shown, watched = result.listed(top)
@@ -1130,7 +1136,7 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
             fail(f"{html_out}: cannot write: {e.strerror}")
         err.print(f"wrote {html_out}", markup=False)
     if json_out:
-        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(dumps(result.to_json(), ensure_ascii=False) + "\n")
     elif html_out is None:
         # laid out for the terminal's width (40 columns and up); a pipe gets whole lines, 80 wide
         for line in paipu.review_lines(result, lang, out.width if out.is_terminal else 80, samples=samples,

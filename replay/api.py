@@ -16,15 +16,16 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Iterator
-from typing import Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from .cards import CARD_NAMES, card_name, over_deck, parse_cards
 from .combos import Combo, any_beats, strongest
 from .games import find_game, find_rules
-from .record import check_record
-from .replayer import Replay, replay, walk
 from .rules import Rules
 from .verdicts import Code, RecordError, Violation
+
+if TYPE_CHECKING:
+    from .replayer import Replay
 
 __all__ = ["RecordError", "read_records", "replay_hand", "classify", "beats", "legal_moves", "ingest", "audit",
            "play_cards", "Reading", "readings", "find_records", "nearest_ids", "hand_ids", "is_dataset"]
@@ -129,6 +130,9 @@ def replay_hand(record: Any, detail: bool = False, previous: dict | None = None)
     structural checks audit makes (misspelt cards in actions left to the replay, as
     there), whose failure is the verdict (``bad_record``, ``unknown_game``, ...) instead
     of a replay of a record the engine does not take (a string seat gave engine_error)."""
+    from .record import check_record  # deferred, with the replayer: combo and beats read no record (15 ms)
+    from .replayer import Replay, replay
+
     try:
         check_record(record, action_cards=False)
     except RecordError as e:
@@ -237,6 +241,8 @@ def legal_moves(record: dict, upto: int) -> list[list[str]]:
 
     :raises ValueError: when one of those actions breaks a rule (its verdict in the message).
     """
+    from .replayer import walk
+
     r = walk(record, upto=upto)
     if r.violation is not None:
         raise ValueError(f"{r.violation.code} at action {r.violation.action}: {r.violation.message}")
