@@ -38,7 +38,7 @@ _EXPORTS = {
     "nearest_ids": ".replay.api", "hand_ids": ".replay.api", "play_cards": ".replay.api", "readings": ".replay.api",
     "Reading": ".replay.api",
     "InputError": ".replay.io.sources", "expand_inputs": ".replay.io.sources", "read_size": ".replay.io.sources",
-    "FORMATS": ".replay.io.readers", "check_format": ".replay.io.readers",
+    "FORMATS": ".replay.io.readers", "check_format": ".replay.io.readers", "MappingError": ".replay.io.mapping",
     "convert": ".replay.io.convert", "CONVERT_TO": ".replay.io.convert:TARGETS",
     "StoreError": ".replay.io.store", "set_endpoint": ".replay.io.store", "is_uri": ".replay.io.store",
     "check_place": ".replay.io.store:place", "NotRegularFile": ".replay.io.output", "check_target": ".replay.io.output",
@@ -103,6 +103,7 @@ if TYPE_CHECKING:  # the names as mypy sees them (at run time each is imported o
     from .replay.io.commit import DatasetLocked, DatasetWriteError  # noqa: F401
     from .replay.io.convert import TARGETS as CONVERT_TO, convert  # noqa: F401
     from .replay.io.output import NotRegularFile, check_target, write_bytes  # noqa: F401
+    from .replay.io.mapping import MappingError  # noqa: F401
     from .replay.io.readers import FORMATS, check_format  # noqa: F401
     from .replay.io.sources import InputError, expand_inputs, read_size  # noqa: F401
     from .replay.io.store import StoreError, is_uri, place as check_place, set_endpoint  # noqa: F401

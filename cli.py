@@ -142,8 +142,10 @@ def check_format(fmt: str) -> None:
     """Exit 2 unless --from names a format or a usable mapping file (docs/formats.md)."""
     try:
         paipu.check_format(fmt)
-    except ValueError as e:  # a mapping file's MappingError says it all; an unknown name is --from's
-        fail(str(e) if fmt.endswith(".toml") else f"--from {e}")
+    except paipu.MappingError as e:  # the mapping file's own problem, naming it
+        fail(str(e))
+    except ValueError as e:  # not a format's name
+        fail(f"--from {e}")
 
 
 @app.command()
