@@ -1,20 +1,27 @@
-"""paipu's command line: thin — parse options, call replay/analysis, render with rich.
+"""paipu's command line: thin — parse options, call the public library (``paipu.*``,
+docs/api.md), print with rich. It imports no other paipu module (tests/test_layers.py):
+``paipu``'s names are imported on first use, so a command loads only what it runs.
 
 Exit codes: 0 clean, 1 violations found, 2 bad input or usage.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
+import re
 import sys
-from typing import Annotated, NoReturn, overload
+import time
+from datetime import datetime
+from typing import Annotated, Any, NoReturn, overload
 
 import typer
 import typer.core
+from rich.cells import cell_len
 from rich.console import Console
 
-from paipu.analysis import stat_files
-from paipu.replay import fmt as human  # numbers for people (small, no heavy imports)
+import paipu
+from paipu import fmt as human  # numbers for people (small, no heavy imports)
 
 
 class _Group(typer.core.TyperGroup):
@@ -26,8 +33,8 @@ class _Group(typer.core.TyperGroup):
         try:
             return super().main(ray_flag_args(list(sys.argv[1:] if args is None else args)), *rest, **kw)
         except OSError as e:  # storage that fails under any command (a server gone): one line, never a traceback
-            store = sys.modules.get("paipu.replay.io.store")  # not imported: no StoreError could come
-            if store is None or not isinstance(e, store.StoreError):
+            # paipu.StoreError only when its module was loaded: else none could come (and importing it costs)
+            if "paipu.replay.io.store" not in sys.modules or not isinstance(e, paipu.StoreError):
                 raise
             err.print("[bold red]error:[/] ", markup=True, end="")
             err.print(str(e), markup=False, soft_wrap=True)
@@ -42,8 +49,6 @@ def ray_flag_args(args: list[str]) -> list[str]:
     >>> ray_flag_args(["audit", "--ray", "ray://head:10001", "ds"])[2:]
     ['ray://head:10001', 'ds']
     """
-    import re
-
     out: list[str] = []
     for k, arg in enumerate(args):
         out.append(arg)
@@ -69,8 +74,7 @@ def _help_without_types() -> None:
     ``<list[str]>``, even ``<bool>`` after a flag, as if it took a value). Shown instead:
     an option's metavar, by default N for a number, else its long name in capitals
     (``--game GAME``); a flag and an argument bare (an argument is named already)."""
-    from typer.core import TyperArgument, TyperOption
-
+    TyperArgument, TyperOption = typer.core.TyperArgument, typer.core.TyperOption
     shown = getattr(TyperOption, "display_type_rich", None)
     if shown is None or getattr(shown, "untyped", False):
         return
@@ -105,8 +109,6 @@ def unwrap(text: str | None) -> str | None:
     ...     numbers.''')
     'First line goes on.\\n\\nTables show rates and numbers.'
     """
-    import inspect
-
     if not text:
         return text
     return "\n\n".join(p if p.startswith("\b") else " ".join(line.strip() for line in p.splitlines())
@@ -116,6 +118,13 @@ def unwrap(text: str | None) -> str | None:
 _help_without_types()
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # logs and pipes never wrap at a width
 out = Console(highlight=False, soft_wrap=True)
+
+
+def dumps(value: object, **options: Any) -> str:
+    """json.dumps of *value* (the commands' --json and --jsonl)."""
+    import json  # deferred: json is 2-8 ms that --help and most commands never use
+
+    return json.dumps(value, **options)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -131,23 +140,17 @@ FORMAT_OPT = typer.Option("--format", "--from", help="auto (sniffed), jsonl, tex
 
 def check_format(fmt: str) -> None:
     """Exit 2 unless --from names a format or a usable mapping file (docs/formats.md)."""
-    from paipu.replay.io.mapping import MappingError, is_mapping, load_mapping
-    from paipu.replay.io.readers import FORMATS
-
-    if is_mapping(fmt):
-        try:
-            load_mapping(fmt)
-        except MappingError as e:
-            fail(str(e))
-    elif fmt not in FORMATS:
-        fail(f"--from must be one of {', '.join(FORMATS)} or a mapping file (.toml), got {fmt!r}")
+    try:
+        paipu.check_format(fmt)
+    except paipu.MappingError as e:  # the mapping file's own problem, naming it
+        fail(str(e))
+    except ValueError as e:  # not a format's name
+        fail(f"--from {e}")
 
 
 @app.command()
 def games() -> None:
     """List the games paipu knows: names, aliases, variants (the first is the default)."""
-    import paipu
-
     for g in paipu.games():
         out.print(f"{g.name} ({g.title_zh} {g.title}): variants {', '.join(g.variants)}; "
                   f"aliases {', '.join(g.aliases)}", markup=False)
@@ -155,7 +158,7 @@ def games() -> None:
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from importlib.metadata import PackageNotFoundError, version  # deferred: only --version reads it
 
         try:
             out.print(f"paipu {version('paipu')}", markup=False)
@@ -174,9 +177,7 @@ def main_options(
 ) -> None:
     """Replay, audit and analyse hands of Chinese climbing card games ('paipu games' lists them)."""
     if s3_endpoint:
-        from paipu.replay.io.store import set_endpoint
-
-        set_endpoint(s3_endpoint)
+        paipu.set_endpoint(s3_endpoint)
 
 
 def place(value):
@@ -184,24 +185,20 @@ def place(value):
     another URI must name storage paipu opens (a known scheme and a bucket): else one line."""
     if value is None or not any("://" in v for v in ([value] if isinstance(value, str) else value)):
         return value
-    from paipu.replay.io.store import StoreError
-    from paipu.replay.io.store import place as checked
-
+    checked = paipu.check_place
     try:
         return checked(value) if isinstance(value, str) else [checked(v) for v in value]
-    except StoreError as e:
+    except paipu.StoreError as e:
         fail(str(e))
 
 
 def writable_file(path: str, what: str, stdout: str = "") -> None:
     """Fail with one line unless *path* can be created or replaced as a file; *stdout* is
     how the command writes to standard output instead (its hint), if it can."""
-    from paipu.replay.io.output import NotRegularFile, check_target
-
     folder = os.path.dirname(os.path.abspath(path))
     try:
-        check_target(path)  # what the writer itself refuses, said before any work, with a hint
-    except NotRegularFile:
+        paipu.check_target(path)  # what the writer itself refuses, said before any work, with a hint
+    except paipu.NotRegularFile:
         if os.path.isdir(path):
             fail(f"{what} {path} is a folder, not a file")
         # a device or a pipe: a replacing write would remove it
@@ -276,17 +273,13 @@ def ingest(
 ) -> None:
     """Read hand histories into a Parquet dataset (hands, actions, rejects); with --follow,
     keep reading them as they are written."""
-    from paipu.replay.ingest import ingest_files
-    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
-    from paipu.replay.io.sources import InputError, expand_inputs
-
     if not follow and (interval, settle, idle_exit) != (2.0, 10.0, None):
         fail("--interval, --settle and --idle-exit go with --follow")
     if follow and workers is not None:
         fail("--workers does not go with --follow (the follower parses in its own process)")
     try:
-        files = expand_inputs(inputs)
-    except InputError as e:
+        files = paipu.expand_inputs(inputs)
+    except paipu.InputError as e:
         fail(str(e))
     if not files and not follow:
         fail("no input files found (paipu reads .jsonl, .ndjson, .json, .paipu and .txt, also gzipped)")
@@ -301,11 +294,11 @@ def ingest(
         _follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, quiet)
         return
 
-    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn  # deferred: rich.progress costs 25 ms at startup
 
     progress = Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
-    total = sum(map(read_size, files))
+    total = sum(map(paipu.read_size, files))
 
     def on_batch(size: int) -> None:  # the total is exact below 4 GiB per .gz file; never past it
         progress.advance(task, min(size, total - progress.tasks[0].completed))
@@ -313,10 +306,9 @@ def ingest(
     with progress:
         task = progress.add_task("ingest", total=total)
         try:
-            stats = ingest_files(files, out_dir, fmt, batch_size=batch, workers=capped_workers(workers),
-                                 on_reject=on_reject,
-                                 on_batch=on_batch)
-        except (DatasetLocked, DatasetWriteError) as e:
+            stats = paipu.ingest_files(files, out_dir, fmt, batch_size=batch, workers=capped_workers(workers),
+                                       on_reject=on_reject, on_batch=on_batch)
+        except (paipu.DatasetLocked, paipu.DatasetWriteError) as e:
             fail(str(e))
     for source, line in stats.held:
         err.print(f"{source}:{line}: held back: the file's last line has no line end and is not a whole record "
@@ -335,13 +327,7 @@ def ingested_line(stats, files: int, out_dir: str, held: str = "held back") -> s
 
 def _follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, quiet) -> None:
     """``ingest --follow``: poll until SIGINT/SIGTERM (or --idle-exit), then one line, exit 0."""
-    import time
-
-    from paipu.replay.follow import follow
-    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
-    from paipu.replay.io.store import is_uri
-
-    if is_uri(out_dir):
+    if paipu.is_uri(out_dir):
         fail(f"--follow writes a local dataset (its lock and read positions), not {out_dir}")
     if interval <= 0 or settle < 0 or (idle_exit is not None and idle_exit < 0):
         fail("--interval must be more than 0 seconds, --settle and --idle-exit at least 0")
@@ -355,28 +341,11 @@ def _follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject,
         err.print(f"waiting: {why}", markup=False, soft_wrap=True)
 
     try:
-        stats = follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, on_poll, on_wait)
-    except (DatasetLocked, DatasetWriteError) as e:
+        stats = paipu.follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, on_poll, on_wait)
+    except (paipu.DatasetLocked, paipu.DatasetWriteError) as e:
         fail(str(e))
     why = f"no input changed for {idle_exit:g} s" if stats.stopped == "idle" else stats.stopped
     out.print(f"stopped ({why}): " + ingested_line(stats, stats.files, out_dir, "held back (being written)"), markup=False)
-
-
-def read_size(path: str) -> int:
-    """The bytes ingest reads from *path*: its size, or for gzip what it unpacks to (the
-    trailer's size field, modulo 4 GiB). Ingest counts its progress in unpacked bytes:
-    with the packed size as the total, the bar of a .gz input ran to several hundred per cent."""
-    from paipu.replay.io.sources import size_of
-
-    size = size_of(path)
-    if not path.endswith(".gz") or size < 18:
-        return size
-    try:
-        with open(path, "rb") as f:
-            f.seek(-4, os.SEEK_END)
-            return int.from_bytes(f.read(4), "little") or size
-    except OSError:
-        return size
 
 
 @app.command()
@@ -388,53 +357,22 @@ def convert(
 ) -> None:
     """Convert hand records between JSONL and the paipu text format (lossless), from other
     tools' logs (--from), or to OpenSpiel's, RLCard-Showdown's and Botzone's (docs/formats.md)."""
-    from paipu.replay.io.jsonl import record_to_json
-    from paipu.replay.io.readers import iter_file
-    from paipu.replay.io.sources import InputError, expand_inputs
-    from paipu.replay.io.text import record_to_text
-
-    from paipu.replay.io.readers import WRITERS, write_foreign
-
-    if to not in ("jsonl", "text", *WRITERS):
-        fail(f"--to must be jsonl, text or {', '.join(WRITERS)}, got {to!r}")
+    if to not in paipu.CONVERT_TO:
+        fail(f"--to must be {', '.join(paipu.CONVERT_TO[:2])} or {', '.join(paipu.CONVERT_TO[2:])}, got {to!r}")
     check_format(fmt)
     if output:
         writable_file(output, "--out", stdout="leave out --out")
-    try:
-        files = expand_inputs(inputs)
-    except InputError as e:
-        fail(str(e))
-    bad = 0
-    chunks: list[bytes] = []
-    for path in files:
-        for item in iter_file(path, fmt):
-            if item.record is None:
-                bad += 1
-                err.print(f"{item.where}: {item.code}: {item.message}", markup=False, soft_wrap=True)
-                continue
-            if to in WRITERS:
-                try:
-                    chunks.append(write_foreign(to, item.record))
-                except ValueError as e:  # the format cannot hold this hand
-                    bad += 1
-                    err.print(f"{item.where}: {to} cannot hold hand {item.record['id']}: {e}", markup=False, soft_wrap=True)
-                continue
-            if to == "jsonl":
-                chunks.append(record_to_json(item.record) + b"\n")
-                continue
-            try:
-                text = record_to_text(item.record)
-            except ValueError as e:  # a field name the text format cannot hold: said, never a traceback
-                bad += 1
-                err.print(f"{item.where}: not converted: {e} (keep it in JSONL)", markup=False, soft_wrap=True)
-                continue
-            chunks.append((("\n" if chunks else "") + text).encode())
-    data = b"".join(chunks)
-    if output:
-        from paipu.replay.io.output import write_bytes
 
+    def on_bad(line: str) -> None:
+        err.print(line, markup=False, soft_wrap=True)
+
+    try:
+        data, bad = paipu.convert(inputs, to, fmt, on_bad)
+    except paipu.InputError as e:
+        fail(str(e))
+    if output:
         try:
-            write_bytes(output, data)  # the old file or the new one, whatever happens
+            paipu.write_bytes(output, data)  # the old file or the new one, whatever happens
         except OSError as e:
             os_fail(e, output)
     else:
@@ -444,40 +382,15 @@ def convert(
         raise typer.Exit(1)
 
 
-def _rules_or_fail(game: str, variant: str | None, level: str | None):
-    import paipu
-
+def _game_or_fail(game: str, variant: str | None, level: str | None) -> None:
+    """Exit 2 unless *game* (and *variant*) is known and a --level is given only to a game
+    played at a level."""
     try:
         rules = paipu.find_rules(game, variant)
     except paipu.UnknownGame as e:
         fail(str(e))
-    declared = paipu.find_game(rules.game)
-    if level is not None and not declared.levels:
+    if level is not None and not paipu.find_game(rules.game).levels:
         fail(f"--level applies to games played at a level, not {rules.game}")
-    return rules, declared, level
-
-
-def _classify(declared, rules, text: str, level: str | None = None):
-    from paipu.replay.cards import CardError, parse_cards
-
-    try:
-        ids = parse_cards(text)
-    except CardError as e:
-        fail(str(e))
-    if not ids:
-        fail(f"no cards in {text!r}")
-    if len(ids) > rules.max_play:
-        fail(f"{len(ids)} cards: a play of {rules.game}/{rules.variant} holds at most {rules.max_play}")
-    from paipu.replay.cards import card_name, over_deck
-
-    for card, times, held in over_deck(ids, rules.deck):  # a card twice where the game has one deck
-        deck = f"the deck of {rules.game}/{rules.variant}"
-        fail(f"{card_name(card)} {times} times in {text!r}: {deck} holds {'one' if held == 1 else held}" if held
-             else f"{card_name(card)} in {text!r}: not in {deck}")
-    try:
-        return declared.classify(rules, ids, level)
-    except ValueError as e:
-        fail(str(e))
 
 
 GAME_OPT = typer.Option("--game", "-g", help="the game, or an alias ('paipu games' lists them)")
@@ -495,26 +408,16 @@ def combo(
     as_json: Annotated[bool, typer.Option("--json", help="JSON output")] = False,
 ) -> None:
     """Name the combination that CARDS form (or say they form none)."""
-    import json
-
-    from paipu.replay.rows import rows_of
-    from paipu.replay.words import words_of
-
-    rules, declared, level = _rules_or_fail(game, variant, level)
-    readings = _classify(declared, rules, cards, level)
-    level_rank = declared.parse_level(level) if declared.parse_level else None
-    if not readings:
-        out.print(json.dumps({"valid": False}) if as_json else "no combination", markup=False)
+    _game_or_fail(game, variant, level)
+    try:
+        items = paipu.readings(game, cards, variant, level)
+    except ValueError as e:  # not a play of the game: a card misspelt, too many, more than the deck holds
+        fail(str(e))
+    if not items:
+        out.print(dumps({"valid": False}) if as_json else "no combination", markup=False)
         return
-    items = [{"type": c.kind, "name_zh": declared.kinds.get(c.kind, ""), "cards": c.size,
-              "rank": words_of(rules).name_key(c, rules, level_rank) or "",
-              "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in readings]
-    rows = rows_of(rules)
-    if rows.counts_stars:
-        for item, c in zip(items, readings):
-            item["stars"] = rows.bomb_stars(c)
     if as_json:
-        out.print(json.dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
+        out.print(dumps({"valid": True, **items[0], "readings": items}, ensure_ascii=False), markup=False, soft_wrap=True)
     else:
         for it in items:
             bomb = f", bomb tier {it['tier']}" if it["bomb"] else ""
@@ -531,18 +434,12 @@ def beats(
     level: Annotated[str | None, LEVEL_OPT] = None,
 ) -> None:
     """Print yes when A, played on B, is legal and beats it; no otherwise."""
-    from paipu.replay.combos import any_beats
-
-    from paipu.replay.combos import strongest
-
-    from paipu.replay.cards import card_name, over_deck, parse_cards
-
-    rules, declared, level = _rules_or_fail(game, variant, level)
-    ra, rb = _classify(declared, rules, a, level), _classify(declared, rules, b, level)
-    for card, times, held in over_deck(parse_cards(a) + parse_cards(b), rules.deck):  # A and B from one deck
-        fail(f"{card_name(card)} {times} times in {a!r} and {b!r} together: the deck of {rules.game}/{rules.variant} "
-             f"holds {'one' if held == 1 else held}")
-    out.print("yes" if ra and rb and any_beats(ra, strongest(rb)) else "no", markup=False)
+    _game_or_fail(game, variant, level)
+    try:
+        yes = paipu.beats(game, a, b, variant, level, strict=True)  # each a play, A and B from one deck
+    except ValueError as e:
+        fail(str(e))
+    out.print("yes" if yes else "no", markup=False)
 
 
 @app.command()
@@ -563,24 +460,14 @@ def audit(
     A dataset (a folder made by ingest) gets its verdicts, plays, outcomes and seats
     tables written beside the ingested ones; only hands not audited yet are replayed.
     """
-    import json
-
-    from paipu.replay.audit import Tally, audit_dataset, dataset_verdicts, is_dataset, iter_verdicts, verdict_counts
-    from paipu.replay.distributed import ClusterError
-    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
-    from paipu.replay.io.sources import InputError
-
-    tally = Tally()
+    tally = paipu.Tally()
     check_format(fmt)
-    datasets = [x for x in inputs if is_dataset(x)]
-    files = [x for x in inputs if not is_dataset(x)]
+    datasets = [x for x in inputs if paipu.is_dataset(x)]
+    files = [x for x in inputs if not paipu.is_dataset(x)]
     for ds in datasets:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress  # deferred: rich.progress costs 25 ms at startup
 
-        from paipu.replay.io.dataset import iter_hand_files
-        from paipu.replay.io.store import parquet_rows
-
-        in_ds = sum(parquet_rows(h) for _, h, _ in iter_hand_files(ds))
+        in_ds = paipu.dataset_hands(ds)
         progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                             console=err, disable=not err.is_terminal, transient=True)
         audited = 0
@@ -593,29 +480,29 @@ def audit(
         with progress:
             task = progress.add_task("audit", total=in_ds)
             try:
-                audit_dataset(ds, force=force, workers=capped_workers(workers), on_part=on_part, ray_address=ray,
-                              decisions=decisions)
-            except (DatasetLocked, DatasetWriteError, ClusterError) as e:
+                paipu.audit_dataset(ds, force=force, workers=capped_workers(workers), on_part=on_part,
+                                    ray_address=ray, decisions=decisions)
+            except (paipu.DatasetLocked, paipu.DatasetWriteError, paipu.ClusterError) as e:
                 fail(str(e))
         err.print(f"{ds}: audited {audited:,} of {human.count(in_ds, 'hand')} ({in_ds - audited:,} "
                   f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)
         if not jsonl:  # counted as the files are scanned: a billion hands fit
-            for code, n in verdict_counts(ds).items():
+            for code, n in paipu.verdict_counts(ds).items():
                 tally.add(code, n)
             continue
-        for v in dataset_verdicts(ds):
+        for v in paipu.dataset_verdicts(ds):
             tally.add_verdict(v)
-            sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
+            sys.stdout.write(dumps(v.to_json(), ensure_ascii=False) + "\n")
     try:
-        for v in iter_verdicts(files, fmt) if files else ():
+        for v in paipu.iter_verdicts(files, fmt) if files else ():
             tally.add_verdict(v)
             if jsonl:
-                sys.stdout.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
+                sys.stdout.write(dumps(v.to_json(), ensure_ascii=False) + "\n")
             elif v.violation is not None:
                 where = f"action {v.violation.action}" if v.violation.action is not None else "record"
                 out.print(f"{v.source}:{v.line} {v.id or '?'}: {v.violation.code} at {where}: {v.violation.message}",
                           markup=False, soft_wrap=True)
-    except InputError as e:
+    except paipu.InputError as e:
         fail(str(e))
     if not jsonl:
         summary = ", ".join(f"{k} {n:,}" for k, n in sorted(tally.by_code.items()))
@@ -655,16 +542,10 @@ def simulate(
     under several rule settings (each record's params name its setting). With --players, a
     population: players with schedules and human think times, cheaters planted on request
     (docs/fraud.md)."""
-    from paipu.replay.games import UnknownGame
-    from paipu.replay.sim import BLOCK
-    from paipu.replay.sim.search import LEVELS
-    from paipu.replay.sim.run import job_count, jobs, write
-    from paipu.replay.sim.settings import SettingError, settings_of, trial
-
     if hands < 0:
         fail("--hands must be 0 or more")
-    if bot not in LEVELS:
-        fail(f"--bot must be one of {', '.join(LEVELS)}, got {bot!r}")
+    if bot not in paipu.BOT_LEVELS:
+        fail(f"--bot must be one of {', '.join(paipu.BOT_LEVELS)}, got {bot!r}")
     if budget is not None and (bot != "search" or not budget > 0):
         fail("--budget is the search bot's time per decision: give --bot search and a budget above 0 ms")
     if settings and not compare:
@@ -675,15 +556,16 @@ def simulate(
         fail("--workers must be 0 or more (0: every core)")
     compared = (settings or []) if compare else None
     try:
-        params = settings_of(game, variant, rule or [], rules_file, compared)
+        params = paipu.settings_of(game, variant, rule or [], rules_file, compared)
         plain = " ".join([f"--rules {rules_file}"] * bool(rules_file) + [f"--rule {r}" for r in rule or []])
         for spec, p in zip(compared if compared is not None else [plain or "the rules"], params):
-            trial(game, variant, p, spec)
-    except (UnknownGame, SettingError) as e:
+            paipu.try_setting(game, variant, p, spec)
+    except ValueError as e:  # (UnknownGame and SettingError are ValueErrors)
         fail(str(e))
+    try:
+        text = paipu.simulated_format(output) == "text"
     except ValueError as e:
-        fail(str(e))
-    text = _simulated_format(output) == "text"
+        fail(f"--out {output}: {e}")
     if output != "-":
         writable_file(output, "--out", stdout="--out - or leave it out")
     if (cheat or labels) and players is None:
@@ -693,21 +575,22 @@ def simulate(
     if players is not None:
         _simulate_population(game, variant, hands, seed, players, cheat, labels, output, text, escape_rate)
         return
-    job_list = jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate, bot=bot, text=text,
-                    budget=budget)
+    job_list = paipu.simulation_jobs(game, variant, hands, seed, params, compare=compare, escape_rate=escape_rate,
+                                     bot=bot, text=text, budget=budget)
     total = hands * len(params)
     if workers is None or workers == 0:
-        workers = min(cores(), job_count(hands, len(params))) if total > BLOCK else 1
+        workers = paipu.default_workers(hands, len(params), cores())
     else:
-        workers = capped_workers(workers, job_count(hands, len(params)))
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        workers = capped_workers(workers, paipu.job_count(hands, len(params)))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn  # deferred: rich.progress costs 25 ms at startup
 
     progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
     try:
         with progress:
             task = progress.add_task("simulate", total=total)
-            n, interrupted = write(output, job_list, workers, on_hands=lambda k: progress.advance(task, k))
+            n, interrupted = paipu.write_simulation(output, job_list, workers,
+                                                    on_hands=lambda k: progress.advance(task, k))
     except BrokenPipeError:  # the reader of stdout is gone (| head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(0) from None
@@ -720,52 +603,22 @@ def simulate(
         raise typer.Exit(130)
 
 
-#: the files simulate writes, by ending (each may also end in .gz): JSONL or the text format
-SIMULATED = {".jsonl": "jsonl", ".ndjson": "jsonl", ".paipu": "text", ".txt": "text"}
-
-
-def _simulated_format(output: str) -> str:
-    """jsonl or text, by the --out file's name ('-': JSONL on standard output); any other
-    ending is an error (a .csv got JSONL without a word)."""
-    if output == "-":
-        return "jsonl"
-    base = output.removesuffix(".gz")
-    for ending, kind in SIMULATED.items():
-        if base.endswith(ending):
-            return kind
-    fail(f"--out {output}: simulate writes {', '.join(SIMULATED)} (JSONL or the text format), "
-         "optionally gzipped as .gz, or '-' for standard output")
-
-
 def _simulate_population(game: str, variant: str | None, hands: int, seed: int, players: int, cheat: str | None,
                          labels: str | None, output: str, text: bool, escape_rate: float) -> None:
     """``paipu simulate --players``: one process, hands in time order (the seating of a
     hand depends on who played before)."""
-    from contextlib import nullcontext
-
-    from paipu.replay.games import UnknownGame
-    from paipu.replay.io.jsonl import record_to_json
-    from paipu.replay.io.output import atomic_file
-    from paipu.replay.io.text import record_to_text
-    from paipu.replay.sim.population import parse_cheats, simulate_population, write_labels
-
     try:
-        pop, records = simulate_population(game, variant, hands, seed, players, parse_cheats(cheat),
-                                           escape_rate=escape_rate)
+        pop, records = paipu.simulate_population(game, variant, hands, seed, players, paipu.parse_cheats(cheat),
+                                                 escape_rate=escape_rate)
         if labels:
             try:
-                write_labels(labels, pop)
+                paipu.write_labels(labels, pop)
             except OSError as e:
                 os_fail(e, labels)
-        n = 0
-        with nullcontext(sys.stdout.buffer) if output == "-" else atomic_file(output) as f:
-            for record in records:
-                f.write((("\n" if n else "") + record_to_text(record)).encode() if text else record_to_json(record) + b"\n")
-                n += 1
-            f.flush()
+        n = paipu.write_records(output, records, text)
         if output != "-":
             err.print(f"wrote {human.count(n, 'hand')} to {output}", markup=False)
-    except (UnknownGame, ValueError) as e:
+    except ValueError as e:  # (UnknownGame is a ValueError)
         fail(str(e))
     except OSError as e:
         os_fail(e, output)
@@ -784,27 +637,25 @@ def replay_cmd(
     review: Annotated[bool, typer.Option("--review", help="mark the mistakes and blunders (paipu review's defaults)")] = False,
 ) -> None:
     """Show a recorded hand move by move; exit 1 if it breaks a rule."""
-    from paipu.replay.io.sources import InputError
-
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")
     if hands is not None:
         if html_out is None:
             fail("--hands writes HTML pages: give the folder with --html DIR")
         try:
-            wanted = _hand_ids(hands)
+            wanted = paipu.hand_ids(hands)
         except OSError as e:  # InputError: one line naming the file
             fail(str(e))
         if not wanted:
             fail("--hands: no hand ids given")
         try:
-            records = _find_records(source, wanted)
-        except InputError as e:
+            records = paipu.find_records(source, wanted)
+        except paipu.InputError as e:
             fail(str(e))
         raise typer.Exit(_write_pages(records, wanted, html_out, lang, source, review))
     try:
-        found = _find_records(source, None if hand is None else [hand], first=True)
-    except InputError as e:
+        found = paipu.find_records(source, None if hand is None else [hand], first=True)
+    except paipu.InputError as e:
         fail(str(e))
     record = next(iter(found.values()), None)
     if record is None and hand:
@@ -813,121 +664,62 @@ def replay_cmd(
         fail(f"no readable hand in {source}")
     reviewed = _reviewed(record, source) if review else None
     if html_out is not None:
-        from paipu.replay.html import write_page
-
         try:
-            broken = write_page(record, html_out, lang, review=reviewed)
+            broken = paipu.write_page(record, html_out, lang, review=reviewed)
         except OSError as e:
             fail(f"{html_out}: cannot write: {e.strerror}")
-        err.print(f"wrote {html_out}" + (f" (violation {broken['code']})" if broken else ""), markup=False)
+        err.print(f"wrote {html_out}" + (f" (violation {broken.code})" if broken else ""), markup=False)
         raise typer.Exit(1 if broken is not None else 0)
-    from paipu.replay.view import render, step_through
-
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
-    marks = None
-    if reviewed is not None:
-        from paipu.replay.review_view import marks as review_marks
-
-        marks = review_marks(reviewed, lang)
+    marks = None if reviewed is None else paipu.review_marks(reviewed, lang)
     if step and interactive():
-        v = step_through(record, out, typer.getchar, seat=seat, lang=lang, marks=marks)  # a key at a time, no echo
+        v = paipu.step_through(record, out, typer.getchar, seat=seat, lang=lang, marks=marks)  # a key at a time, no echo
     else:
-        v = render(record, out, seat=seat, lang=lang, marks=marks)
+        v = paipu.render_hand(record, out, seat=seat, lang=lang, marks=marks)
     raise typer.Exit(1 if v is not None else 0)
-
-
-#: the largest --hands @FILE read (a million ids and more)
-MAX_ID_LIST = 16 << 20
-
-
-def _hand_ids(values: list[str]) -> list[str]:
-    """Hand ids from --hands: comma-separated, repeated, or @FILE (one a line; blank lines and # skipped)."""
-    from paipu.replay.io.sources import read_small
-
-    ids: list[str] = []
-    for value in values:
-        if value.startswith("@"):
-            text = read_small(value[1:], MAX_ID_LIST, "--hands").decode("utf-8-sig", "replace")
-            ids += [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-        else:
-            ids += [x.strip() for x in value.split(",") if x.strip()]
-    return list(dict.fromkeys(ids))
-
-
-def _find_records(source: str, ids: list[str] | None, first: bool = False) -> dict[str, dict]:
-    """The records of *ids* (all readable ones when None; only the first with *first*) by id."""
-    from paipu.replay.audit import is_dataset
-    from paipu.replay.io.readers import iter_items
-
-    found: dict[str, dict] = {}
-    if is_dataset(source):
-        from paipu.replay.io.dataset import read_records
-
-        for record in read_records(source, ids):
-            found.setdefault(record["id"], record)
-            if first:
-                break
-        return found
-    wanted = None if ids is None else set(ids)
-    for item in iter_items([source], strict=False):
-        taken = item.record
-        if taken is not None and (wanted is None or taken["id"] in wanted):
-            found.setdefault(taken["id"], taken)
-            if first or (wanted is not None and len(found) == len(wanted)):
-                break
-    return found
 
 
 def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang: str, source: str,
                  review: bool = False) -> int:
     """One page per hand and an index.html into *folder* (*review*: each hand reviewed, its
     flags on its page); the exit code (1: a hand breaks a rule or is missing)."""
-    from html import escape
-
-    from paipu.replay.html import html_name, write_page
-
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as e:
         fail(f"{folder}: cannot create the folder: {e.strerror}")
-    items, bad = [], 0
+    pages: list[tuple[str, paipu.Violation | None]] = []
+    bad = 0
     for hand_id in wanted:
         record = records.get(hand_id)
         if record is None:
             err.print(f"{source}: no hand {hand_id!r}", markup=False)
             bad += 1
             continue
-        name = html_name(hand_id)  # one name per id, never index.html, always short
+        name = paipu.html_name(hand_id)  # one name per id, never index.html, always short
         try:
-            v = write_page(record, os.path.join(folder, name), lang, review=_reviewed(record, source) if review else None)
+            v = paipu.write_page(record, os.path.join(folder, name), lang,
+                                 review=_reviewed(record, source) if review else None)
         except OSError as e:  # that page is missing (said so); the others and the index still come
             err.print(f"{os.path.join(folder, name)}: cannot write: {e.strerror}", markup=False)
             bad += 1
             continue
         bad += v is not None
-        note = f" — {v['code']}" if v else ""
-        items.append(f"<li><a href='{escape(name)}'>{escape(hand_id)}</a>{escape(note)}</li>")
-    from paipu.replay.io.output import write_bytes
-
+        pages.append((hand_id, v))
     index = os.path.join(folder, "index.html")
     try:
-        write_bytes(index, (f"<!doctype html><html><head><meta charset='utf-8'><title>paipu replays</title></head>"
-                            f"<body><h1>paipu replays</h1><ul>{''.join(items)}</ul></body></html>").encode(), gz=False)
+        paipu.write_index(index, pages)
     except OSError as e:
         fail(f"{index}: cannot write: {e.strerror}")
-    err.print(f"wrote {human.count(len(items), 'hand')} to {folder}", markup=False)
+    err.print(f"wrote {human.count(len(pages), 'hand')} to {folder}", markup=False)
     return 1 if bad else 0
 
 
 def _reviewed(record: dict, source: str):
     """The hand's review at the defaults (``replay --review``); a hand the engine cannot
     set up is a one-line error."""
-    from paipu.replay.api import previous_hand
-    from paipu.replay.review import review_hand
-
     try:
-        return review_hand(record, previous=previous_hand(source, record))
+        return paipu.review_hand(record, previous=paipu.previous_hand(source, record))
     except ValueError as e:
         fail(f"{source}: hand {record['id']!r}: {e}")
 
@@ -940,26 +732,9 @@ def interactive() -> bool:
 def _nearest(source: str, hand: str) -> str:
     """"; nearest: a, b" for the ids of *source* that look like *hand* (difflib), and where
     to list them; "" when none does."""
-    import difflib
-
-    from paipu.replay.audit import is_dataset
-    from paipu.replay.io.readers import iter_items
-
-    if is_dataset(source):
-        ids = _dataset_ids(source)
-    else:
-        ids = [item.record["id"] for item in iter_items([source], strict=False) if item.record is not None]
-    near = difflib.get_close_matches(hand, ids, n=5, cutoff=0.5)
+    near = paipu.nearest_ids(source, hand)
     return (f"; nearest: {', '.join(near)}" if near else "") + (f" (list them with 'paipu hands {source}')"
-                                                                 if is_dataset(source) else "")
-
-
-def _dataset_ids(root: str) -> list[str]:
-    """Every hand id of a dataset (the ``id`` column only)."""
-    from paipu.analysis.queries import parquet_files
-    from paipu.replay.io.store import read_parquet
-
-    return [i for f in parquet_files(os.path.join(root, "hands")) for i in read_parquet(f, columns=["id"])["id"].to_pylist()]
+                                                                 if paipu.is_dataset(source) else "")
 
 
 def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> None:
@@ -970,7 +745,7 @@ def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbe
     only; when the table still does not fit, the columns in *drop* go (least important
     first, said on stderr), then the columns in turns with the leading text columns
     repeated, else the table is laid out a row at a time."""
-    from rich.table import Table
+    from rich.table import Table  # deferred: rich.table costs 25 ms at startup
 
     rates = human.rate_columns(df.columns)
     heads, cells, right = [], [], []
@@ -1006,8 +781,6 @@ def _terminal_layout(heads: list[str], cells: list[list[str]], right: list[bool]
     """The tables (columns, widths) that show a table on the terminal, nothing cut: whole
     with its text wrapped, else without the columns *drop* (as few as needed, said on
     stderr), else in turns (:func:`_split_columns`); none when even that does not fit."""
-    from rich.cells import cell_len
-
     sizes = [(max(cell_len(x) for x in [h, *col]), max(cell_len(w) for x in [h, *col] for w in x.split() or [""]))
              for h, col in zip(heads, cells)]  # each column's (widest cell, longest word)
 
@@ -1070,8 +843,6 @@ def _fit_columns(sizes: list[tuple[int, int]], width: int) -> list[int] | None:
 
 def _print_records(heads: list[str], cells: list[list[str]]) -> None:
     """A table too wide for the terminal, a row at a time: each column's name and value on a line."""
-    from rich.cells import cell_len
-
     pad = max(cell_len(h) for h in heads)
     for k, row in enumerate(zip(*cells)):
         if k:
@@ -1080,22 +851,20 @@ def _print_records(heads: list[str], cells: list[list[str]]) -> None:
             out.print(f"{head}{' ' * (pad - cell_len(head))}  {value}", markup=False, soft_wrap=True)
 
 
-STAT_HELP = "only these statistics (repeatable): " + ", ".join(stat_files())
+STAT_HELP = "only these statistics (repeatable): " + ", ".join(paipu.stat_files())
 
 
 def _variant_or_fail(game: str | None, variant: str | None) -> None:
     """A --variant that no game (or not --game) has is an error naming the known ones."""
-    from paipu.replay.games import UnknownGame, find_rules, games
-
     if variant is None:
         return
     if game:
         try:
-            find_rules(game, variant)
-        except UnknownGame as e:
+            paipu.find_rules(game, variant)
+        except paipu.UnknownGame as e:
             fail(str(e))
-    elif not any(variant in g.variants for g in games()):
-        known = "; ".join(f"{g.name}: {', '.join(g.variants)}" for g in games())
+    elif not any(variant in g.variants for g in paipu.games()):
+        known = "; ".join(f"{g.name}: {', '.join(g.variants)}" for g in paipu.games())
         fail(f"unknown variant {variant!r} (known: {known})")
 
 
@@ -1112,27 +881,22 @@ def stats(
     Tables show rates as per cent and numbers with thousands separators; --json gives the
     raw values. The statistics are described in docs/analysis.md.
     """
-    import json
-
-    from paipu.analysis.queries import STATS, DatasetError, connect, run_stat
-    from paipu.replay.games import UnknownGame, game_name
-
     try:
-        game = game_name(game) if game else None
-    except UnknownGame as e:
+        game = paipu.game_name(game) if game else None
+    except paipu.UnknownGame as e:
         fail(str(e))
     _variant_or_fail(game, variant)
-    names = only or list(STATS)
+    names = only or list(paipu.STATS)
     for name in names:
-        if name not in STATS:
-            fail(f"unknown statistic {name!r} (known: {', '.join(STATS)})")
+        if name not in paipu.STATS:
+            fail(f"unknown statistic {name!r} (known: {', '.join(paipu.STATS)})")
     try:
-        con = connect(dataset)
-    except DatasetError as e:
+        con = paipu.connect(dataset)
+    except paipu.DatasetError as e:
         fail(str(e))
-    frames = {name: run_stat(con, name, game, variant) for name in names}
+    frames = {name: paipu.run_stat(con, name, game, variant) for name in names}
     if as_json:
-        sys.stdout.write(json.dumps({k: df.to_dicts() for k, df in frames.items()}, ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(dumps({k: df.to_dicts() for k, df in frames.items()}, ensure_ascii=False, indent=1) + "\n")
         return
     for name, df in frames.items():
         if df.height:
@@ -1153,19 +917,13 @@ def hands(
     limit: Annotated[int, typer.Option("--limit", "-n", help="show at most this many")] = 50,
 ) -> None:
     """List a dataset's hands (id, game, variant, players, time, verdict) to find one to replay."""
-    from datetime import datetime
-
-    from paipu.analysis.queries import DatasetError, find_hands
-    from paipu.replay.games import UnknownGame, game_name
-    from paipu.replay.verdicts import Code
-
     try:
-        game = game_name(game) if game else None
-    except UnknownGame as e:
+        game = paipu.game_name(game) if game else None
+    except paipu.UnknownGame as e:
         fail(str(e))
     _variant_or_fail(game, variant)
-    if code is not None and code != "ok" and code not in {c.value for c in Code}:
-        fail(f"unknown verdict code {code!r} (known: ok, {', '.join(c.value for c in Code)})")
+    if code is not None and code != "ok" and code not in {c.value for c in paipu.Code}:
+        fail(f"unknown verdict code {code!r} (known: ok, {', '.join(c.value for c in paipu.Code)})")
     if since is not None:
         try:
             since = datetime.fromisoformat(since).replace(tzinfo=None).isoformat(sep=" ")
@@ -1174,8 +932,8 @@ def hands(
     if limit < 1:
         fail("--limit must be 1 or more")
     try:
-        df, total = find_hands(dataset, game, variant, player, code, since, limit)
-    except DatasetError as e:
+        df, total = paipu.find_hands(dataset, game, variant, player, code, since, limit)
+    except paipu.DatasetError as e:
         fail(str(e))
     if not total:
         err.print("no hands match", markup=False)
@@ -1195,19 +953,13 @@ def compare(
 ) -> None:
     """Rule settings compared on shared deals: paired differences with 95% intervals, and
     which are significant (Holm-corrected over every difference tested)."""
-    import json
-
-    from paipu.analysis.compare import compare as run, for_people, sentences
-    from paipu.analysis.queries import DatasetError
-    from paipu.replay.games import UnknownGame, game_name
-
     try:
-        game = game_name(game) if game else None
-        result = run(dataset, game, variant)
-    except (UnknownGame, DatasetError) as e:
+        game = paipu.game_name(game) if game else None
+        result = paipu.compare_settings(dataset, game, variant)
+    except (paipu.UnknownGame, paipu.DatasetError) as e:
         fail(str(e))
     if as_json:
-        sys.stdout.write(json.dumps({"differences": result.to_dicts(), "summary": sentences(result)},
+        sys.stdout.write(dumps({"differences": result.to_dicts(), "summary": paipu.compare_sentences(result)},
                                     ensure_ascii=False, indent=1) + "\n")
         return
     if result.height == 0:
@@ -1215,10 +967,10 @@ def compare(
                   markup=False)
         return
     group = ["game", "variant", "base", "setting"]
-    for (g, v, base, setting), part in for_people(result).group_by(group, maintain_order=True):
+    for (g, v, base, setting), part in paipu.compare_for_people(result).group_by(group, maintain_order=True):
         _print_frame(part.drop(group), f"{g}/{v}: {setting} - {base}, paired differences", drop=("p",),
                      numbers=("base_mean", "setting_mean", "diff", "lo", "hi", "p", "p_holm"))
-    for line in sentences(result):
+    for line in paipu.compare_sentences(result):
         out.print(line, markup=False)
 
 
@@ -1241,47 +993,26 @@ def sql(
     you can (read_csv, COPY ... TO, ATTACH, extensions). Never pass other people's SQL
     without --safe.
     """
-    import duckdb
-    import polars as pl
-
-    from paipu.analysis.queries import DatasetError, QueryError, run_sql
-
     if timeout <= 0 or max_rows < 1:
         fail("--timeout must be more than 0 and --max-rows 1 or more")
     if parquet:
         writable_file(parquet, "--parquet")
     try:
-        df = run_sql(dataset, query, safe=safe, memory=memory, timeout=timeout, max_rows=max_rows)
-    except (DatasetError, QueryError) as e:
+        df = paipu.sql_query(dataset, query, safe=safe, memory=memory, timeout=timeout, max_rows=max_rows)
+    except (paipu.DatasetError, paipu.QueryError) as e:  # DuckDB's own errors too ("query failed: ...")
         fail(str(e))
-    except duckdb.Error as e:
-        fail(f"query failed: {' '.join(str(e).split())}")
     try:
         if parquet:
-            from paipu.replay.io.output import atomic_file
-
-            with atomic_file(parquet, gz=False) as f:  # the old file or the new one
-                df.write_parquet(f)
+            paipu.write_parquet(df, parquet)  # the old file or the new one
             err.print(f"wrote {human.count(df.height, 'row')} to {parquet}", markup=False)
         elif csv:
-            sys.stdout.write(flat_columns(df).write_csv())
+            sys.stdout.write(paipu.csv_text(df))
         else:
             _print_frame(df)
     except OSError as e:
         os_fail(e, parquet or "standard output")
-    except pl.exceptions.PolarsError as e:  # polars wraps the OS error of a write (a full disk)
-        fail(f"{parquet}: cannot write: {' '.join(str(e).split())}")
-
-
-def flat_columns(df):
-    """*df* with every list or struct column as JSON text (CSV holds no nested values)."""
-    import json
-
-    import polars as pl
-
-    nested = [name for name, dtype in df.schema.items() if dtype.is_nested()]
-    return df.with_columns([pl.Series(name, [None if v is None else json.dumps(v, ensure_ascii=False, default=str)
-                                             for v in df[name].to_list()], dtype=pl.String) for name in nested])
+    except paipu.QueryError as e:  # polars wraps the OS error of a write (a full disk)
+        fail(str(e))
 
 
 @app.command()
@@ -1300,18 +1031,11 @@ def fraud(
     """Rank suspects of collusion, chip dumping and bot play (docs/fraud.md).
 
     Writes the players (profiles) and suspects tables beside the others."""
-    import json
-
-    from paipu.analysis.fraud import WATCH_Q, screen, write_tables
-    from paipu.analysis.queries import DatasetError
-    from paipu.replay.audit import audit_dataset, is_dataset
-    from paipu.replay.games import UnknownGame, game_name
-
     try:
-        game = game_name(game) if game else None
-    except UnknownGame as e:
+        game = paipu.game_name(game) if game else None
+    except paipu.UnknownGame as e:
         fail(str(e))
-    if not is_dataset(dataset):
+    if not paipu.is_dataset(dataset):
         fail(f"{dataset}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
     if min_hands < 1:
         fail("--min-hands must be 1 or more")
@@ -1319,40 +1043,29 @@ def fraud(
         fail("--fdr must be between 0 and 1")
     if top < 0:
         fail(f"--top must be 0 or more, got {top}")
-    from paipu.replay.distributed import ClusterError
-    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
-
     try:
-        done = audit_dataset(dataset, decisions=True, ray_address=ray)
+        done = paipu.audit_dataset(dataset, decisions=True, ray_address=ray)
         if done:
             err.print(f"{dataset}: audited {done} part files with decisions", markup=False)
-        result = screen(dataset, game, min_hands=min_hands, alpha=alpha)
-        write_tables(dataset, result, game)
-    except (DatasetError, DatasetLocked, DatasetWriteError, ClusterError) as e:
+        result = paipu.fraud_screen(dataset, game, min_hands=min_hands, alpha=alpha)
+        paipu.write_fraud_tables(dataset, result, game)
+    except (paipu.DatasetError, paipu.DatasetLocked, paipu.DatasetWriteError, paipu.ClusterError) as e:
         fail(str(e))
-    flagged = result.flagged
-    shown = result.tests[:len(flagged) + top]
-    watched = [t for t in result.tests[len(shown):] if t.watch]  # (those within --top are listed there)
     if as_json:
-        every = result.suspects().to_dicts()
-        for row in every:
-            row["evidence"] = json.loads(row["evidence"])
-        rows, watch = every[:len(shown)], [row for row in every[len(shown):] if row["watch"]]
-        sys.stdout.write(json.dumps({"suspects": rows, "watch": watch, "flagged": len(flagged), "tests": len(result.tests),
-                                     "players": result.players.height, "fdr": alpha}, ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(dumps(result.to_json(top), ensure_ascii=False, indent=1) + "\n")
         return
-    from paipu.analysis.fraud.words import suspect_lines, watch_lines
-
+    flagged = result.flagged
+    shown, watched = result.listed(top)
     out.print(f"{len(flagged)} suspects flagged among {len(result.tests)} tests of {result.players.height} "
               f"player profiles (false discovery rate {f'{alpha:.12f}'.rstrip('0')})", markup=False)
     for k, t in enumerate(shown, 1):
-        for line in suspect_lines(k, t, alpha):
+        for line in paipu.suspect_lines(k, t, alpha):
             out.print(line, markup=False, soft_wrap=True)
     if watched:
-        out.print(f"watch list: {len(watched)} not flagged, with q at most {WATCH_Q} or p at most 1 / the tests run "
+        out.print(f"watch list: {len(watched)} not flagged, with q at most {paipu.WATCH_Q} or p at most 1 / the tests run "
                   "(docs/fraud.md)", markup=False)
         for k, t in enumerate(watched, len(shown) + 1):
-            for line in watch_lines(k, t):
+            for line in paipu.watch_lines(k, t):
                 out.print(line, markup=False, soft_wrap=True)
 
 
@@ -1378,9 +1091,7 @@ def review(
     Without --hand, a dataset's hands (or a --sample) are reviewed into its reviews table
     and the rating columns of its players table; a rerun goes on with the hands not
     reviewed yet."""
-    from paipu.replay.audit import is_dataset
-
-    if hand is None and is_dataset(source):
+    if hand is None and paipu.is_dataset(source):
         _review_dataset(source, sample, seed, samples, budget, workers, ray)
         return
     if hand is None:
@@ -1392,9 +1103,7 @@ def review(
 
 def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_out: str | None, lang: str,
                  seed: int, samples: int, budget: float) -> None:
-    """``paipu review INPUT --hand ID``: one hand reviewed (replay.review), shown or written."""
-    from paipu.replay.io.sources import InputError
-
+    """``paipu review INPUT --hand ID``: one hand reviewed (paipu.review_hand), shown or written."""
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")
     if samples < 2 or budget < 0:
@@ -1402,19 +1111,16 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
     if html_out is not None:
         writable_file(html_out, "--html")
     try:
-        record = _find_records(source, [hand], first=True).get(hand)
-    except InputError as e:
+        record = paipu.find_records(source, [hand], first=True).get(hand)
+    except paipu.InputError as e:
         fail(str(e))
     if record is None:
         fail(f"no hand {hand!r} in {source}" + _nearest(source, hand))
     if seat is not None and not 0 <= seat < len(record["players"]):
         fail(f"--seat must be 0..{len(record['players']) - 1}")
-    from paipu.replay.api import previous_hand
-    from paipu.replay.review import review_hand
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn  # deferred: rich.progress costs 25 ms at startup
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    previous = previous_hand(source, record)  # a later hand of a Guandan match: the hand before it, as the audit chains them
+    previous = paipu.previous_hand(source, record)  # a later hand of a Guandan match: the hand before it, as the audit chains them
 
     budget_ms = budget or None  # 0: exactly --samples deals
     progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
@@ -1422,33 +1128,25 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
     task = progress.add_task("decisions", total=None)
     try:
         with progress:
-            result = review_hand(record, seats=None if seat is None else [seat], samples=samples,
-                                 budget_ms=budget_ms, seed=seed, previous=previous,
-                                 on_decision=lambda k, n: progress.update(task, completed=k, total=n))
+            result = paipu.review_hand(record, seats=None if seat is None else [seat], samples=samples,
+                                       budget_ms=budget_ms, seed=seed, previous=previous,
+                                       on_decision=lambda k, n: progress.update(task, completed=k, total=n))
     except ValueError as e:  # a hand the engine cannot set up (unknown game, bad deal)
         fail(f"{source}: hand {hand!r}: {e}")
     if html_out is not None:
-        from paipu.replay.html import write_page
-
         try:
-            write_page(record, html_out, lang, review=result)
+            paipu.write_page(record, html_out, lang, review=result)
         except OSError as e:
             fail(f"{html_out}: cannot write: {e.strerror}")
         err.print(f"wrote {html_out}", markup=False)
     if json_out:
-        import json
-
-        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(dumps(result.to_json(), ensure_ascii=False) + "\n")
     elif html_out is None:
-        from paipu.replay.review_view import review_lines
-
         # laid out for the terminal's width (40 columns and up); a pipe gets whole lines, 80 wide
-        for line in review_lines(result, lang, out.width if out.is_terminal else 80, samples=samples,
+        for line in paipu.review_lines(result, lang, out.width if out.is_terminal else 80, samples=samples,
                                  budget_ms=budget_ms, seed=seed):
             out.print(line, soft_wrap=not out.is_terminal)
-    from paipu.replay.api import replay_hand
-
-    v = replay_hand(record, previous=previous).violation
+    v = paipu.replay_hand(record, previous=previous).violation
     if v is not None and v.code != "incomplete":  # (a hand cut short is reviewed as far as it goes)
         where = "" if v.action is None else f" at action {v.action}"
         err.print(f"{source}: hand {hand!r} breaks a rule{where} ({v.code}): the decisions after it are not reviewed",
@@ -1458,14 +1156,8 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
 
 def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, budget: float, workers: int | None,
                     ray: str | None) -> None:
-    """``paipu review DS``: the dataset pass (replay.review_pass), then the players' rating."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from paipu.analysis.queries import DatasetError
-    from paipu.analysis.rating import update_players
-    from paipu.replay.distributed import ClusterError
-    from paipu.replay.io.commit import DatasetLocked, DatasetWriteError
-    from paipu.replay.review_pass import Settings, review_dataset
+    """``paipu review DS``: the dataset pass (paipu.review_dataset), then the players' rating."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn  # deferred: rich.progress costs 25 ms at startup
 
     if sample is not None and sample < 1:
         fail(f"--sample must be 1 or more, got {sample}")
@@ -1483,22 +1175,16 @@ def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, b
 
     try:
         with progress:
-            done = review_dataset(dataset, Settings(samples, budget or None, seed), sample, capped_workers(workers),
-                                  ray, on_chunk=lambda s: progress.advance(task, s.hands), on_start=start)
-        players = update_players(dataset)
-    except (DatasetError, DatasetLocked, DatasetWriteError, ClusterError) as e:
+            done = paipu.review_dataset(dataset, paipu.ReviewSettings(samples, budget or None, seed), sample,
+                                        capped_workers(workers), ray,
+                                        on_chunk=lambda s: progress.advance(task, s.hands), on_start=start)
+        players = paipu.update_players(dataset)
+    except (paipu.DatasetError, paipu.DatasetLocked, paipu.DatasetWriteError, paipu.ClusterError) as e:
         fail(str(e))
     err.print(f"{dataset}: reviewed {human.count(done.hands, 'hand')} ({done.decisions:,} decisions) of the "
               f"{selected:,} {'sampled' if sample is not None else 'in the dataset'}; "
               f"{selected - done.hands:,} were reviewed already", markup=False)
-    shown = players.filter(players["review_decisions"] > 0).sort("review_decisions", descending=True).head(20)
-    import polars as pl
-
-    pct = [(pl.col(f"review_{k}_rate") * 100).round(1).alias(f"{k} %") for k in ("match", "mistake", "blunder")]
-    _print_frame(shown.select("game", "variant", "player", pl.col("review_hands").alias("hands"),
-                              pl.col("review_decisions").alias("decisions"), pct[0],
-                              pl.col("review_mean_loss").round(2).alias("mean loss"), *pct[1:]),
-                 "rating (loss in points of win probability; docs/review.md)")
+    _print_frame(paipu.rating_table(players), "rating (loss in points of win probability; docs/review.md)")
 
 
 @app.command()
@@ -1510,23 +1196,19 @@ def report(
     replays: Annotated[str | None, typer.Option("--replays", help="a folder of 'paipu replay --hands' pages: the suspects' hands that have a page there link to it")] = None,
 ) -> None:
     """A self-contained HTML balance report for designers, with charts."""
-    from paipu.analysis.queries import DatasetError
-    from paipu.analysis.report import report_html, write_report
-    from paipu.replay.games import UnknownGame, game_name
-
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")
     if output != "-":
         writable_file(output, "--out", stdout="--out -")
     try:
-        game = game_name(game) if game else None
+        game = paipu.game_name(game) if game else None
         if output == "-":
-            doc, sections = report_html(dataset, output, game=game, lang=lang, replays=replays)
+            doc, sections = paipu.report_html(dataset, output, game=game, lang=lang, replays=replays)
             sys.stdout.write(doc)
             sys.stdout.flush()
             return
-        sections = write_report(dataset, output, game=game, lang=lang, replays=replays)
-    except (DatasetError, UnknownGame) as e:
+        sections = paipu.write_report(dataset, output, game=game, lang=lang, replays=replays)
+    except (paipu.DatasetError, paipu.UnknownGame) as e:
         fail(str(e))
     except BrokenPipeError:  # the reader of standard output is gone (| head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

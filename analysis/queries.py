@@ -271,3 +271,35 @@ def run_sql(root: str, query: str, safe: bool = False, memory: str | None = None
         if timer is not None:
             timer.cancel()
         con.close()
+
+
+def sql_query(root: str, query: str, safe: bool = False, memory: str | None = None, timeout: float | None = SAFE_TIMEOUT,
+          max_rows: int | None = SAFE_ROWS) -> pl.DataFrame:
+    """``paipu sql``: :func:`run_sql`, with DuckDB's own errors (a syntax error, a missing
+    table) as a :class:`QueryError` of one line ("query failed: ...")."""
+    try:
+        return run_sql(root, query, safe=safe, memory=memory, timeout=timeout, max_rows=max_rows)
+    except duckdb.Error as e:
+        raise QueryError(f"query failed: {' '.join(str(e).split())}") from None
+
+
+def write_parquet(df: pl.DataFrame, path: str) -> None:
+    """*df* as the Parquet file *path*, whole or not at all; an OSError as it comes, and
+    polars' wrapping of one (a full disk) as a :class:`QueryError` naming *path*."""
+    from paipu.replay.io.output import atomic_file
+
+    try:
+        with atomic_file(path, gz=False) as f:  # the old file or the new one
+            df.write_parquet(f)
+    except pl.exceptions.PolarsError as e:
+        raise QueryError(f"{path}: cannot write: {' '.join(str(e).split())}") from None
+
+
+def csv_text(df: pl.DataFrame) -> str:
+    """*df* as CSV, every list or struct column as JSON text (CSV holds no nested values)."""
+    import json
+
+    nested = [name for name, dtype in df.schema.items() if dtype.is_nested()]
+    return df.with_columns([pl.Series(name, [None if v is None else json.dumps(v, ensure_ascii=False, default=str)
+                                             for v in df[name].to_list()], dtype=pl.String)
+                            for name in nested]).write_csv()

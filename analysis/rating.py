@@ -152,3 +152,14 @@ def update_players(root: str) -> pl.DataFrame:
             staged.write(os.path.join("players", f"game={game}", "part-0.parquet"), part.drop("game").to_arrow())
         staged.commit()
     return players
+
+
+def rating_table(players: pl.DataFrame, rows: int = 20) -> pl.DataFrame:
+    """The rated players for people (``paipu review DS``): the *rows* with the most
+    decisions reviewed, with their hands, decisions, match rate, mean loss and mistake and
+    blunder rates (rates as per cent, one decimal)."""
+    shown = players.filter(players["review_decisions"] > 0).sort("review_decisions", descending=True).head(rows)
+    pct = [(pl.col(f"review_{k}_rate") * 100).round(1).alias(f"{k} %") for k in ("match", "mistake", "blunder")]
+    return shown.select("game", "variant", "player", pl.col("review_hands").alias("hands"),
+                        pl.col("review_decisions").alias("decisions"), pct[0],
+                        pl.col("review_mean_loss").round(2).alias("mean loss"), *pct[1:])

@@ -13,18 +13,22 @@
 
 from __future__ import annotations
 
+import difflib
+import os
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
-from .cards import CARD_NAMES, parse_cards
+from .cards import CARD_NAMES, card_name, over_deck, parse_cards
 from .combos import Combo, any_beats, strongest
 from .games import find_game, find_rules
-from .record import check_record
-from .replayer import Replay, replay, walk
+from .rules import Rules
 from .verdicts import Code, RecordError, Violation
 
-__all__ = ["RecordError", "read_records", "replay_hand", "previous_hand", "classify", "beats", "legal_moves", "ingest",
-           "audit"]
+if TYPE_CHECKING:
+    from .replayer import Replay
+
+__all__ = ["RecordError", "read_records", "replay_hand", "previous_hand", "classify", "beats", "legal_moves", "ingest", "audit",
+           "play_cards", "Reading", "readings", "find_records", "nearest_ids", "hand_ids", "is_dataset"]
 
 
 def read_records(*inputs: str, fmt: str = "auto", errors: str = "raise") -> Iterator[dict]:
@@ -48,9 +52,77 @@ def read_records(*inputs: str, fmt: str = "auto", errors: str = "raise") -> Iter
 
 
 def _is_dataset(path: str) -> bool:
-    import os
-
     return os.path.isdir(os.path.join(path, "hands"))
+
+
+def is_dataset(path: str) -> bool:
+    """*path* is a dataset (a folder or object storage URI with a ``hands`` table)."""
+    from .audit import is_dataset as found
+
+    return found(path)
+
+
+def find_records(source: str, ids: list[str] | None, first: bool = False) -> dict[str, dict]:
+    """The records of *ids* in *source* (a record file, folder or dataset) by id: every
+    readable one when *ids* is None, only the first found with *first*; the first of a
+    repeated id. Unreadable hands are passed over."""
+    from .io.readers import iter_items
+
+    found: dict[str, dict] = {}
+    if is_dataset(source):
+        from .io.dataset import read_records as dataset_records
+
+        for record in dataset_records(source, ids):
+            found.setdefault(record["id"], record)
+            if first:
+                break
+        return found
+    wanted = None if ids is None else set(ids)
+    for item in iter_items([source], strict=False):
+        taken = item.record
+        if taken is not None and (wanted is None or taken["id"] in wanted):
+            found.setdefault(taken["id"], taken)
+            if first or (wanted is not None and len(found) == len(wanted)):
+                break
+    return found
+
+
+def nearest_ids(source: str, hand: str, n: int = 5) -> list[str]:
+    """At most *n* hand ids of *source* (a record file, folder or dataset) that look like
+    *hand* (difflib's close matches), the closest first."""
+    from .io.readers import iter_items
+
+    if is_dataset(source):
+        from .io.dataset import hand_ids as ids_of
+
+        ids = ids_of(source)
+    else:
+        ids = [item.record["id"] for item in iter_items([source], strict=False) if item.record is not None]
+    return difflib.get_close_matches(hand, ids, n=n, cutoff=0.5)
+
+
+#: the largest @FILE of hand ids read (a million ids and more)
+MAX_ID_LIST = 16 << 20
+
+
+def hand_ids(values: list[str], what: str = "--hands") -> list[str]:
+    """Hand ids from *values*, each comma-separated ids or ``@FILE`` (one id a line; blank
+    lines and ``#`` lines skipped), in order, each once; an unreadable or too large file is
+    an :class:`~replay.io.sources.InputError` (an OSError) naming it with *what*.
+
+    >>> hand_ids(["a,b", " c ", "a"])
+    ['a', 'b', 'c']
+    """
+    from .io.sources import read_small
+
+    ids: list[str] = []
+    for value in values:
+        if value.startswith("@"):
+            text = read_small(value[1:], MAX_ID_LIST, what).decode("utf-8-sig", "replace")
+            ids += [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        else:
+            ids += [x.strip() for x in value.split(",") if x.strip()]
+    return list(dict.fromkeys(ids))
 
 
 def replay_hand(record: Any, detail: bool = False, previous: dict | None = None) -> Replay:
@@ -58,6 +130,9 @@ def replay_hand(record: Any, detail: bool = False, previous: dict | None = None)
     structural checks audit makes (misspelt cards in actions left to the replay, as
     there), whose failure is the verdict (``bad_record``, ``unknown_game``, ...) instead
     of a replay of a record the engine does not take (a string seat gave engine_error)."""
+    from .record import check_record  # deferred, with the replayer: combo and beats read no record (15 ms)
+    from .replayer import Replay, replay
+
     try:
         check_record(record, action_cards=False)
     except RecordError as e:
@@ -91,8 +166,6 @@ def previous_hand(source: str, record: dict) -> dict | None:
 def _match_records(source: str, game: str, match_id: Any) -> Iterator[dict]:
     """The records of *game* in *source* whose match is *match_id*, in the input's order
     (a dataset: its hands part files in the audit's order, only that match's hands read)."""
-    from .audit import is_dataset
-
     if is_dataset(source):
         from .io import store
         from .io.dataset import iter_hand_files, records_of_part
@@ -113,20 +186,98 @@ def _match_records(source: str, game: str, match_id: Any) -> Iterator[dict]:
             yield r
 
 
+def _text(cards: str | list[str]) -> str:
+    return cards if isinstance(cards, str) else " ".join(cards)
+
+
+def play_cards(rules: Rules, cards: str | list[str]) -> list[int]:
+    """The card ids of *cards* as one play of *rules*; a ValueError of one line when a card
+    is misspelt (:class:`~replay.cards.CardError`), there is none, there are more than a
+    play of the game holds, or a card comes more often than the game's deck holds it.
+
+    >>> play_cards(find_rules("ddz"), "3h 3h")
+    Traceback (most recent call last):
+    ...
+    ValueError: 3h 2 times in '3h 3h': the deck of doudizhu/huopin holds one
+    """
+    text = _text(cards)
+    ids = parse_cards(text)
+    if not ids:
+        raise ValueError(f"no cards in {text!r}")
+    if len(ids) > rules.max_play:
+        raise ValueError(f"{len(ids)} cards: a play of {rules.game}/{rules.variant} holds at most {rules.max_play}")
+    for card, times, held in over_deck(ids, rules.deck):  # a card twice where the game has one deck
+        deck = f"the deck of {rules.game}/{rules.variant}"
+        raise ValueError(f"{card_name(card)} {times} times in {text!r}: {deck} holds {'one' if held == 1 else held}"
+                         if held else f"{card_name(card)} in {text!r}: not in {deck}")
+    return ids
+
+
 def classify(game: str, cards: str | list[str], variant: str | None = None,
-             level: str | None = None) -> tuple[Combo, ...]:
+             level: str | None = None, strict: bool = False) -> tuple[Combo, ...]:
     """Every reading of *cards* (text like ``"3h 3s"`` or a list of card names) in *game*;
-    empty when they form no combination."""
+    empty when they form no combination. *strict*: the cards must be a possible play of
+    the game (:func:`play_cards`, else a ValueError), as ``paipu combo`` asks."""
     rules = find_rules(game, variant)
-    ids = parse_cards(cards if isinstance(cards, str) else " ".join(cards))
+    ids = play_cards(rules, cards) if strict else parse_cards(_text(cards))
     return find_game(rules.game).classify(rules, ids, level) if ids else ()
 
 
 def beats(game: str, a: str | list[str], b: str | list[str], variant: str | None = None,
-          level: str | None = None) -> bool:
-    """True when *a*, played on *b*, is a combination that beats it (``paipu beats``)."""
-    ra, rb = classify(game, a, variant, level), classify(game, b, variant, level)
+          level: str | None = None, strict: bool = False) -> bool:
+    """True when *a*, played on *b*, is a combination that beats it (``paipu beats``).
+    *strict*: each is a possible play (:func:`play_cards`) and the two come from one deck,
+    else a ValueError."""
+    ra, rb = classify(game, a, variant, level, strict), classify(game, b, variant, level, strict)
+    if strict:
+        rules = find_rules(game, variant)
+        for card, times, held in over_deck(parse_cards(_text(a)) + parse_cards(_text(b)), rules.deck):
+            raise ValueError(f"{card_name(card)} {times} times in {_text(a)!r} and {_text(b)!r} together: the deck of "
+                             f"{rules.game}/{rules.variant} holds {'one' if held == 1 else held}")
     return bool(ra and rb and any_beats(ra, strongest(rb)))
+
+
+class Reading(TypedDict):
+    """One reading of a play (``paipu combo --json``): its kind and Chinese name, its size,
+    the rank that names it ("" for none), whether it is a bomb, its tier and strength, and
+    for the games that count bomb stars, its stars."""
+
+    type: str
+    name_zh: str
+    cards: int
+    rank: str
+    bomb: bool
+    tier: int
+    strength: list[int]
+    stars: NotRequired[int]
+
+
+def readings(game: str, cards: str | list[str], variant: str | None = None,
+             level: str | None = None) -> list[Reading]:
+    """The readings of *cards* as one play of *game* (``paipu combo``), strongest first as
+    the game lists them; empty when they form no combination; a ValueError of one line
+    when they cannot be a play (:func:`play_cards`).
+
+    >>> [(r["type"], r["rank"], r["bomb"]) for r in readings("ddz", "SJ BJ")]
+    [('rocket', 'BJ', True)]
+    """
+    from .rows import rows_of
+    from .words import words_of
+
+    rules = find_rules(game, variant)
+    declared = find_game(rules.game)
+    combos = classify(game, cards, variant, level, strict=True)
+    level_rank = declared.parse_level(level) if declared.parse_level else None
+    if not combos:
+        return []
+    items: list[Reading] = [{"type": c.kind, "name_zh": declared.kinds.get(c.kind, ""), "cards": c.size,
+                             "rank": words_of(rules).name_key(c, rules, level_rank) or "",
+                             "bomb": c.tier > 0, "tier": c.tier, "strength": [c.tier, c.key]} for c in combos]
+    rows = rows_of(rules)
+    if rows.counts_stars:
+        for item, c in zip(items, combos):
+            item["stars"] = rows.bomb_stars(c)
+    return items
 
 
 def legal_moves(record: dict, upto: int) -> list[list[str]]:
@@ -135,6 +286,8 @@ def legal_moves(record: dict, upto: int) -> list[list[str]]:
 
     :raises ValueError: when one of those actions breaks a rule (its verdict in the message).
     """
+    from .replayer import walk
+
     r = walk(record, upto=upto)
     if r.violation is not None:
         raise ValueError(f"{r.violation.code} at action {r.violation.action}: {r.violation.message}")

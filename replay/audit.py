@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from .io.readers import iter_file
 from .io.sources import Item, expand_inputs
 from .replayer import Replay, plays_matches, replay
-from .verdicts import Code, Violation, verdict_json
+from .verdicts import Code, VerdictJson, Violation, verdict_json
 
 @dataclass
 class Verdict:
@@ -26,7 +26,7 @@ class Verdict:
     def ok(self) -> bool:
         return self.violation is None
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> VerdictJson:
         return verdict_json(self.id, self.violation, f"{self.source}:{self.line}")
 
 
@@ -62,6 +62,14 @@ def is_dataset(path: str) -> bool:
         except OSError:
             return False
     return os.path.isdir(path) and os.path.isdir(os.path.join(path, "hands"))
+
+
+def dataset_hands(root: str) -> int:
+    """The hands of the dataset *root* (its hands part files' row counts: no table read)."""
+    from .io.dataset import iter_hand_files
+    from .io.store import parquet_rows
+
+    return sum(parquet_rows(h) for _, h, _ in iter_hand_files(root))
 
 
 def verdict_of_item(item: Item, matches=None) -> Verdict:

@@ -352,15 +352,28 @@ def review_data(review: Any) -> dict:
 PAGE_OPTIONS = 8
 
 
-def write_page(record: dict, path: str, lang: str = "en", review: Any = None) -> dict | None:
-    """Write the page of *record* to *path* (whole or not at all); returns its violation or
-    None. *review* (a ``HandReview``): each reviewed step shows its options as bars, the
-    move list its flags."""
-    data = hand_data(record, lang)
+def write_page(record: dict, path: str, lang: str = "en", review: Any = None) -> Violation | None:
+    """Write the page of *record* to *path* (whole or not at all); returns the rule it
+    breaks or None. *review* (a ``HandReview``): each reviewed step shows its options as
+    bars, the move list its flags."""
+    frames = _Frames(record, lang)
+    verdict = walk(record, frames).violation
+    data = frames.data
     if review is not None:
         data["review"] = review_data(review)
     text = page(data)
     from .io.output import write_bytes
 
     write_bytes(path, text.encode("utf-8"), gz=False)  # never onto a device or a FIFO (NotRegularFile)
-    return data["violation"]
+    return verdict
+
+
+def write_index(path: str, pages: list[tuple[str, Violation | None]]) -> None:
+    """The ``index.html`` of a folder of replays at *path*: each (hand id, the rule it
+    breaks) linked to its page (:func:`html_name`), the rule's code beside it."""
+    from .io.output import write_bytes
+
+    items = [f"<li><a href='{escape(html_name(hand_id))}'>{escape(hand_id)}</a>"
+             f"{escape(f' — {v.code}' if v else '')}</li>" for hand_id, v in pages]
+    write_bytes(path, (f"<!doctype html><html><head><meta charset='utf-8'><title>paipu replays</title></head>"
+                       f"<body><h1>paipu replays</h1><ul>{''.join(items)}</ul></body></html>").encode(), gz=False)

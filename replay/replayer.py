@@ -17,7 +17,7 @@ from .games import UnknownGame, find_game, find_rules
 from .kernel import compiled
 from .rules import Rules
 from .table import Table, compare_result
-from .verdicts import Code, Event, Violation, verdict_json
+from .verdicts import Code, Event, VerdictJson, Violation, verdict_json
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Replay:
     def ok(self) -> bool:
         return self.violation is None
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> VerdictJson:
         return verdict_json(self.id, self.violation)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 from enum import StrEnum
 
 
@@ -39,11 +39,28 @@ class Violation:
     message: str
     seat: int | None = None
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> ViolationJson:
         return {"code": str(self.code), "action": self.action, "message": self.message}
 
 
-def verdict_json(hand_id: object, violation: Violation | None, source: str | None = None) -> dict[str, object]:
+class ViolationJson(TypedDict):
+    """A violation in a verdict's JSON (format.md)."""
+
+    code: str
+    action: int | None
+    message: str
+
+
+class VerdictJson(TypedDict):
+    """A hand's verdict as JSON (format.md, :func:`verdict_json`)."""
+
+    id: object
+    ok: bool
+    violations: list[ViolationJson]
+    source: NotRequired[str]
+
+
+def verdict_json(hand_id: object, violation: Violation | None, source: str | None = None) -> VerdictJson:
     """A hand's verdict as JSON (format.md): ``id``, ``ok``, ``violations`` and, for a hand
     read from a file, its ``source`` (``file:line``); what ``paipu audit --jsonl`` and
     ``paipu replay --json`` print, :meth:`Replay.to_json <replay.replayer.Replay.to_json>`
@@ -52,8 +69,8 @@ def verdict_json(hand_id: object, violation: Violation | None, source: str | Non
     >>> verdict_json("h1", Violation(Code.AFTER_END, 9, "after the end"), "a.jsonl:3")
     {'id': 'h1', 'ok': False, 'violations': [{'code': 'after_end', 'action': 9, 'message': 'after the end'}], 'source': 'a.jsonl:3'}
     """
-    out: dict[str, object] = {"id": hand_id, "ok": violation is None,
-                              "violations": [violation.to_json()] if violation else []}
+    out: VerdictJson = {"id": hand_id, "ok": violation is None,
+                        "violations": [violation.to_json()] if violation else []}
     if source is not None:
         out["source"] = source
     return out

@@ -235,7 +235,7 @@ def test_fraud_prints_the_watch_list_apart_and_json_carries_it(tmp_path, monkeyp
 
     import polars as pl
 
-    import paipu.analysis.fraud as fraud
+    import paipu
     from paipu.analysis.fraud import FraudResult, Test
 
     flag = Test("co_seating", "doudizhu", "huopin", "A", "B", 1e-9, 5.0, 40, {
@@ -245,9 +245,9 @@ def test_fraud_prints_the_watch_list_apart_and_json_carries_it(tmp_path, monkeyp
     quiet = Test("co_seating", "doudizhu", "huopin", "E", "F", 0.4, 1.1, 30, {
         "sittings_together": 3, "expected": 2.7, "sittings_a": 30, "sittings_b": 33}, q=1.0)
     result = FraudResult(pl.DataFrame({"player": list("ABCDEF")}), [flag, watched, quiet], 0.01)
-    monkeypatch.setattr(fraud, "screen", lambda *a, **k: result)
-    monkeypatch.setattr(fraud, "write_tables", lambda *a, **k: None)
-    monkeypatch.setattr("paipu.replay.audit.audit_dataset", lambda *a, **k: 0)
+    monkeypatch.setattr(paipu, "fraud_screen", lambda *a, **k: result)  # (the names the command line calls)
+    monkeypatch.setattr(paipu, "write_fraud_tables", lambda *a, **k: None)
+    monkeypatch.setattr(paipu, "audit_dataset", lambda *a, **k: 0)
     (tmp_path / "hands").mkdir()
     r = invoke("fraud", str(tmp_path))
     assert r.exit_code == 0, r.stderr
@@ -269,7 +269,7 @@ def test_fraud_prints_the_watch_list_apart_and_json_carries_it(tmp_path, monkeyp
 def test_fraud_text_is_for_people(tmp_path, monkeypatch):
     import polars as pl
 
-    import paipu.analysis.fraud as fraud
+    import paipu
     from paipu.analysis.fraud import FraudResult, Test
 
     soft = Test("soft_play", "doudizhu", "huopin", "A", "B", 3.4e-35, 0.714, 785, {
@@ -285,9 +285,9 @@ def test_fraud_text_is_for_people(tmp_path, monkeypatch):
         "receiver_hands_elsewhere": 1280, "share_flowed": 9.5, "coins_flowed": 12000.0, "t_giver": -3.575,
         "t_receiver": 5.225, "t_df": 24}, q=0.5)
     result = FraudResult(pl.DataFrame({"player": ["A", "B", "C"]}), [soft, bot, flow], 0.01)
-    monkeypatch.setattr(fraud, "screen", lambda *a, **k: result)
-    monkeypatch.setattr(fraud, "write_tables", lambda *a, **k: None)
-    monkeypatch.setattr("paipu.replay.audit.audit_dataset", lambda *a, **k: 0)
+    monkeypatch.setattr(paipu, "fraud_screen", lambda *a, **k: result)  # (the names the command line calls)
+    monkeypatch.setattr(paipu, "write_fraud_tables", lambda *a, **k: None)
+    monkeypatch.setattr(paipu, "audit_dataset", lambda *a, **k: 0)
     (tmp_path / "hands").mkdir()
     r = invoke("fraud", str(tmp_path), "--top", "1")
     assert r.exit_code == 0, r.stderr
@@ -364,12 +364,12 @@ def test_sql_without_a_statement_is_a_one_line_error(small_ds, query, safe):
 def test_labels_errors_name_the_labels_file(tmp_path, monkeypatch):
     out, labels = tmp_path / "pop.jsonl", tmp_path / "labels.csv"
     labels.write_text("old\n")
-    import paipu.replay.sim.population as population
+    import paipu
 
     def full(path, pop):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(population, "write_labels", full)
+    monkeypatch.setattr(paipu, "write_labels", full)
     one_line_error(invoke("simulate", "-g", "ddz", "-n", "3", "--players", "6", "--labels", str(labels),
                           "--out", str(out)), f"{labels}: No space left on device")
     if os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode):

@@ -124,7 +124,7 @@ def test_a_full_disk_is_a_one_line_error(dataset, tmp_path, monkeypatch):
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "x"))
 
-    monkeypatch.setattr(paipu.analysis.report, "write_report", full)
+    monkeypatch.setattr(paipu, "write_report", full)
     one_line_error(invoke("report", dataset, "--out", str(tmp_path / "r.html")), "x: No space left on device")
     monkeypatch.setattr(paipu.replay.io.jsonl, "record_to_json", full)
     one_line_error(invoke("simulate", "-g", "ddz", "-n", "5", "--out", str(tmp_path / "s.jsonl")),

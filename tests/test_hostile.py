@@ -904,7 +904,7 @@ def test_sql_safe_bounds_memory_rows_and_its_own_settings(small_ds):
 def test_inputs_that_are_not_regular_files_or_too_large_are_refused_in_one_line(tmp_path, monkeypatch):
     """``--rules /dev/zero`` and ``replay --hands @/dev/zero`` read until memory ran out
     (MemoryError tracebacks); so did a FIFO, and any file however large."""
-    from paipu import cli as cli_module
+    from paipu.replay import api as api_module
     from paipu.replay.io.jsonl import write_jsonl
     from paipu.replay.sim import settings
 
@@ -915,11 +915,11 @@ def test_inputs_that_are_not_regular_files_or_too_large_are_refused_in_one_line(
     assert (r.exit_code, r.stderr) == (2, f"error: {tmp_path / 'rules.toml'}: 1,229 bytes, more than the limit "
                                           "of 1,000\n")
     (tmp_path / "ids.txt").write_text("".join(f"{r['id']}\n" for r in GOOD))
-    monkeypatch.setattr(cli_module, "MAX_ID_LIST", 50)
+    monkeypatch.setattr(api_module, "MAX_ID_LIST", 50)
     r = cli("replay", str(tmp_path / "h.jsonl"), "--hands", f"@{tmp_path / 'ids.txt'}", "--html", str(tmp_path / "p"))
     assert (r.exit_code, r.stderr) == (2, f"error: --hands {tmp_path / 'ids.txt'}: 104 bytes, more than the limit "
                                           "of 50\n")
-    monkeypatch.setattr(cli_module, "MAX_ID_LIST", 104)
+    monkeypatch.setattr(api_module, "MAX_ID_LIST", 104)
     r = cli("replay", str(tmp_path / "h.jsonl"), "--hands", f"@{tmp_path / 'ids.txt'}", "--html", str(tmp_path / "p"))
     assert r.exit_code == 0 and len(os.listdir(tmp_path / "p")) == len(GOOD) + 1
     os.mkfifo(tmp_path / "fifo")  # last: before the fix, reading these never ended

@@ -181,3 +181,45 @@ def test_docs_list_the_layers():
     for (_, modules, forbids), layer in zip(rows, LAYERS):
         assert re.findall(r"`([\w.*]+)`", modules) == list(layer.modules), layer.name
         assert re.findall(r"\w+", forbids.replace("—", "")) == list(layer.forbids), layer.name
+
+
+def _public_uses(source: str) -> tuple[list[str], list[str]]:
+    """What *source* (a module's text) takes from paipu: (the paipu modules it imports
+    other than ``paipu`` itself, with their lines; the names it reads from ``paipu``, by
+    ``from paipu import X`` or ``paipu.X``)."""
+    tree = ast.parse(source)
+    modules: list[str] = []
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules += [f"{a.name} (line {node.lineno})" for a in node.names
+                        if a.name.startswith("paipu.")]
+        elif isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] == "paipu"):
+            if node.level or node.module != "paipu":
+                modules.append(f"{'.' * node.level}{node.module or ''} (line {node.lineno})")
+            else:
+                names += [a.name for a in node.names]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "paipu":
+            names.append(node.attr)
+    return modules, names
+
+
+def test_public_uses_reads_imports_and_attributes():
+    modules, names = _public_uses("import paipu\nimport paipu.replay.api\nfrom paipu import fmt\n"
+                                  "def f():\n    from paipu.analysis import queries\n    return paipu.games(), paipu.bogus\n")
+    assert modules == ["paipu.replay.api (line 2)", "paipu.analysis (line 5)"]
+    assert sorted(names) == ["bogus", "fmt", "games"]
+
+
+def test_the_cli_uses_only_the_public_api():
+    """cli.py is a client of the library (docs/api.md, "The library behind the command
+    line"): it imports no paipu module but ``paipu`` (no function-level import either), and
+    every name it takes from ``paipu`` is public (``paipu.__all__``) and documented."""
+    modules, names = _public_uses(_origin("paipu.cli").read_text())
+    assert modules == []
+    assert sorted(set(names) - set(paipu.__all__)) == []
+    docs = Path(__file__).parents[1] / "docs" / "api.md"
+    if docs.exists():
+        text = docs.read_text()
+        documented = set(re.findall(r"\bpaipu\.(\w+)", text)) | set(re.findall(r"`(\w+)", text))
+        assert sorted(set(paipu.__all__) - documented) == []

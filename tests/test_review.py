@@ -243,10 +243,8 @@ def test_review_html_draws_bars_flags_and_escapes_names(tmp_path):
 def test_replay_review_marks_the_flagged_moves(monkeypatch):
     import functools
 
-    from paipu.replay import review
-
     # (the replay reviews at the defaults, whose deals hang on the machine's speed: fixed here)
-    monkeypatch.setattr(review, "review_hand", functools.partial(review_hand, seats=[1, 2], samples=8, budget_ms=None))
+    monkeypatch.setattr(paipu, "review_hand", functools.partial(review_hand, seats=[1, 2], samples=8, budget_ms=None))
     r = invoke("replay", HANDMADE, "--review")
     lines = r.stdout.splitlines()
     at = next(k for k, line in enumerate(lines) if line.startswith(" 10  1 李四"))
@@ -260,9 +258,7 @@ def test_replay_pages_of_several_hands_carry_their_reviews(monkeypatch, tmp_path
     import json
     import re
 
-    from paipu.replay import review
-
-    monkeypatch.setattr(review, "review_hand", functools.partial(review_hand, seats=[1], samples=2, budget_ms=None))
+    monkeypatch.setattr(paipu, "review_hand", functools.partial(review_hand, seats=[1], samples=2, budget_ms=None))
     source = "sample_logs/doudizhu_simulated.jsonl"
     ids = [r["id"] for r in list(paipu.read_records(source))[:2]]
     r = invoke("replay", source, "--hands", ",".join(ids), "--html", str(tmp_path), "--review")

@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypedDict
 
 import numpy as np
 import polars as pl
@@ -74,6 +75,19 @@ class Test:
     more: int | None = None  # of the watched: about how many more of its units (n) would flag it
 
 
+class FraudJson(TypedDict):
+    """:meth:`FraudResult.to_json`: the suspects listed and the watched (rows of
+    :meth:`FraudResult.suspects`), the flagged, tests and player profiles counted, the
+    false discovery rate."""
+
+    suspects: list[dict[str, Any]]
+    watch: list[dict[str, Any]]
+    flagged: int
+    tests: int
+    players: int
+    fdr: float
+
+
 @dataclass
 class FraudResult:
     players: pl.DataFrame
@@ -87,6 +101,23 @@ class FraudResult:
     @property
     def watched(self) -> list[Test]:
         return [t for t in self.tests if t.watch]
+
+    def listed(self, top: int = 0) -> tuple[list[Test], list[Test]]:
+        """What ``paipu fraud`` lists: the flagged tests and *top* more of the best
+        ranked, then the watched ones not among them."""
+        shown = self.tests[:len(self.flagged) + top]
+        return shown, [t for t in self.tests[len(shown):] if t.watch]  # (those within *top* are listed there)
+
+    def to_json(self, top: int = 0) -> FraudJson:
+        """``paipu fraud --json``: the rows of :meth:`suspects` listed (:meth:`listed`),
+        each test's evidence as data, and the counts."""
+        every = self.suspects().to_dicts()
+        for row in every:
+            row["evidence"] = json.loads(row["evidence"])
+        shown = len(self.listed(top)[0])
+        return {"suspects": every[:shown], "watch": [row for row in every[shown:] if row["watch"]],
+                "flagged": len(self.flagged), "tests": len(self.tests), "players": self.players.height,
+                "fdr": self.alpha}
 
     def suspects(self) -> pl.DataFrame:
         """Every test as a row, ranked (flagged first, then by q and p)."""

@@ -453,6 +453,14 @@ def read_records(root: str, ids: Iterable[str] | None = None) -> Iterator[dict]:
         yield from records_of_part(game, hands_path, actions_path, wanted)
 
 
+def hand_ids(root: str) -> list[str]:
+    """Every hand id of the local dataset *root* (its ``id`` column only), part file by
+    part file in the order of their paths."""
+    folder = os.path.abspath(os.path.join(root, "hands"))
+    paths = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(folder) for f in fs if f.endswith(".parquet"))
+    return [i for f in paths for i in store.read_parquet(f, columns=["id"])["id"].to_pylist()]
+
+
 def records_of_part(game: str, hands_path: str, actions_path: str | None, wanted: set[str] | None = None) -> Iterator[dict]:
     """The records of one hands part file and its actions part file, built column by
     column: each column is read into Python once, and a hand's actions are a slice of

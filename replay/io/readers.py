@@ -82,6 +82,17 @@ def iter_file(path: str, fmt: str = "auto", strict: bool = True) -> Iterator[Ite
     raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
 
 
+def check_format(fmt: str) -> None:
+    """A ValueError of one line unless *fmt* is one of :data:`FORMATS` or a usable mapping
+    file (docs/formats.md: its :class:`~replay.io.mapping.MappingError`)."""
+    from .mapping import load_mapping
+
+    if is_mapping(fmt):
+        load_mapping(fmt)
+    elif fmt not in FORMATS:
+        raise ValueError(f"must be one of {', '.join(FORMATS)} or a mapping file (.toml), got {fmt!r}")
+
+
 def iter_items(inputs: list[str], fmt: str = "auto", strict: bool = True) -> Iterator[Item]:
     """Every hand of every input (files, folders, globs), in order."""
     for path in expand_inputs(inputs):

@@ -116,6 +116,21 @@ def size_of(path: str) -> int:
         return 0
 
 
+def read_size(path: str) -> int:
+    """The bytes ingest reads from *path*: its size, or for gzip what it unpacks to (the
+    trailer's size field, modulo 4 GiB). Ingest counts its progress in unpacked bytes:
+    with the packed size as the total, the bar of a .gz input ran to several hundred per cent."""
+    size = size_of(path)
+    if not path.endswith(".gz") or size < 18:
+        return size
+    try:
+        with open(path, "rb") as f:
+            f.seek(-4, os.SEEK_END)
+            return int.from_bytes(f.read(4), "little") or size
+    except OSError:
+        return size
+
+
 def read_small(path: str, limit: int, what: str) -> bytes:
     """The bytes of a small input (a TOML file of rules, a list of hand ids): a regular file
     of at most *limit* bytes, else an :class:`InputError` of one line (``/dev/zero`` or a

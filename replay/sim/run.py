@@ -84,6 +84,48 @@ def encode(record: dict, text: bool) -> bytes:
     return ("\n" + record_to_text(record)).encode() if text else record_to_json(record) + b"\n"
 
 
+#: the files simulate writes, by ending (each may also end in .gz): JSONL or the text format
+SIMULATED = {".jsonl": "jsonl", ".ndjson": "jsonl", ".paipu": "text", ".txt": "text"}
+
+
+def output_format(output: str) -> str:
+    """jsonl or text, by the name of the file *output* ('-': JSONL on standard output); a
+    ValueError for any other ending (a .csv got JSONL without a word).
+
+    >>> output_format("-"), output_format("a.paipu.gz")
+    ('jsonl', 'text')
+    """
+    if output == "-":
+        return "jsonl"
+    base = output.removesuffix(".gz")
+    for ending, kind in SIMULATED.items():
+        if base.endswith(ending):
+            return kind
+    raise ValueError(f"simulate writes {', '.join(SIMULATED)} (JSONL or the text format), "
+                     "optionally gzipped as .gz, or '-' for standard output")
+
+
+def default_workers(hands: int, settings: int, cores: int) -> int:
+    """The processes to play *hands* deals under *settings* settings on *cores* cores: one
+    for a single block of work, else every core up to the blocks there are."""
+    return min(cores, job_count(hands, settings)) if hands * settings > BLOCK else 1
+
+
+def write_records(output: str, records: Iterable[dict], text: bool) -> int:
+    """*records* into *output* ("-": stdout) in JSONL or the text format, the file whole
+    or not at all (:func:`~replay.io.output.atomic_file`); the records written."""
+    from ..io.output import atomic_file
+
+    n = 0
+    with nullcontext(sys.stdout.buffer) if output == "-" else atomic_file(output) as f:
+        for record in records:
+            chunk = encode(record, text)
+            f.write(chunk[1:] if n == 0 and text else chunk)
+            n += 1
+        f.flush()
+    return n
+
+
 def run_job(job: Job) -> list[bytes]:
     """A worker's block, encoded (the text format's records each start with a blank line)."""
     return [encode(r, job.text) for r in records(job)]
