@@ -883,9 +883,7 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
                  review: bool = False) -> int:
     """One page per hand and an index.html into *folder* (*review*: each hand reviewed, its
     flags on its page); the exit code (1: a hand breaks a rule or is missing)."""
-    from html import escape
-
-    from paipu.replay.html import html_name, write_page
+    from paipu.replay.html import html_name, index_page, write_page
 
     try:
         os.makedirs(folder, exist_ok=True)
@@ -906,14 +904,12 @@ def _write_pages(records: dict[str, dict], wanted: list[str], folder: str, lang:
             bad += 1
             continue
         bad += v is not None
-        note = f" — {v['code']}" if v else ""
-        items.append(f"<li><a href='{escape(name)}'>{escape(hand_id)}</a>{escape(note)}</li>")
+        items.append({"file": name, "id": hand_id, "code": v["code"] if v else None})
     from paipu.replay.io.output import write_bytes
 
     index = os.path.join(folder, "index.html")
     try:
-        write_bytes(index, (f"<!doctype html><html><head><meta charset='utf-8'><title>paipu replays</title></head>"
-                            f"<body><h1>paipu replays</h1><ul>{''.join(items)}</ul></body></html>").encode(), gz=False)
+        write_bytes(index, index_page(items).encode(), gz=False)
     except OSError as e:
         fail(f"{index}: cannot write: {e.strerror}")
     err.print(f"wrote {human.count(len(items), 'hand')} to {folder}", markup=False)
