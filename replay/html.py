@@ -306,6 +306,12 @@ def render(package: str, template: str, **values: Any) -> str:
     return templates(package).get_template(template).render(**values)
 
 
+def macros(package: str, template: str) -> Any:
+    """The macros of the template *template* of *package* (:func:`templates`) as attributes,
+    each returning the fragment it renders as Markup (for a page to place unescaped)."""
+    return templates(package).get_template(template).module
+
+
 def page(data: dict) -> str:
     """The self-contained HTML page of a hand's data (no network, no external file)."""
     from markupsafe import Markup
