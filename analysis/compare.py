@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import polars as pl
+from markupsafe import Markup
 
 from paipu.replay.fmt import p_value
 from .inference import _normal_p, holm, mean_interval
@@ -208,23 +209,18 @@ def compare(root: str, game: str | None = None, variant: str | None = None) -> p
     return paired(hands(root, game, variant))
 
 
-def report_section(root: str, game: str | None, table) -> list[tuple[str, str, str]]:
+def report_section(root: str, game: str | None, table) -> list[tuple[str, str, Markup]]:
     """The report's section comparing settings as (anchor, title, HTML), none when no deal
     was played under two settings of one variant; *table* renders a frame (the report's);
-    every text from the data is HTML-escaped. The figures are written as ``paipu compare``
-    writes them (:func:`for_people`: each in its unit)."""
-    import html
+    the section is the report's template (``parts.html``, ``compare``), which HTML-escapes
+    every text from the data. The figures are written as ``paipu compare`` writes them
+    (:func:`for_people`: each in its unit)."""
+    from paipu.replay.html import macros
 
     result = compare(root, game)
     if result.height == 0:
         return []
     shown = for_people(result).select("game", "variant", "setting", "base", "figure", "pairs", "base_mean",
                                       "setting_mean", "diff", "lo", "hi", "p_holm", "significant")
-    items = "".join(f"<li>{html.escape(s)}</li>" for s in sentences(result))
     title = "Rule settings compared on the same deals"
-    return [("compare", title,
-             f"<section id='compare'><h2>{title}</h2>"
-             "<p>Each setting against the base on the deals both played: the paired difference of each figure "
-             "(setting − base) with its 95% interval. A difference is called significant only when it holds after "
-             "Holm's correction over every difference tested.</p>"
-             f"<ul>{items}</ul>{table(shown)}</section>")]
+    return [("compare", title, macros("paipu.analysis", "parts.html").compare(title, sentences(result), table(shown)))]

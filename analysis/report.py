@@ -7,12 +7,13 @@ its error bar and n, a caption that names a winner only when the difference is
 significant after Holm's correction, and the table behind each chart. Charts are inline
 SVG with text kept as text, so that the browser's fonts draw Chinese. Variant and setting
 comparisons show each difference with its interval. Players and fraud suspects get a
-section when the dataset has those tables. All text from the data is HTML-escaped.
+section when the dataset has those tables. The page is Jinja2 templates
+(``analysis/templates/``: ``report.html``, its fragments in ``parts.html``) that HTML-escape
+every value, all text from the data included.
 """
 
 from __future__ import annotations
 
-import html
 import io
 import logging
 import math
@@ -21,6 +22,7 @@ import textwrap
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 import matplotlib
@@ -28,6 +30,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
+from markupsafe import Markup  # noqa: E402
 
 from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
@@ -164,23 +167,6 @@ COLUMN_WORDS = {
 }
 HIDDEN_COLUMNS = frozenset({"game"})
 
-CSS = """
-body { font-family: system-ui, "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif; margin: 2em auto;
-       max-width: 1000px; color: #222; padding: 0 1em; line-height: 1.45; }
-h1 { border-bottom: 2px solid #444; } h2 { margin-top: 2em; border-bottom: 1px solid #aaa; }
-h3 { margin-top: 1.6em; }
-nav.toc { background: #f6f6f6; border: 1px solid #ddd; padding: .5em 1em; }
-nav.toc ul { margin: .2em 0; } nav.toc li { margin: .1em 0; }
-nav.toc ul ul { padding-left: .5em; } nav.toc ul ul li { display: inline-block; margin-right: 1.2em; }
-.figure-val { font-weight: 600; font-size: 1.1em; } table.summary td { vertical-align: top; min-width: 9em; }
-figure { margin: 1em 0 1.5em; } figure svg { max-width: 100%; height: auto; }
-figcaption { font-size: 1em; margin: .3em 0 .4em; }
-table { border-collapse: collapse; font-size: .85em; margin: .4em 0 1em; }
-td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: right; } th { background: #f0f0f0; }
-td.t { text-align: left; overflow-wrap: anywhere; } details { margin-bottom: 1em; } .note { color: #555; font-size: .92em; }
-.sig { color: #b91c1c; font-weight: 600; }
-"""
-
 
 @dataclass
 class Finding:
@@ -210,7 +196,7 @@ class Difference:
 class Chart:
     key: str
     title: str
-    svg: str
+    svg: Markup
     caption: str
     table: pl.DataFrame
 
@@ -219,7 +205,7 @@ def wrap(label: str, width: int = 26) -> str:
     return "\n".join(textwrap.wrap(str(label), width)) or str(label)
 
 
-def svg_of(fig, title: str) -> str:
+def svg_of(fig, title: str) -> Markup:
     buf = io.StringIO()
     with warnings.catch_warnings():
         # text stays text in the SVG (svg.fonttype none): the browser's fonts draw the glyphs matplotlib lacks
@@ -227,8 +213,8 @@ def svg_of(fig, title: str) -> str:
         fig.savefig(buf, format="svg", bbox_inches="tight")
     plt.close(fig)
     text = buf.getvalue()
-    text = text[text.index("<svg"):]
-    return text.replace("<svg ", f'<svg role="img" aria-label="{html.escape(title)}" ', 1)
+    text = text[text.index("<svg"):]  # matplotlib's XML writer escapes the chart's text
+    return Markup('<svg role="img" aria-label="{}" ').format(title) + Markup(text.removeprefix("<svg "))
 
 
 class PercentTicks(matplotlib.ticker.Formatter):
@@ -670,11 +656,28 @@ def game_words(game: str, lang: str) -> str:
     return g.title if lang == "en" else g.title_zh
 
 
-def text_cell(text: str) -> str:
+class Cell(NamedTuple):
+    """A cell of a report table (``parts.html``'s ``table``): its text; *t*, a column of text
+    (left-aligned); *title*, the whole text on hover; *links*, (text, href or None) pairs
+    shown instead of the text, joined by commas."""
+
+    text: str
+    t: bool = False
+    title: str | None = None
+    links: list[tuple[str, str | None]] | None = None
+
+
+def text_cell(text: str) -> Cell:
     """A table cell of text from the data: cut to a name's length, the whole text on hover."""
     short = clip(text)
-    hover = "" if short == text else f" title='{html.escape(text)}'"
-    return f"<td class='t'{hover}>{html.escape(short)}</td>"
+    return Cell(short, True, None if short == text else text)
+
+
+def parts() -> Any:
+    """The report's fragments (``analysis/templates/parts.html``), each a macro that returns Markup."""
+    from paipu.replay.html import macros
+
+    return macros("paipu.analysis", "parts.html")
 
 
 def anchor(*parts: str) -> str:
@@ -697,79 +700,73 @@ class Page:
         #: hand ids asked for a link whose page is not in the replays folder (shown without a link)
         self.missing: list[str] = []
 
-    def table(self, df: pl.DataFrame, links: frozenset[str] = frozenset(), hidden: frozenset[str] = HIDDEN_COLUMNS) -> str:
+    def table(self, df: pl.DataFrame, links: frozenset[str] = frozenset(), hidden: frozenset[str] = HIDDEN_COLUMNS) -> Markup:
         """*df* as a table; *hidden* columns left out (the game, inside its own section)."""
         if df.height == 0:
-            return "<p class='note'>–</p>"
+            return parts().table([], [])
         k = 0 if self.lang == "en" else 1
         cols = [c for c in df.columns if c not in hidden]
         rates = rate_columns(df.columns)  # lo/hi of a mean (bombs a hand) stay in its unit
-        head = "".join(f"<th>{html.escape(COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k])}</th>" for c in cols)
+        head = [COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k] for c in cols]
         rows = []
         for row in df.select(cols).iter_rows(named=True):
             cells = []
             for c in cols:
                 x = row[c]
                 if c in links:
-                    cells.append(f"<td class='t'>{self.hand_links(x)}</td>")
+                    cells.append(Cell("", True, links=self.hand_links(x)))
                 elif c == "setting":
-                    cells.append(f"<td class='t'>{html.escape(setting_words(x, self.lang))}</td>")
+                    cells.append(Cell(setting_words(x, self.lang), True))
                 elif c == "game" and isinstance(x, str):
                     cells.append(text_cell(game_words(x, self.lang)))
                 elif c == "variant":
-                    cells.append(f"<td class='t'>{html.escape(variant_words(x, self.lang))}</td>")
+                    cells.append(Cell(variant_words(x, self.lang), True))
                 elif c in rates and isinstance(x, float):
-                    cells.append(f"<td>{pct(x)}</td>")
+                    cells.append(Cell(pct(x)))
                 elif c == "difference" and isinstance(x, float):
-                    cells.append(f"<td>{html.escape(pp(x, self.lang))}</td>")
+                    cells.append(Cell(pp(x, self.lang)))
                 elif isinstance(x, bool) or x is None:
-                    cells.append(f"<td>{num(x, self.lang) if x is not None else ''}</td>")
+                    cells.append(Cell(num(x, self.lang) if x is not None else ''))
                 elif isinstance(x, (int, float)):
-                    cells.append(f"<td>{num(x)}</td>")
+                    cells.append(Cell(num(x)))
                 elif isinstance(x, (list, dict)):
-                    cells.append(f"<td class='t'>{html.escape(', '.join(map(str, x)) if isinstance(x, list) else str(x))}</td>")
+                    cells.append(Cell(', '.join(map(str, x)) if isinstance(x, list) else str(x), True))
                 else:
                     cells.append(text_cell(str(x)))
-            rows.append("<tr>" + "".join(cells) + "</tr>")
-        return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+            rows.append(cells)
+        return parts().table(head, rows)
 
-    def hand_links(self, value) -> str:
+    def hand_links(self, value) -> list[tuple[str, str | None]]:
+        """The hand ids of *value* (a list, or text separated by commas or semicolons), each
+        with the link to its page in the replays folder (None: no folder, or not there)."""
         ids = value if isinstance(value, list) else [x.strip() for x in str(value or "").replace(";", ",").split(",")]
         ids = [str(x) for x in ids if str(x)]
         if not self.replays:
-            return html.escape(", ".join(ids))
+            return [(", ".join(ids), None)] if ids else []
         from paipu.replay.html import html_name
 
         base = os.path.dirname(os.path.abspath(self.out))
-        links = []
+        links: list[tuple[str, str | None]] = []
         for hand_id in ids:
             target = os.path.join(os.path.abspath(self.replays), html_name(hand_id))
             if not os.path.isfile(target):  # a link only to a page that is there
                 self.missing.append(hand_id)
-                links.append(html.escape(hand_id))
+                links.append((hand_id, None))
                 continue
             href = os.path.relpath(target, base)
-            links.append(f"<a href='{html.escape(quote(href.replace(os.sep, '/')))}'>{html.escape(hand_id)}</a>")
-        return ", ".join(links)
+            links.append((hand_id, quote(href.replace(os.sep, '/'))))
+        return links
 
-    def summary_html(self, s: Section) -> str:
+    def summary_html(self, s: Section) -> Markup:
         """A game's summary: one row per rate, one column per variant/setting, each cell figure, interval, n."""
         groups, rows = s.summary()
         used = [g for g in groups if any(g in cells for _, cells in rows)]
-        head = "".join(f"<th>{html.escape(g)}</th>" for g in used)
         body = []
         for label, cells in rows:
-            tds = []
-            for g in used:
-                f = cells.get(g)
-                tds.append("<td>–</td>" if f is None else
-                           f"<td><span class='figure-val'>{pct(f.rate)}</span><br><span class='note'>"
-                           f"{interval(f.lo, f.hi)} · n = {num(f.n)}</span></td>")
-            body.append(f"<tr><td class='t'>{html.escape(label)}</td>{''.join(tds)}</tr>")
+            body.append((label, [None if (f := cells.get(g)) is None else (pct(f.rate), interval(f.lo, f.hi), num(f.n))
+                                 for g in used]))
         compare = next((c for c in s.charts if c.key == "compare"), None)
-        tail = f"<p>{html.escape(compare.caption)}</p>" if compare else ""
-        return (f"<table class='summary'><tr><th></th>{head}</tr>{''.join(body)}</table>"
-                f"<p class='note'>{self.t['summary_note']}</p>{tail}")
+        return parts().summary(used, body, self.t['summary_note'], compare.caption if compare else None)
 
 
 def write_report(root: str, out: str, game: str | None = None, lang: str = "en", replays: str | None = None) -> int:
@@ -795,43 +792,29 @@ def report_html(root: str, out: str, game: str | None = None, lang: str = "en",
         s = Section(g, stats, lang)
         s.build()
         sections.append(s)
-    toc = [f"<li><a href='#summary'>{t['summary']}</a></li>"]
-    summary, body = [], []
+    shown = []
     for s in sections:
-        gid = anchor("game", s.game)
-        summary.append(f"<h3><a href='#{gid}'>{html.escape(s.title())}</a></h3>{page.summary_html(s)}")
-        sub = "".join(f"<li><a href='#{anchor(s.game, c.key)}'>{html.escape(c.title)}</a></li>" for c in s.charts)
-        toc.append(f"<li><a href='#{gid}'>{html.escape(s.title())}</a><ul>{sub}</ul></li>")
-        over = s.stats["overview"]
-        groups = ", ".join(html.escape(s.gname(r)) for r in over.iter_rows(named=True))
-        body.append(f"<section id='{gid}'><h2>{html.escape(s.title())}</h2>"
-                    f"<p>{t['compared']}{'：' if lang == 'zh' else ': '}{groups}{'。' if lang == 'zh' else '.'}</p>"
-                    f"{page.table(over)}")
-        if s.stats["violations"].height:
-            body.append(f"<h3>{t['violations']}</h3>{page.table(s.stats['violations'])}")
-        for c in s.charts:
-            body.append(f"<figure id='{anchor(s.game, c.key)}'><h3>{html.escape(c.title)}</h3>{c.svg}"
-                        f"<figcaption>{html.escape(c.caption)}</figcaption>"
-                        f"<details><summary>{t['table']}</summary>{page.table(c.table)}</details></figure>")
-        body.append("</section>")
+        violations = s.stats["violations"]
+        shown.append({
+            "id": anchor("game", s.game), "title": s.title(), "summary": page.summary_html(s),
+            "groups": [s.gname(r) for r in s.stats["overview"].iter_rows(named=True)],
+            "overview": page.table(s.stats["overview"]), "violations": page.table(violations) if violations.height else None,
+            "charts": [{"id": anchor(s.game, c.key), "title": c.title, "svg": c.svg, "caption": c.caption,
+                        "table": page.table(c.table)} for c in s.charts]})
     # --- rule settings compared on duplicate deals: analysis/compare.py (nothing without them)
     from .compare import report_section
 
     extra = report_section(root, game, page.table) + _people_sections(root, stats, game, page)
     # ---
-    for key, title, text in extra:
-        toc.append(f"<li><a href='#{key}'>{html.escape(title)}</a></li>")
-        body.append(text)
-    content = "\n".join(body) if sections else f"<p>{t['no_hands']}</p>"
-    doc = (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{t['title']}</title>"
-           f"<style>{CSS}</style></head><body><h1>{t['title']}</h1>"
-           f"<p class='note'>{t['dataset']}: {html.escape(root)}. {t['method']}</p>"
-           f"<nav class='toc' id='contents'><strong>{t['contents']}</strong><ul>{''.join(toc)}</ul></nav>"
-           f"<section id='summary'><h2>{t['summary']}</h2>{''.join(summary)}</section>{content}</body></html>")
+    from paipu.replay.html import render
+
+    doc = render("paipu.analysis", "report.html", lang=lang, t=t, root=root, sections=shown,
+                 extra=[{"key": key, "title": title, "html": text} for key, title, text in extra])
     return doc, len(sections)
 
 
-def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None, page: Page) -> list[tuple[str, str, str]]:
+def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None,
+                     page: Page) -> list[tuple[str, str, Markup]]:
     """The players and suspects sections: the dataset's own tables when it has them (any columns)."""
     t = page.t
     out = []
@@ -845,8 +828,7 @@ def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None
         players = players.head(50)
         note = ""
     if players.height:
-        out.append(("players", t["players"], f"<section id='players'><h2>{t['players']}</h2>"
-                    f"<p class='note'>{html.escape(note)}</p>{page.table(players, hidden=frozenset())}</section>"))
+        out.append(("players", t["players"], parts().players(t["players"], note, page.table(players, hidden=frozenset()))))
     suspects = optional_table(root, "suspects", game)
     if suspects is not None:
         links = frozenset(c for c in suspects.columns if "hand" in c.lower() and suspects[c].dtype in (
@@ -855,7 +837,6 @@ def _people_sections(root: str, stats: dict[str, pl.DataFrame], game: str | None
         missing = list(dict.fromkeys(page.missing))
         gap = ""
         if missing and page.replays:
-            gap = " " + html.escape(t["no_pages"].format(n=len(missing), folder=page.replays))
-        out.append(("suspects", t["suspects"], f"<section id='suspects'><h2>{t['suspects']}</h2>"
-                    f"<p class='note'>{t['suspects_note']}{gap}</p>{shown}</section>"))
+            gap = t["no_pages"].format(n=len(missing), folder=page.replays)
+        out.append(("suspects", t["suspects"], parts().suspects(t["suspects"], t["suspects_note"], gap, shown)))
     return out

@@ -7,9 +7,10 @@ cards, the plays of the current trick, the multiplier, who is out, the notes (bo
 let-go, 喜钱, ...) and a violation where it happens — in English and Chinese. The page
 only draws frames (``replay/assets/replayer.js``); it knows no rule.
 
-Nothing from the log reaches the page as markup: the frames are JSON inside a
-``<script type="application/json">`` element (``<``, ``>``, ``&`` escaped as ``\\u003c``...),
-and the script writes every string with ``textContent``.
+Nothing from the log reaches the page as markup: the page is a Jinja2 template
+(``replay/templates/replayer.html``) that HTML-escapes every value, the frames are JSON
+through its ``|tojson`` inside a ``<script type="application/json">`` element (``<``, ``>``,
+``&``, ``'`` escaped as ``\\u003c``...), and the script writes every string with ``textContent``.
 
 >>> from paipu.replay.io.text import parse_text
 >>> rec = parse_text(open("sample_logs/doudizhu_handmade.paipu", encoding="utf-8").read())[0].record
@@ -20,12 +21,15 @@ and the script writes every string with ``textContent``.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from html import escape
 from importlib.resources import files
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import jinja2
 
 from .fmt import NAME_CHARS, clip
 
@@ -65,13 +69,6 @@ RESULT_FIELDS = {
 }
 #: events highlighted as bombs: the engine's bomb events, and 喜钱 (paid for a bomb)
 HIGHLIGHTED = BOMB_EVENTS | {"xiqian"}
-
-
-def _json_for_script(data: Any) -> str:
-    """JSON that cannot end its ``<script>`` element nor open markup."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") \
-        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 def sorted_names(cards: list[int], table=None) -> list[str]:
@@ -284,17 +281,50 @@ def _result(out: dict, table, record: dict) -> dict:
 
 def asset(name: str) -> str:
     """A file of ``replay/assets``, found through this package (installed as ``paipu.replay``)."""
-    return files(__package__ or "paipu.replay").joinpath("assets", name).read_text(encoding="utf-8")
+    return files("paipu.replay").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+@functools.cache
+def templates(package: str) -> jinja2.Environment:
+    """The Jinja2 templates of *package* (``paipu.replay``, ``paipu.analysis``): its
+    ``templates/`` folder, package data found through the installed package. Every
+    ``{{ value }}`` is HTML-escaped (autoescape) unless it is :class:`markupsafe.Markup` (a
+    fragment another template rendered, a file of the package); a name the template uses
+    and is not given is an error (``StrictUndefined``); ``|tojson`` writes JSON as
+    :func:`json.dumps` does without ASCII escapes, ``<``, ``>``, ``&`` and ``'`` escaped so
+    that it cannot end a ``<script>`` element."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader(package, "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined)
+    env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "separators": (",", ":")}
+    return env
+
+
+def render(package: str, template: str, **values: Any) -> str:
+    """The template *template* of *package* (:func:`templates`) filled with *values*."""
+    return templates(package).get_template(template).render(**values)
+
+
+def macros(package: str, template: str) -> Any:
+    """The macros of the template *template* of *package* (:func:`templates`) as attributes,
+    each returning the fragment it renders as Markup (for a page to place unescaped)."""
+    return templates(package).get_template(template).module
 
 
 def page(data: dict) -> str:
     """The self-contained HTML page of a hand's data (no network, no external file)."""
-    title = f"{data['id']} · {data['game_zh']} {data['game']}/{data['variant']}"
-    return (f"<!doctype html><html lang='{'zh' if data['lang'] == 'zh' else 'en'}'><head><meta charset='utf-8'>"
-            f"<meta name='viewport' content='width=device-width'><title>{escape(title)}</title>"
-            f"<style>{asset('replayer.css')}</style></head><body><div id='app'></div>"
-            f"<script type='application/json' id='hand-data'>{_json_for_script(data)}</script>"
-            f"<script>{asset('replayer.js')}</script></body></html>")
+    from markupsafe import Markup
+
+    return render("paipu.replay", "replayer.html", data=data, lang="zh" if data["lang"] == "zh" else "en",
+                  title=f"{data['id']} · {data['game_zh']} {data['game']}/{data['variant']}",
+                  css=Markup(asset("replayer.css")), js=Markup(asset("replayer.js")))
+
+
+def index_page(pages: list[dict]) -> str:
+    """The index of a folder of pages: per page (in order) its ``file`` name, the hand's
+    ``id`` and its violation's ``code`` (None when it has none)."""
+    return render("paipu.replay", "index.html", pages=pages)
 
 
 _PLAIN = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
@@ -373,7 +403,5 @@ def write_index(path: str, pages: list[tuple[str, Violation | None]]) -> None:
     breaks) linked to its page (:func:`html_name`), the rule's code beside it."""
     from .io.output import write_bytes
 
-    items = [f"<li><a href='{escape(html_name(hand_id))}'>{escape(hand_id)}</a>"
-             f"{escape(f' — {v.code}' if v else '')}</li>" for hand_id, v in pages]
-    write_bytes(path, (f"<!doctype html><html><head><meta charset='utf-8'><title>paipu replays</title></head>"
-                       f"<body><h1>paipu replays</h1><ul>{''.join(items)}</ul></body></html>").encode(), gz=False)
+    items = [{"file": html_name(hand_id), "id": hand_id, "code": v.code if v else None} for hand_id, v in pages]
+    write_bytes(path, index_page(items).encode(), gz=False)

@@ -44,3 +44,20 @@ def test_replay_html_works_for_an_installed_user_outside_the_checkout(tmp_path):
     r = _paipu("replay", src, "--hands", "ddz-handmade-1", "--html", "pages", cwd=str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "pages" / "index.html").exists()
+
+
+def test_the_pages_templates_load_from_the_installed_package():
+    from paipu.replay.html import templates
+
+    assert templates("paipu.replay").list_templates() == ["index.html", "replayer.html"]
+    assert set(templates("paipu.analysis").list_templates()) >= {"report.html", "parts.html", "report.css"}
+
+
+def test_report_works_for_an_installed_user_outside_the_checkout(tmp_path):
+    src = os.path.join(SAMPLES, "doudizhu_handmade.paipu")
+    for args in (("ingest", src, "--out", "ds", "-q"), ("audit", "ds", "--workers", "1"),
+                 ("report", "ds", "--out", "report.html")):
+        r = _paipu(*args, cwd=str(tmp_path))
+        assert r.returncode == 0, r.stderr
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert page.startswith("<!doctype html><html lang='en'>") and "<svg" in page and "张三" in page  # charts, players

@@ -274,7 +274,7 @@ def test_a_partition_name_is_escaped_for_every_attribute_and_text(tmp_path):
     assert any(i.startswith("game-x_b_injected_b_marquee_~") for i in ids), ids
     assert all(re.fullmatch(r"[A-Za-z0-9._~-]+", i) for i in ids), ids  # URL-unreserved characters only
     assert set(re.findall(r"href='#([^']*)'", text)) <= set(ids)  # every link of the contents lands
-    assert "<h2>x&#x27;&gt;&lt;b&gt;injected&lt;b&gt;&lt;marquee&gt;</h2>" in text
+    assert "<h2>x&#39;&gt;&lt;b&gt;injected&lt;b&gt;&lt;marquee&gt;</h2>" in text
 
 
 def test_rate_charts_end_at_100_with_even_ticks_labels_clear_of_the_bars_and_a_named_line():
