@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..cards import CARD_OF
@@ -93,30 +94,27 @@ class Search:
         record = record_so_far(table, actions, action_of(seat, prior))
         options = min(len(moves) + can_pass, self.max_options)
         samples = samples_for(self.budget_ms, options, sum(table.left), table.n)
-        args = dict(budget_ms=None, bot=self.bot, previous=getattr(table, "previous", None), rules=table.rules,
-                    max_options=self.max_options)
+        look = partial(evaluate, record, len(actions), budget_ms=None, bot=self.bot,
+                       previous=getattr(table, "previous", None), rules=table.rules, max_options=self.max_options)
         if self.screen is not None and samples * options > self.screen * options + 2 * 2:
-            best = two_looks(record, len(actions), own, samples * options, options, self.screen, args)
+            best = two_looks(look, own, samples * options, options, self.screen)
         else:
-            ev = evaluate(record, len(actions), samples=samples, seed=own.getrandbits(32), **args)  # type: ignore[arg-type]
-            best = choice(ev)
+            best = choice(look(samples=samples, seed=own.getrandbits(32)))
         return None if best.cards is None else [CARD_OF[c] for c in best.cards]
 
 
-def two_looks(record: dict[str, Any], index: int, rng: random.Random, playouts: int, options: int, screen: int,
-              args: dict[str, Any]) -> Any:
+def two_looks(look: Callable[..., Any], rng: random.Random, playouts: int, options: int, screen: int) -> Any:
     """The option to play, in two looks at the same number of playouts as one: every
     option on *screen* deals; then, when the best of them (by win probability, then
     points) is not the default bot's choice, the two alone on the playouts left (half
-    each, on new deals), and :func:`choice` between them."""
-    from ..evaluate import evaluate
-
-    first = evaluate(record, index, samples=screen, seed=rng.getrandbits(32), **args)
+    each, on new deals), and :func:`choice` between them. *look*: the decision's
+    evaluation (:func:`~replay.evaluate.evaluate` with all but the deals and the seed given)."""
+    first = look(samples=screen, seed=rng.getrandbits(32))
     top = max(first.options, key=lambda o: (o.win.mean, o.score.mean, o.chosen))
     if top.chosen:
         return top
     left = max(2, (playouts - screen * options) // 2)
-    second = evaluate(record, index, samples=left, seed=rng.getrandbits(32), only={top.label()}, **args)
+    second = look(samples=left, seed=rng.getrandbits(32), only={top.label()})
     return choice(second)
 
 
