@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
@@ -41,7 +40,7 @@ def read_records(*inputs: str, fmt: str = "auto", errors: str = "raise") -> Iter
     from .io.readers import iter_items
 
     for path in inputs:
-        if _is_dataset(path):
+        if is_dataset(path):
             yield from dataset_records(path)
             continue
         for item in iter_items([path], fmt):
@@ -49,10 +48,6 @@ def read_records(*inputs: str, fmt: str = "auto", errors: str = "raise") -> Iter
                 yield item.record
             elif errors == "raise":
                 raise RecordError(item.code or Code.BAD_RECORD, None, item.message or "", item.action, item.where)
-
-
-def _is_dataset(path: str) -> bool:
-    return os.path.isdir(os.path.join(path, "hands"))
 
 
 def is_dataset(path: str) -> bool:

@@ -454,11 +454,9 @@ def read_records(root: str, ids: Iterable[str] | None = None) -> Iterator[dict]:
 
 
 def hand_ids(root: str) -> list[str]:
-    """Every hand id of the local dataset *root* (its ``id`` column only), part file by
-    part file in the order of their paths."""
-    folder = os.path.abspath(os.path.join(root, "hands"))
-    paths = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(folder) for f in fs if f.endswith(".parquet"))
-    return [i for f in paths for i in store.read_parquet(f, columns=["id"])["id"].to_pylist()]
+    """Every hand id of the dataset *root* (its ``id`` column only), part file by part
+    file as :func:`read_records` reads them (:func:`iter_hand_files`)."""
+    return [i for _, f, _ in iter_hand_files(root) for i in store.read_parquet(f, columns=["id"])["id"].to_pylist()]
 
 
 def records_of_part(game: str, hands_path: str, actions_path: str | None, wanted: set[str] | None = None) -> Iterator[dict]:
