@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from types import FrameType
+from typing import Any
 
 from ..games import find_rules
 from . import BLOCK, simulate
@@ -114,16 +115,27 @@ def default_workers(hands: int, settings: int, cores: int) -> int:
 def write_records(output: str, records: Iterable[dict], text: bool) -> int:
     """*records* into *output* ("-": stdout) in JSONL or the text format, the file whole
     or not at all (:func:`~replay.io.output.atomic_file`); the records written."""
-    from ..io.output import atomic_file
-
     n = 0
-    with nullcontext(sys.stdout.buffer) if output == "-" else atomic_file(output) as f:
+    with _sink(output) as f:
         for record in records:
-            chunk = encode(record, text)
-            f.write(chunk[1:] if n == 0 and text else chunk)
+            f.write(_placed(encode(record, text), n))
             n += 1
         f.flush()
     return n
+
+
+def _sink(output: str) -> Any:
+    """Where simulate writes: standard output for "-", else *output* whole or not at all
+    (:func:`~replay.io.output.atomic_file`)."""
+    from ..io.output import atomic_file
+
+    return nullcontext(sys.stdout.buffer) if output == "-" else atomic_file(output)
+
+
+def _placed(chunk: bytes, n: int) -> bytes:
+    """The *n*-th record's bytes as written: a text-format record starts with its blank
+    line (:func:`encode`), but not the file's first."""
+    return chunk[1:] if n == 0 and chunk[:1] == b"\n" else chunk
 
 
 def run_job(job: Job) -> list[bytes]:
@@ -214,15 +226,12 @@ def write(output: str, job_list: Iterable[Job], workers: int = 1,
     A file is written through :func:`~replay.io.output.atomic_file`: an error (a full
     disk) leaves the old file and nothing beside it; a kill leaves the old file and a
     ``.NAME.part-PID`` that the next run removes."""
-    from ..io.output import atomic_file
-
     n = 0
-    with nullcontext(sys.stdout.buffer) if output == "-" else atomic_file(output) as f:
+    with _sink(output) as f:
         with Stop() as stop:
             for block in produce(job_list, workers, stop):
                 for chunk in block:
-                    # a text-format record starts with its blank line (encode), but not the file's first
-                    f.write(chunk[1:] if n == 0 and chunk[:1] == b"\n" else chunk)
+                    f.write(_placed(chunk, n))
                     n += 1
                 if on_hands:
                     on_hands(len(block))
