@@ -36,7 +36,7 @@ def hands(root: str, game: str | None = None, variant: str | None = None) -> pl.
     """The per-hand figures of every duplicate deal in the audited dataset *root*."""
     con = connect(root)
     try:
-        return frame(con.execute(sql_text("compare"), {"game": game, "variant": variant}))
+        return frame(con.sql(sql_text("compare"), params={"game": game, "variant": variant}))
     finally:
         con.close()
 

@@ -53,7 +53,7 @@ WATCH_Q = 0.25
 
 def _frame(con, name: str, params: dict) -> pl.DataFrame:
     text = sql_text(name, SQL_DIR)
-    return frame(con.execute(text, {k: v for k, v in params.items() if f"${k}" in text}))
+    return frame(con.sql(text, params={k: v for k, v in params.items() if f"${k}" in text}))
 
 
 @dataclass
