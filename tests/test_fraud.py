@@ -193,64 +193,102 @@ def test_co_seating_expected_from_who_was_playing_then(monkeypatch):
     assert {(t.player, t.other): t.evidence["sittings_together"] for t in co_seating(again, eligible, 1)} == {("A", "B"): 1}
 
 
-def test_soft_play_against_the_same_place_per_direction():
+def test_soft_play_one_beta_binomial_test_per_direction():
+    from scipy.stats import betabinom, binom
+
     rows = pl.DataFrame([
-        # A spared B 8 of 10 from one seat away (others there: 4 of 40), 1 of 10 from
-        # three seats away (others there: 10 of 20)
-        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 8, "n_other": 40, "k_other": 4},
-        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 3, "n_ab": 10, "k_ab": 1, "n_other": 20, "k_other": 10},
-        {"game": "g", "variant": "v", "a": "B", "b": "A", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
-        {"game": "g", "variant": "v", "a": "B", "b": "C", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
+        # A spared B 8 of 10 from place 1 (others there: 4 of 39), 1 of 10 from place 3
+        # (others there: 9 of 19)
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 8, "n_other": 39, "k_other": 4},
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 3, "n_ab": 10, "k_ab": 1, "n_other": 19, "k_other": 9},
+        {"game": "g", "variant": "v", "a": "B", "b": "A", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 39, "k_other": 4},
+        {"game": "g", "variant": "v", "a": "B", "b": "C", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 39, "k_other": 4},
     ])
-    tests = {(t.player, t.other): t for t in soft_play(rows, {("g", "v", "A"), ("g", "v", "B")}, {("g", "v", "A", "B"): 2.0})}
+    eligible = {("g", "v", "A"), ("g", "v", "B")}
+    # A's chances on B in two hands: h1 6 at place 1, h2 4 at place 1 and 10 at place 3
+    hands = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": pl_, "n": n, "k": k}
+                          for c, pl_, n, k in (("h1", 1, 6, 5), ("h2", 1, 4, 3), ("h2", 3, 10, 1))])
+    tests = {(t.player, t.other): t for t in soft_play(rows, eligible, hands, {("g", "v"): (0.1, 0.01)})}
     assert set(tests) == {("A", "B"), ("B", "A")}  # C has too few hands
     t = tests[("A", "B")]
-    expected = 10 * 0.1 + 10 * 0.5
-    var = 10 * 0.1 * 0.9 * (1 + 10 / 40) + 10 * 0.5 * 0.5 * (1 + 10 / 20)
-    z = (9 - expected) / math.sqrt(2.0 * var)
-    assert t.evidence["z"] == round(z, 3)
-    p_ab = max(0.5 * math.erfc(z / math.sqrt(2)), fisher_greater(9, 20, 14, 60))
-    # both ways (B spared A 1 of 10 where 1 was expected; A's over-dispersion 2, B's 1):
-    # z = (9 + 1 - 6 - 1) / sqrt(2 var_ab + var_ba); p = 2 x the smaller (Bonferroni)
-    var_ba = 10 * 0.1 * 0.9 * (1 + 10 / 40)
-    p_both = 0.5 * math.erfc((10 - 7) / math.sqrt(2.0 * var + var_ba) / math.sqrt(2))
-    assert t.evidence["p_both_ways"] == float(f"{p_both:.3g}")
-    assert p_ab < p_both < 0.5 and t.p == pytest.approx(2 * p_ab)
-    assert tests[("B", "A")].p == pytest.approx(2 * p_both)  # B's own way: z 0, p at least 0.5
-    assert (t.n, t.evidence["spared"], t.evidence["baseline_rate"]) == (20, 9, 0.3)
-    assert t.effect == pytest.approx(9 / 20 - 0.3)
+    # baseline rates (k + 1/2) / (n + 1): 0.1125 and 0.475; expected 1.125 + 4.75 = 5.875 of 20
+    p1, p3 = 4.5 / 40, 9.5 / 20
+    e = 10 * p1 + 10 * p3
+    var = 10 * p1 * (1 - p1) * (1 + 10 / 40) + 10 * p3 * (1 - p3) * (1 + 10 / 20)
+    pb2 = (4 * p1 + 10 * p3) / 14  # hand h2's mean rate
+    var += 0.1 * (30 * p1 * (1 - p1) + 182 * pb2 * (1 - pb2))  # the hands: n(n - 1) p q
+    p0 = e / 20
+    var += 0.01 * 380 * p0 * (1 - p0)  # the pair: N(N - 1) p q
+    rho = (var / (20 * p0 * (1 - p0)) - 1) / 19
+    s = 1 / rho - 1
+    p_ab = float(betabinom.sf(8, 20, p0 * s, (1 - p0) * s))  # P(K >= 9)
+    assert t.evidence["rho"] == float(f"{rho:.3g}") and t.evidence["hands"] == 2
+    assert t.evidence["design_effect"] == round(var / (20 * p0 * (1 - p0)), 3)
+    assert t.evidence["z"] == round((9 - e) / math.sqrt(var), 3)
+    assert (t.n, t.evidence["spared"], t.evidence["baseline_rate"]) == (20, 9, round(p0, 4))
+    assert t.effect == pytest.approx(9 / 20 - p0)
     assert t.evidence["ci95"] == [round(x, 4) for x in wilson(9, 20)]
-    assert tests[("B", "A")].evidence["z"] == round((1 - 1.0) / math.sqrt(10 * 0.1 * 0.9 * 1.25), 3)
+    # B's way (no hands given: no hand term): 1 of 10 where 1.125 expected, the pair term only
+    var_ba = 10 * p1 * (1 - p1) * 1.25 + 0.01 * 90 * p1 * (1 - p1)
+    rho_ba = (var_ba / (10 * p1 * (1 - p1)) - 1) / 9
+    s_ba = 1 / rho_ba - 1
+    p_ba = float(betabinom.sf(0, 10, p1 * s_ba, (1 - p1) * s_ba))
+    # both ways: 10 of 30 against 7 expected, the variances summed
+    e2, v2 = e + 10 * p1, var + var_ba
+    rho2 = (v2 / (30 * (e2 / 30) * (1 - e2 / 30)) - 1) / 29
+    s2 = 1 / rho2 - 1
+    p_both = float(betabinom.sf(9, 30, e2 / 30 * s2, (1 - e2 / 30) * s2))
+    assert t.evidence["p_both_ways"] == float(f"{p_both:.3g}")
+    assert t.p == pytest.approx(2 * min(p_ab, p_both))
+    assert tests[("B", "A")].p == pytest.approx(min(1.0, 2 * min(p_ba, p_both)))
+    # without over-dispersion and with a baseline too large to matter: the exact binomial
+    from paipu.analysis.fraud import beta_binomial_upper
+
+    assert beta_binomial_upper(9, 20, 0.3, 20 * 0.3 * 0.7) == (pytest.approx(float(binom.sf(8, 20, 0.3))), 0.0)
+    assert beta_binomial_upper(0, 20, 0.3, 5.0) == (1.0, 0.0)
 
 
-def test_soft_play_caps_runs_of_spares_within_a_hand():
-    from scipy.stats import poisson
-
-    # A rarely spares (1 of 100 others from this place) but spared B 6 of 10 times,
-    # five of them in one hand: the pooled tests see a huge effect, the capped count less
+def test_soft_play_runs_within_a_hand_weigh_less_than_a_steady_habit():
+    """The same 6 spares of 10 chances against a 1% baseline: in one hand's run they are
+    far less telling than spread one a hand, because the hand term inflates the variance."""
     rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 6,
-                          "n_other": 100, "k_other": 1}])
-    hands = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": 1, "n": n, "k": k}
-                          for c, n, k in (("h1", 6, 5), ("h2", 2, 1), ("h3", 2, 0))])
+                          "n_other": 199, "k_other": 2}])
     eligible = {("g", "v", "A"), ("g", "v", "B")}
-    (pooled,) = soft_play(rows, eligible)
-    (t,) = soft_play(rows, eligible, None, hands)
-    # caps: h1 ceil(0.06 + 2 sqrt(0.0594)) + 1 = 2, h2 ceil(0.02 + 2 sqrt(0.0198)) + 1 = 2: 2 + 1 + 0 = 3
-    assert pooled.p < 1e-6 and "hands" not in pooled.evidence
-    assert (t.evidence["hands"], t.evidence["spared_capped"]) == (3, 3)
-    assert t.p == pytest.approx(float(poisson.sf(2, 0.1)))  # P(X >= 3), X ~ Poisson(10 x 0.01)
-    assert t.evidence["p_capped"] == float(f"{poisson.sf(2, 0.1):.3g}")
-    # spares spread over many hands (one each): nothing is capped, the pooled test decides
+    run = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": 1, "n": n, "k": k}
+                        for c, n, k in (("h1", 8, 6), ("h2", 2, 0))])
     spread = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": f"h{k}", "place": 1, "n": 1,
                             "k": int(k < 6)} for k in range(10)])
-    (t2,) = soft_play(rows, eligible, None, spread)
-    assert t2.evidence["spared_capped"] == 6 and t2.p == pooled.p
-    # with over-dispersion 2 the tail is read on K/2 against E/2 (the cap, ceil(0.06 + 2 sqrt(2 x 0.0594)) + 1, is still 2)
-    from paipu.analysis.fraud import capped_spares
-    from scipy.special import gammainc
+    rho = {("g", "v"): (0.3, 0.0)}
+    (in_run,) = soft_play(rows, eligible, run, rho)
+    (steady,) = soft_play(rows, eligible, spread, rho)
+    from scipy.stats import betabinom
 
-    k, p, m = capped_spares([("h1", 1, 6, 5)], {1: 0.01}, 0.1, phi=2.0)
-    assert (k, m) == (2, 1) and p == pytest.approx(float(gammainc(1.0, 0.05)))  # cap ceil(0.06 + 0.69) + 1
+    # one chance a hand: only the baseline's own variance (1 + 10 / 200), rho = 0.05 / 9
+    s = 9 / 0.05 - 1
+    assert steady.p == pytest.approx(float(betabinom.sf(5, 10, 2.5 / 200 * s, (1 - 2.5 / 200) * s)))
+    assert steady.evidence["rho"] == float(f"{0.05 / 9:.3g}")
+    assert in_run.p > 1000 * steady.p  # 8 chances in h1, 2 in h2: 0.3 x (56 + 2) pq's added to 10.5
+    assert in_run.evidence["design_effect"] == round(1.05 + 0.3 * 58 / 10, 3)
+
+
+def test_overdispersion_of_the_population_by_the_method_of_moments():
+    from paipu.analysis.fraud import overdispersion
+
+    # A at place 1: 20 chances over B (hands h1, h2) and C (h3, h4), 10 spares: rate (10 + 1/2) / 21 = 0.5
+    hands = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": b, "c": c, "place": 1, "n": 5, "k": k}
+                          for b, c, k in (("B", "h1", 5), ("B", "h2", 0), ("C", "h3", 5), ("C", "h4", 0))])
+    (rho_h, rho_p), = overdispersion(hands, min_pair=10).values()
+    # each hand: (k - 2.5)^2 - 5 x 0.25 = 5; n(n - 1) p q = 5: rho_hand = 20 / 20 = 1, capped at 0.99
+    assert rho_h == 0.99
+    # pairs: K = E = 5: z0 = 0, sum (z0^2 - 1) < 0: rho_pair 0
+    assert rho_p == 0.0
+    # all in one hand each, a pair sparing everything, the other nothing: between pairs
+    two = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": b, "c": c, "place": 1, "n": 1, "k": k}
+                        for b, k in (("B", 1), ("C", 0)) for c in range(10)])
+    (rho_h, rho_p), = overdispersion(two, min_pair=10).values()
+    # hands of one chance: no hand term (0/0); each pair: (K - E)^2 = 25, V0 = 10 x 0.25 = 2.5: z0^2 = 10;
+    # x = 90 x 0.25 / 2.5 = 9: rho_pair = 2 x (10 - 1) / (2 x 9) = 1, capped at 0.99
+    assert (rho_h, rho_p) == (0.0, 0.99)
 
 
 def test_feeding_beyond_both_baselines_and_the_sittings():
@@ -286,27 +324,6 @@ def test_feeding_beyond_both_baselines_and_the_sittings():
     assert one.p == 1.0
     # B not eligible (too few hands): no test
     assert feeding(rows, clusters, {("g", "v", "A")}) == []
-
-
-def test_dispersion_per_pair_leaves_the_mate_out():
-    from paipu.analysis.fraud import dispersion
-
-    # A's sittings: four without B (spares 0, 4, 0, 4 of 4: rate 0.5, chi2 = 4 x 4 = 16,
-    # df 3) and one with B where A spared all 10
-    rows = pl.DataFrame([
-        {"game": "g", "variant": "v", "a": "A", "c": f"m{k}", "n": n, "k": k_, "opponents": opp}
-        for k, (n, k_, opp) in enumerate([(4, 0, ["C"]), (4, 4, ["C"]), (4, 0, ["D"]), (4, 4, ["D"]),
-                                          (10, 10, ["B", "C"])])
-    ] + [{"game": "g", "variant": "v", "a": "E", "c": "m9", "n": 5, "k": 1, "opponents": ["B"]}])
-    phi = dispersion(rows, [("g", "v", "A", "B"), ("g", "v", "A", "C"), ("g", "v", "E", "B"), ("g", "v", "X", "B")])
-    assert phi[("g", "v", "A", "B")] == pytest.approx(16 / 3)
-    # without C: m2, m3 (0 and 4 of 4) -> chi2 = 2 x 4 = 8 on df 1
-    assert phi[("g", "v", "A", "C")] == pytest.approx(8.0)
-    # E has no sitting without B, X no sitting at all: no inflation
-    assert phi[("g", "v", "E", "B")] == 1.0 and phi[("g", "v", "X", "B")] == 1.0
-    # clusters at the pooled rate: chi2 below df, floored at 1
-    even = rows.with_columns(pl.lit(2).alias("k")).filter(pl.col("n") == 4)
-    assert dispersion(even, [("g", "v", "A", "B")])[("g", "v", "A", "B")] == 1.0
 
 
 def test_presence_z_is_the_pooled_t_with_one_opponent():
