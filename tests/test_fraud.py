@@ -374,41 +374,58 @@ def test_chip_flow_reads_each_t_through_students_t_with_the_hands_met(monkeypatc
     assert fraud._t_as_z(-2.0, 5) == pytest.approx(-fraud._t_as_z(2.0, 5))
 
 
-def test_chip_flow_by_stake_counts_heavy_losses_at_the_receivers_table(monkeypatch):
-    """pair_stake.sql on hand-made seats: a loss is heavy when it reaches the 90% quantile
-    of the loss sizes of its role. Landlord losses: D's 8, 8, 8 (quantile 8: all heavy);
-    farmer losses: 0.5 x8 and 1 x2 (quantile 1: D's and E's loss of 1 are heavy)."""
+def test_chip_flow_by_stake_nets_the_points_and_counts_raises_lost_to_the_receiver(monkeypatch):
+    """pair_net.sql on hand-made seats, then stake_flow's two readings value for value.
+    h0-h2: D (landlord) loses 8 to farmers R and E (4 each), having grabbed (h0, h1) or
+    bombed (h2); o0-o3 without R: D a farmer against F (loses 1 in o0, o1, wins 1 in o2,
+    o3; bid in o0); r0, r1: R the landlord against F and G (wins 2, loses 2)."""
     import duckdb
+    from scipy.stats import t as student
 
     import paipu.analysis.fraud as fraud
 
-    seats = []
-    # three hands D (landlord, x4) -> R, E: D loses 8, R and E win 4 each
+    seats = []  # (hand, seat, player, role, points, bombs)
     for h in range(3):
-        seats += [(f"s{h}", "D", "landlord", -8.0), (f"s{h}", "R", "farmer", 4.0), (f"s{h}", "E", "farmer", 4.0)]
-    # five hands without R: D loses 1, 1, 1, 1, 2 to F and G
-    for h, loss in enumerate((1, 1, 1, 1, 2)):
-        seats += [(f"o{h}", "D", "farmer", -loss / 2), (f"o{h}", "E", "farmer", -loss / 2), (f"o{h}", "F", "landlord", loss)]
+        seats += [(f"h{h}", 0, "D", "landlord", -8, int(h == 2)), (f"h{h}", 1, "R", "farmer", 4, 0),
+                  (f"h{h}", 2, "E", "farmer", 4, 0)]
+    for h, x in enumerate((-1, -1, 1, 1)):
+        seats += [(f"o{h}", 0, "F", "landlord", -2 * x, 0), (f"o{h}", 1, "D", "farmer", x, 0),
+                  (f"o{h}", 2, "E", "farmer", x, 0)]
+    for h, x in enumerate((2, -2)):
+        seats += [(f"r{h}", 0, "R", "landlord", x, 0), (f"r{h}", 1, "F", "farmer", -x / 2, 0),
+                  (f"r{h}", 2, "G", "farmer", -x / 2, 0)]
+    actions = [("h0", 0, "grab", None, True), ("h1", 0, "grab", None, True), ("h2", 0, "grab", None, False),
+               ("o0", 1, "bid", True, None), ("o1", 1, "bid", False, None)]
     con = duckdb.connect()
-    con.execute("create temp table fraud_seats as select 'g' as game, 'v' as variant, hand_id, player, "
-                "case when role = 'farmer' then 'farmer' else 'seat ' || player end as side, role, result, "
-                "result as points "
-                "from (values " + ", ".join(f"('{h}', '{p}', '{r}', {x})" for h, p, r, x in seats) +
-                ") t(hand_id, player, role, result)")
-    frame = fraud._frame(con, "pair_stake", {"min_pair": 3})
+    con.execute("create temp table fraud_seats as select 'g' as game, 'v' as variant, hand_id, seat, player, "
+                "case when role = 'farmer' then 'farmer' else 'seat ' || seat end as side, role, "
+                "points::double as points from (values " +
+                ", ".join(f"('{h}', {s}, '{p}', '{r}', {x})" for h, s, p, r, x, _ in seats) +
+                ") t(hand_id, seat, player, role, points)")
+    con.execute("create table seats as select 'g' as game, hand_id, seat, bombs_played from (values " +
+                ", ".join(f"('{h}', {s}, {b})" for h, s, _, _, _, b in seats) + ") t(hand_id, seat, bombs_played)")
+    con.execute("create table actions as select 'g' as game, * from (values " +
+                ", ".join(f"('{h}', {s}, '{a}', {c if c is not None else 'null'}, {g if g is not None else 'null'})"
+                          for h, s, a, c, g in actions) + ") t(hand_id, seat, act, call, grab)")
+    frame = fraud._frame(con, "pair_net", {"min_pair": 3})
     row = frame.filter((pl.col("d") == "D") & (pl.col("r") == "R")).row(0, named=True)
-    assert (row["n_with"], row["d_heavy_with"], row["d_n_other"], row["d_heavy_other"]) == (3, 3, 5, 1)
-    assert (row["t_loss"], row["d_heavy_coins"]) == (8.0, 24.0)
-    # R won 4 in each of its three hands (all its hands): no hands elsewhere
-    assert (row["r_heavy_with"], row["r_n_other"]) == (3, 0)
+    # each of h0-h2: D's loss 8 x R's share 4 / 8 = 4 to R; D raised (grab, grab, bomb) and lost each
+    assert (row["n_with"], row["net"], row["net2"], row["raised_lost"]) == (3, 12.0, 48.0, 3)
+    # R's gains elsewhere: +1, +1 (r0), -1, -1 (r1); D's: -4 x3 from E (h0-h2), -1, -1, +1, +1 from F
+    assert (row["r_n_other"], row["r_gain_other"], row["r_gain2_other"]) == (4, 0.0, 4.0)
+    assert (row["d_n_other"], row["d_gain_other"], row["d_gain2_other"]) == (7, -12.0, 52.0)
+    # D's hands without R: o0-o3, raised and lost in o0 (its bid)
+    assert (row["d_hands_other"], row["d_raised_lost_other"]) == (4, 1)
     p, ev = fraud.stake_flow(row)
-    assert p == 1.0  # nothing to compare R's wins with: no evidence on the receiver's side
-    row |= {"r_n_other": 20, "r_heavy_other": 2}
-    p, ev = fraud.stake_flow(row)
-    assert p == pytest.approx(max(fisher_greater(3, 3, 1, 5), fisher_greater(3, 3, 2, 20)))
-    assert fisher_greater(3, 3, 1, 5) == pytest.approx(4 / 56)  # 4 heavy of 8 hands, 3 with R: C(4,3)/C(8,3)
-    assert (ev["heavy_losses_with"], ev["heavy_coins_with"], ev["giver_heavy_rate_elsewhere"]) == (3, 24.0, 0.2)
-    # a pair met too few times for the share reading gets the stake reading alone
+    var = ((4 - 0) + (52 - 7 * (12 / 7) ** 2)) / (4 + 7 - 2)
+    z = (12 - 3 * (0 - (-12 / 7))) / math.sqrt(var * (3 + fraud.SHRINK_HANDS))
+    p_net = float(student.sf(z, 2))
+    p_raise = fisher_greater(3, 3, 1, 4)
+    assert p_raise == pytest.approx(4 / 35)  # 4 raised and lost of 7 hands, 3 with R: C(4,3)/C(7,3)
+    assert ev["z_net"] == round(z, 3) and ev["p_net"] == float(f"{p_net:.3g}")
+    assert p == pytest.approx(2 * min(p_net, p_raise))
+    assert (ev["net_gain"], ev["raised_and_lost"], ev["giver_raised_lost_rate_elsewhere"]) == (12.0, 3, 0.25)
+    # a pair met too few times for the share reading gets the stake readings alone
     eligible = {("g", "v", "D"), ("g", "v", "R")}
     monkeypatch.setattr(fraud, "presence_fit", lambda seats, min_pair: {})
     (t,) = fraud.chip_flow(pl.DataFrame(schema={"game": pl.Utf8}), pl.DataFrame(), eligible, 20, pl.DataFrame([row]))
@@ -416,7 +433,11 @@ def test_chip_flow_by_stake_counts_heavy_losses_at_the_receivers_table(monkeypat
     from paipu.analysis.fraud.words import evidence_words
 
     assert evidence_words("chip_flow", t.evidence).startswith(
-        "met as opponents in 3 hands; 3 heavy losses (at least 8, 24 in all) against 20.0% of the giver's other hands")
+        "met as opponents in 3 hands; the receiver's net gain from the giver 12 points (z 1.0, p 0.22); the giver "
+        "raised the stake and lost to the receiver 3 times against 25.0% of its other hands (p 0.11)")
+    # no raise anywhere: the net gain alone
+    quiet = row | {"raised_lost": 0, "d_raised_lost_other": 0}
+    assert fraud.stake_flow(quiet)[0] == pytest.approx(p_net)
 
 
 def test_watch_list_marks_strong_unflagged_tests_and_how_many_more_would_flag():

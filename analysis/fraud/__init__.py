@@ -732,23 +732,47 @@ def pair_effects(fits: dict[tuple[str, str, str, str], tuple[float, float]]) -> 
     return out
 
 
+#: chip flow by stake: the prior's weight (hands of no net gain) that shrinks a pair's net gain
+#: toward zero when it met few times
+SHRINK_HANDS = 10
+
+
 def stake_flow(r: dict) -> tuple[float, dict]:
-    """The stake reading of chip flow for one ordered pair (a row of ``pair_stake.sql``):
-    p = the larger of two one-sided Fisher exact p's (an intersection-union test), the
-    giver's heavy losses in the hands with the receiver against its heavy losses elsewhere,
-    and the receiver's heavy wins in the hands with the giver against its heavy wins
-    elsewhere. A weak giver loses heavily to everyone, a strong receiver wins heavily from
-    everyone: only a pair beyond both is suspect. (p, evidence)."""
-    p_d = fisher_greater(r["d_heavy_with"], r["n_with"], r["d_heavy_other"], r["d_n_other"])
-    p_r = fisher_greater(r["r_heavy_with"], r["n_with"], r["r_heavy_other"], r["r_n_other"])
-    p = max(p_d, p_r)
+    """The stake readings of chip flow for one ordered pair (a row of ``pair_net.sql``):
+
+    - **net gain**: the receiver's net gain from the giver in points over the n hands they
+      met (S), against what their gains from everyone else predict, μ = (the receiver's
+      mean gain a hand from its other opponents) − (the giver's): a strong receiver and a
+      weak giver explain some flow, skill is not fraud. z = (S − n·μ) / (σ·√(n + n₀)),
+      σ² the two players' pooled variance of a hand's gain elsewhere, n₀ = SHRINK_HANDS
+      hands of no gain added (the mean shrunk toward zero: a pair that met a few times is
+      not judged by one ×8 hand); Student's t with n − 1 degrees of freedom (a sum of a
+      few heavy-tailed hands is not yet normal).
+    - **raised and lost**: the hands with the receiver where the giver raised the stake
+      itself (called, grabbed or showed, or played a bomb) and then lost to it, against the
+      giver's hands without the receiver where it raised and lost (one-sided Fisher exact):
+      a dumper who doubles before throwing the hand.
+
+    p = 2 × the smaller (Bonferroni over the two; the net gain alone without raises). (p, evidence)."""
+    from scipy.stats import t as student
+
+    n = int(r["n_with"])
+    n_r, n_d = int(r["r_n_other"] or 0), int(r["d_n_other"] or 0)
+    p_net, z = 1.0, 0.0
+    if n_r >= 2 and n_d >= 2:
+        g_r, g_d = r["r_gain_other"] / n_r, r["d_gain_other"] / n_d
+        ss = (r["r_gain2_other"] - n_r * g_r ** 2) + (r["d_gain2_other"] - n_d * g_d ** 2)
+        var = max(ss, 0.0) / (n_r + n_d - 2)
+        if var > 0:
+            z = (float(r["net"]) - n * (g_r - g_d)) / math.sqrt(var * (n + SHRINK_HANDS))
+            p_net = float(student.sf(z, max(n - 1, 1)))
+    k, n_other, k_other = int(r["raised_lost"]), int(r["d_hands_other"] or 0), int(r["d_raised_lost_other"] or 0)
+    p_raise = fisher_greater(k, n, k_other, n_other) if k + k_other > 0 else 1.0
+    p = min(1.0, 2 * min(p_net, p_raise)) if k + k_other > 0 else p_net
     return p, {
-        "heavy_losses_with": r["d_heavy_with"], "heavy_loss_size": None if r["t_loss"] is None else round(float(r["t_loss"]), 2),
-        "heavy_coins_with": round(float(r["d_heavy_coins"] or 0), 2),
-        "giver_heavy_rate_elsewhere": round(r["d_heavy_other"] / r["d_n_other"], 4) if r["d_n_other"] else None,
-        "receiver_heavy_wins_with": r["r_heavy_with"],
-        "receiver_heavy_rate_elsewhere": round(r["r_heavy_other"] / r["r_n_other"], 4) if r["r_n_other"] else None,
-        "p_stake": _sig(p)}
+        "net_gain": round(float(r["net"]), 2), "z_net": _finite(z), "p_net": _sig(p_net),
+        "raised_and_lost": k, "giver_raised_lost_rate_elsewhere": round(k_other / n_other, 4) if n_other else None,
+        "p_raise": _sig(p_raise)}
 
 
 def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int,
@@ -761,10 +785,10 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
     zero-sum hand the two move together, so their mean, not their √2-scaled sum, is
     standard normal at worst.
 
-    With *stakes* (``pair_stake.sql``, pairs met at least MIN_STAKE times), the stake
-    reading too (:func:`stake_flow`): heavy losses bunched at the receiver's table. A pair
-    with both readings gets p = 2 · the smaller (Bonferroni over the two); a pair met too
-    few times for the share reading has the stake reading alone."""
+    With *stakes* (``pair_net.sql``, pairs met at least MIN_STAKE times), the stake
+    readings too (:func:`stake_flow`): the points that flowed, and the giver's raises lost
+    to the receiver. A pair with both gets p = 2 · the smaller (Bonferroni over the two);
+    a pair met too few times for the share reading has the stake readings alone."""
     zs = pair_effects(presence_fit(seats, min_pair))
     stake = {} if stakes is None else {(r["game"], r["variant"], r["d"], r["r"]): r
                                        for r in stakes.iter_rows(named=True)}
@@ -799,9 +823,9 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         game, variant, d, rcv = key
         if key in shared or (game, variant, d) not in eligible or (game, variant, rcv) not in eligible:
             continue
-        p_s, extra = stake_flow(r)
-        tests.append(Test("chip_flow", game, variant, d, rcv, p_s, r["d_heavy_with"] / r["n_with"], r["n_with"],
-                          {"hands_as_opponents": r["n_with"], **extra}))
+        p_s, alone = stake_flow(r)
+        tests.append(Test("chip_flow", game, variant, d, rcv, p_s, alone["z_net"] or 0.0, r["n_with"],
+                          {"hands_as_opponents": r["n_with"], **alone}))
     return tests
 
 
@@ -884,7 +908,7 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         con.execute(sql_text("feed_chances", SQL_DIR))
         tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
-                           eligible, MIN_FLOW, _frame(con, "pair_stake", {"min_pair": MIN_STAKE}))
+                           eligible, MIN_FLOW, _frame(con, "pair_net", {"min_pair": MIN_STAKE}))
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
         for t, q in zip(tests, bh_by_kind(tests)):
             t.q = q

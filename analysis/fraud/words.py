@@ -34,6 +34,9 @@ SENTENCES = {
 }
 #: a kind's other sentences, tried in turn when the first does not fit (chip flow by stake alone:
 #: a pair met too few times for the share reading)
+NET = ("the receiver's net gain from the giver {net_gain} points (z {z_net}, p {p_net}); the giver raised the "
+       "stake and lost to the receiver {raised_and_lost} times against {giver_raised_lost_rate_elsewhere} of its other "
+       "hands (p {p_raise})")
 ALTERNATIVES = {"chip_flow": ("met as opponents in {hands_as_opponents} hands",)}
 STAKE = ("{heavy_losses_with} heavy losses (at least {heavy_loss_size}, {heavy_coins_with} in all) against "
          "{giver_heavy_rate_elsewhere} of the giver's other hands, the receiver's heavy wins {receiver_heavy_wins_with} "
@@ -47,6 +50,7 @@ NAMES = {"think_options_corr": "think time's correlation with the options", "hou
 EXTRAS = {"hands": ("over {hands} hands, variance {design_effect} times the binomial (beta-binomial, correlation {rho})",
                     "over {hands} hands, {spared_capped} spared with runs within a hand capped (p {p_capped})",
                     "over {hands} hands, z {z_hands}"),
+          "p_net": (NET,),
           "p_stake": (STAKE,),
           "dispersion": ("over-dispersion {dispersion}",)}
 
