@@ -414,17 +414,18 @@ def test_chip_flow_by_stake_nets_the_points_and_counts_raises_lost_to_the_receiv
     # R's gains elsewhere: +1, +1 (r0), -1, -1 (r1); D's: -4 x3 from E (h0-h2), -1, -1, +1, +1 from F
     assert (row["r_n_other"], row["r_gain_other"], row["r_gain2_other"]) == (4, 0.0, 4.0)
     assert (row["d_n_other"], row["d_gain_other"], row["d_gain2_other"]) == (7, -12.0, 52.0)
-    # D's hands without R: o0-o3, raised and lost in o0 (its bid)
-    assert (row["d_hands_other"], row["d_raised_lost_other"]) == (4, 1)
+    # D's other opponents, hand by opponent: E in h0-h2 (raised and lost to E too), F in o0-o3
+    # (raised and lost in o0, its bid): 7, 4 of them raised and lost
+    assert (row["d_hands_other"], row["d_raised_lost_other"]) == (7, 4)
     p, ev = fraud.stake_flow(row)
     var = ((4 - 0) + (52 - 7 * (12 / 7) ** 2)) / (4 + 7 - 2)
     z = (12 - 3 * (0 - (-12 / 7))) / math.sqrt(var * (3 + fraud.SHRINK_HANDS))
     p_net = float(student.sf(z, 2))
-    p_raise = fisher_greater(3, 3, 1, 4)
-    assert p_raise == pytest.approx(4 / 35)  # 4 raised and lost of 7 hands, 3 with R: C(4,3)/C(7,3)
+    p_raise = fisher_greater(3, 3, 4, 7)
+    assert p_raise == pytest.approx(35 / 120)  # 7 raised and lost of 10, 3 with R: C(7,3)/C(10,3)
     assert ev["z_net"] == round(z, 3) and ev["p_net"] == float(f"{p_net:.3g}")
     assert p == pytest.approx(2 * min(p_net, p_raise))
-    assert (ev["net_gain"], ev["raised_and_lost"], ev["giver_raised_lost_rate_elsewhere"]) == (12.0, 3, 0.25)
+    assert (ev["net_gain"], ev["raised_and_lost"], ev["giver_raised_lost_rate_elsewhere"]) == (12.0, 3, 0.5714)
     # a pair met too few times for the share reading gets the stake readings alone
     eligible = {("g", "v", "D"), ("g", "v", "R")}
     monkeypatch.setattr(fraud, "presence_fit", lambda seats, min_pair: {})
@@ -434,7 +435,7 @@ def test_chip_flow_by_stake_nets_the_points_and_counts_raises_lost_to_the_receiv
 
     assert evidence_words("chip_flow", t.evidence).startswith(
         "met as opponents in 3 hands; the receiver's net gain from the giver 12 points (z 1.0, p 0.22); the giver "
-        "raised the stake and lost to the receiver 3 times against 25.0% of its other hands (p 0.11)")
+        "raised the stake and lost to the receiver 3 times against 57.1% of its other hands (p 0.29)")
     # no raise anywhere: the net gain alone
     quiet = row | {"raised_lost": 0, "d_raised_lost_other": 0}
     assert fraud.stake_flow(quiet)[0] == pytest.approx(p_net)
@@ -815,3 +816,28 @@ def test_population_plays_a_given_base_policy_when_not_cheating():
     assert isinstance(policies["dumper"], Dumper) and policies["dumper"].base is other
     assert policies["colluder"].bid(None, None, 0, 1.0, "bid") is False  # bids are the base's
     assert Population("doudizhu", None, 10, {"collude": 1}, hands=20, seed=2).people[0].policy.base is HEURISTIC
+
+
+def test_an_honest_population_stays_clean(tmp_path):
+    """Twelve honest players, 900 Dou Dizhu hands through the real pipeline (ingest, audit
+    with decisions, every screen): soft play's beta-binomial and chip flow's stake readings
+    run on every pair met enough and flag none of them."""
+    from paipu.analysis.fraud import screen
+    from paipu.replay.audit import audit_dataset
+    from paipu.replay.ingest import ingest_files
+    from paipu.replay.sim.population import simulate_population
+
+    _, records = simulate_population("doudizhu", None, 900, 3, 12, [])
+    path = tmp_path / "hands.jsonl"
+    path.write_bytes(b"".join(record_to_json(r) + b"\n" for r in records))
+    ds = str(tmp_path / "ds")
+    ingest_files([str(path)], ds, workers=1)
+    audit_dataset(ds, decisions=True, workers=1)
+    result = screen(ds, "doudizhu", min_hands=60)
+    kinds = {t.kind for t in result.tests}
+    assert {"soft_play", "chip_flow"} <= kinds
+    soft = [t for t in result.tests if t.kind == "soft_play"]
+    assert all(0 < t.evidence["rho_hand"] < 0.5 and "design_effect" in t.evidence for t in soft)
+    assert any("p_net" in t.evidence for t in result.tests if t.kind == "chip_flow")
+    assert result.flagged == []
+    assert min(t.p for t in soft) > 1e-4  # nothing near a flag among some hundred pair tests
