@@ -2,8 +2,8 @@
 -- heavy wins in the hands they met, next to each one's in all other hands. A loss is heavy
 -- when its size in points (coins when no points: the multiplier is in them, the room's coin
 -- stake is not, which would otherwise decide what is heavy) reaches the 90% quantile of the
--- loss sizes of every seat of the same game, variant and role (a landlord pays both
--- farmers); a win likewise. The population's quantile, not the player's own: a dumper's
+-- loss sizes of every seat of the same game, variant and role (a seat that holds a role
+-- alone may pay every other seat); a win likewise. The population's quantile, not the player's own: a dumper's
 -- thrown hands would raise its own. A dumper who throws only hands
 -- at high multipliers loses like anyone else hand by hand in share, but its heavy losses
 -- bunch at the receiver's table.
