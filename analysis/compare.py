@@ -62,7 +62,8 @@ def figures_of(game: str) -> dict[str, Figure]:
         g = find_game(game)
     except UnknownGame:
         return dict(FIGURES)
-    own: dict[str, Figure] = dict(getattr(g.part("report"), "FIGURES", {}))
+    # (a plain (en, zh[, unit]) tuple is taken as a Figure)
+    own = {name: Figure(*fig) for name, fig in getattr(g.part("report"), "FIGURES", {}).items()}
     known = FIGURES | own
     names = tuple(g.report.get("figures") or (*FIGURES, *own))
     unknown = [name for name in names if name not in known]

@@ -1,7 +1,8 @@
 """A game declares itself once: the toy game of tests/toygame (nothing outside the test
-folder names it) goes through ingest → audit → stats → sql → report → replay → combo, with a
-statistic (tests/toygame/sql/toy_margin.sql) and a report section (report.py, words.py) of
-its own."""
+folder names it) goes through ingest → audit → stats → sql → report → compare → replay →
+combo, with a statistic (tests/toygame/sql/toy_margin.sql), a report section (report.py,
+words.py) and a compared figure (report.FIGURES, sql/compare.sql) of its own; and no shared
+module of the analysis side names a built-in game."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import os
 import re
 import subprocess
 import sys
+
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEAL = [["3s", "3h", "3d", "4s", "5s", "5h", "6s", "7s", "7h", "7d"],
@@ -235,3 +238,25 @@ def test_the_games_spell_a_shared_rule_or_variant_name_alike():
                 assert first[0] == words, f"{name}[{key!r}]: {g.name} says {words}, {first[1]} {first[0]}"
     assert report_fmt.variant_words("no_tribute", "zh") == "不进贡" and report_fmt.variant_words("nope") == "nope"
     assert report_fmt.setting_words('{"escape_landlord": [30, 5], "tribute": false}', "zh") == "地主逃跑罚分: 30 5，进贡: 关"
+
+
+def test_each_game_compares_the_figures_it_declares(monkeypatch):
+    """The figures compared on shared deals: the shared ones then the game's own
+    (``report.FIGURES``), or the order its declaration gives (Dou Dizhu: its landlord's
+    wins and spring first, no first leader's wins); a name the declaration cannot find is
+    an error naming it."""
+    import dataclasses
+
+    from paipu.analysis import compare
+    from paipu.replay.games import find_game
+
+    shared = ["first_leader_wins", "bombs", "multiplier", "tricks", "actions"]
+    assert list(compare.figures_of("ddz")) == ["landlord_wins", "spring", "bombs", "multiplier", "tricks", "actions"]
+    assert list(compare.figures_of("paodekuai")) == shared + ["let_goes", "xiqian_bombs"]
+    assert list(compare.figures_of("guandan")) == shared + ["double_down", "upgrade"]
+    assert list(compare.figures_of("shuangkou")) == shared
+    assert [f.unit for f in compare.figures_of("guandan").values()] == ["rate"] + ["number"] * 4 + ["rate", "number"]
+    odd = dataclasses.replace(find_game("guandan"), report={"figures": ("upgrade", "nope")})
+    monkeypatch.setattr(compare, "find_game", lambda name: odd)
+    with pytest.raises(ValueError, match=r"^guandan: report\['figures'\] names nope, which neither compare.sql"):
+        compare.figures_of("guandan")
