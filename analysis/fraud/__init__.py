@@ -785,7 +785,7 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
     (:func:`pair_effects`: skill is not fraud); results are shares of what each hand
     moved, so rooms and multipliers do not dominate. z = (t_receiver - t_giver) / 2: in a
     zero-sum hand the two move together, so their mean, not their √2-scaled sum, is
-    standard normal at worst. Where every seat plays for itself (Paodekuai), what a giver
+    standard normal at worst. Where every seat plays for itself (no side of two), what a giver
     throws may go to a third seat: there p = 2 · the smaller of that and the giver's t
     alone (``p_giver``).
 
@@ -812,7 +812,7 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         # t, so that 20-odd heavy-tailed results do not pass for a normal mean
         df = max(int(r["n_with"]) - 1, 1)
         z = (_t_as_z(zr, df) - _t_as_z(zd, df)) / 2  # the mean: the two are correlated (zero-sum hands), not √2
-        # each for himself (Paodekuai): a third seat may take what is thrown, so that the giver
+        # each for himself (no side of two): a third seat may take what is thrown, so that the giver
         # loses far more at the receiver's table while the receiver gains little: the giver alone too
         p_giver = normal_upper(-_t_as_z(zd, df))
         p = min(1.0, 2 * min(normal_upper(z), p_giver)) if (game, variant) in alone else normal_upper(z)
