@@ -70,22 +70,22 @@ class Shown(ShownWords):
     zh_result = {"landlord": "地主", "spring": "春天", "spring_kind": "春天/反春", "redeal": "重新发牌",
                  "grabs": "抢地主次数", "show_factor": "明牌倍数"}
     zh_messages = (
-    (r"seat (\d+) bid, but it is seat (\d+)'s turn to bid", "座位 {0} 叫地主，但轮到座位 {1} 叫"),
-    (r"seat (\d+) grabbed, but it is seat (\d+)'s turn", "座位 {0} 抢地主，但轮到座位 {1}"),
-    (r"seat (\d+) bid during (?P<phase>\w+); calling is over", "座位 {0} 在{phase}阶段叫地主，叫地主已经结束"),
-    (r"seat (\d+) grabbed during (?P<phase>\w+); there is no grab turn now", "座位 {0} 在{phase}阶段抢地主，现在不能抢"),
-    (r"seat (\d+) already showed its cards", "座位 {0} 已经明牌"),
-    (r"seat (\d+) used 黄金眼 \(peek\) after bidding; it is only allowed while bidding",
-     "座位 {0} 叫地主结束后用了黄金眼，只能在叫地主时用"),
-    (r"seat (\d+) used 黄金眼 \(peek\) a (\d+)rd time; at most (\d+) per hand", "座位 {0} 第 {1} 次用黄金眼，每局最多 {2} 次"),
-    (r"a show before bidding has factor 5, 4 or 3 \(明牌开始 / 发牌明牌\), not (-?\d+)",
-     "叫地主前明牌是 ×5、×4 或 ×3（明牌开始 / 发牌明牌），不是 ×{0}"),
-    (r"after the deal only the landlord \(seat (\d+)\) may show, not seat (\d+)",
-     "叫完地主后只有地主（座位 {0}）可以明牌，座位 {1} 不能"),
-    (r"the landlord's show after taking the bottom has factor 2, not (-?\d+)", "地主拿底牌后明牌是 ×2，不是 ×{0}"),
-    (r"seat (\d+) showed (?P<when>during bidding|after the first play); shows are made before bidding "
-     r"\(×5, ×4, ×3\) or by the landlord before the first play \(×2\)",
-     "座位 {0} {when}明牌；明牌只能在叫地主前（×5、×4、×3），或由地主在首出前（×2）"),
+        (r"seat (\d+) bid, but it is seat (\d+)'s turn to bid", "座位 {0} 叫地主，但轮到座位 {1} 叫"),
+        (r"seat (\d+) grabbed, but it is seat (\d+)'s turn", "座位 {0} 抢地主，但轮到座位 {1}"),
+        (r"seat (\d+) bid during (?P<phase>\w+); calling is over", "座位 {0} 在{phase}阶段叫地主，叫地主已经结束"),
+        (r"seat (\d+) grabbed during (?P<phase>\w+); there is no grab turn now", "座位 {0} 在{phase}阶段抢地主，现在不能抢"),
+        (r"seat (\d+) already showed its cards", "座位 {0} 已经明牌"),
+        (r"seat (\d+) used 黄金眼 \(peek\) after bidding; it is only allowed while bidding",
+         "座位 {0} 叫地主结束后用了黄金眼，只能在叫地主时用"),
+        (r"seat (\d+) used 黄金眼 \(peek\) a (\d+)rd time; at most (\d+) per hand", "座位 {0} 第 {1} 次用黄金眼，每局最多 {2} 次"),
+        (r"a show before bidding has factor 5, 4 or 3 \(明牌开始 / 发牌明牌\), not (-?\d+)",
+         "叫地主前明牌是 ×5、×4 或 ×3（明牌开始 / 发牌明牌），不是 ×{0}"),
+        (r"after the deal only the landlord \(seat (\d+)\) may show, not seat (\d+)",
+         "叫完地主后只有地主（座位 {0}）可以明牌，座位 {1} 不能"),
+        (r"the landlord's show after taking the bottom has factor 2, not (-?\d+)", "地主拿底牌后明牌是 ×2，不是 ×{0}"),
+        (r"seat (\d+) showed (?P<when>during bidding|after the first play); shows are made before bidding "
+         r"\(×5, ×4, ×3\) or by the landlord before the first play \(×2\)",
+         "座位 {0} {when}明牌；明牌只能在叫地主前（×5、×4、×3），或由地主在首出前（×2）"),
     )
 
     @staticmethod
@@ -107,3 +107,16 @@ class Shown(ShownWords):
     @staticmethod
     def event_text(e: Any, w: Mapping[str, str], name: Callable[[int], str]) -> str | None:
         return w["redeal"] if e.kind == "redeal" else None
+
+
+# --- rule settings in words (how the report names variants and --rule settings) -----------
+#: the game's variants in words, English and Chinese (analysis/report_fmt.py collects them
+#: through the registry)
+VARIANT_WORDS: dict[str, tuple[str, str]] = {"huopin": ("huopin", "火拼")}
+#: the game's own rule parameters (fields of its Rules, ``--rule NAME=...``) in words,
+#: English and Chinese; those several games share are analysis/report_fmt.py's
+PARAM_WORDS: dict[str, tuple[str, str]] = {
+    "peek_limit": ("peeks per seat", "黄金眼次数"), "escape_threshold": ("escape threshold", "逃跑门槛"),
+    "escape_landlord": ("landlord escape penalty", "地主逃跑罚分"),
+    "escape_farmer": ("farmer escape penalty", "农民逃跑罚分"),
+}

@@ -54,7 +54,19 @@ class Shown(ShownWords):
     zh_result = {"kou": "扣数", "stars": "星数", "winning_team": "赢的队"}
     zh_values = {"'double'": "双扣", "'single'": "单扣", "'flat'": "平扣"}
     zh_messages = (
-    (r"both copies of (?P<cards1>\S+) were dealt to seats \[(?P<seats>[\d, ]*)\]: the record must name the leader",
-     "两张 {cards1} 分别发给了座位 {seats}：记录必须写明首出座位"),
-    (r"the leader, seat (\d+), was not dealt the drawn card (?P<cards1>\S+)", "首出的座位 {0} 没有发到翻出的牌 {cards1}"),
+        (r"both copies of (?P<cards1>\S+) were dealt to seats \[(?P<seats>[\d, ]*)\]: the record must name the leader",
+         "两张 {cards1} 分别发给了座位 {seats}：记录必须写明首出座位"),
+        (r"the leader, seat (\d+), was not dealt the drawn card (?P<cards1>\S+)", "首出的座位 {0} 没有发到翻出的牌 {cards1}"),
     )
+
+
+# --- rule settings in words (how the report names variants and --rule settings) -----------
+#: the game's variants in words, English and Chinese (analysis/report_fmt.py collects them
+#: through the registry)
+VARIANT_WORDS: dict[str, tuple[str, str]] = {"huopin": ("huopin", "火拼")}
+#: the game's own rule parameters (fields of its Rules, ``--rule NAME=...``) in words,
+#: English and Chinese; those several games share are analysis/report_fmt.py's
+PARAM_WORDS: dict[str, tuple[str, str]] = {
+    "max_bomb": ("largest bomb", "最大炸弹张数"), "chain_min_bombs": ("bombs in a chain", "连炸最少炸弹数"),
+    "escape_base_multiple": ("escape penalty", "逃跑罚分"),
+}
