@@ -1,0 +1,157 @@
+"""The card-sharing screen (issue #27 item 1): the decisions' ``beaters`` and ``seats_left``,
+its chances counted in SQL on hand-made hands, and its statistic value for value."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from paipu.analysis.fraud import SQL_DIR, sql_text
+from paipu.analysis.fraud.share import CHI2_1_MEDIAN, Shared, card_sharing, pair_counts, population_phi, shared_p
+from paipu.analysis.queries import connect
+from paipu.cli import app
+from paipu.replay.decisions import hand_decisions
+from paipu.replay.io.jsonl import record_to_json
+from helpers import ANTI_SPRING, SPRING, ddz
+
+runner = CliRunner()
+
+
+def test_beaters_and_seats_left_of_the_anti_spring_hand():
+    rows = hand_decisions(ddz(ANTI_SPRING))
+    got = [(r["idx"], r["seat"], r["lead"], r["target_seat"], r["beaters"], r["seats_left"]) for r in rows]
+    assert got == [
+        (3, 0, True, None, None, [20, 17, 17]),   # a lead: nothing on the table to beat
+        (4, 1, False, 0, 0b110, [19, 17, 17]),     # both farmers can beat the landlord's 3h
+        (5, 2, False, 1, 0b101, [19, 16, 17]),     # on B's 4h: C itself and the landlord
+        (6, 0, False, 1, 0b101, [19, 16, 17]),
+        (7, 1, True, None, None, [19, 16, 17]),
+        (8, 2, False, 1, 0b001, [19, 6, 17]),      # 5h..Ah: only the landlord's bomb and rocket
+        (9, 0, False, 1, 0b001, [19, 6, 17]),
+        (10, 1, True, None, None, [19, 6, 17]),
+    ]
+
+
+@pytest.fixture(scope="module")
+def two_hands(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("share")
+    hands = []
+    for record, players, hand_id in ((ddz(ANTI_SPRING), ["A", "B", "C"], "h1"), (ddz(SPRING), ["B", "C", "A"], "h2")):
+        record["players"], record["id"] = players, hand_id
+        hands.append(record)
+    src = tmp / "hands.jsonl"
+    src.write_bytes(b"".join(record_to_json(r) + b"\n" for r in hands))
+    ds = str(tmp / "ds")
+    assert runner.invoke(app, ["ingest", str(src), "--out", ds]).exit_code == 0
+    assert runner.invoke(app, ["audit", ds, "--decisions", "--workers", "1"]).exit_code == 0
+    return ds
+
+
+def test_share_chances_of_two_hands(two_hands):
+    con = connect(two_hands)
+    con.execute(sql_text("_hands", SQL_DIR), {"game": None, "variant": None})
+    con.execute(sql_text("share_chances", SQL_DIR))
+    rows = sorted(con.execute("select hand_id, idx, a, b, sig, hit, stratum from share_chances").fetchall())
+    con.close()
+    assert rows == [
+        # h1, farmers B (seat 1) and C (seat 2): B could beat the landlord's 3h, and C, after
+        # B, could too: B played (no hit)
+        ("h1", 4, "B", "C", "leave", False, "leave 1/2 b99"),
+        ("h1", 5, "C", "B", "block", True, "block 2 b99"),      # C let B's 4h stand
+        # B's lead 5h..Ah: only the landlord could beat it, not C (no hit); B's last lead
+        # went out with the hand, no chance
+        ("h1", 7, "B", "C", "lead", False, "lead 1 b99 o99"),
+        # h2, farmers C (seat 1) and A (seat 2): C passed on the landlord's pair 3h 3d,
+        # which A could beat after it; A, after C, leaves nothing to anyone
+        ("h2", 10, "C", "A", "leave", True, "leave 1/2 b99"),
+    ]
+
+
+def rows_of(data: list[tuple]) -> pl.DataFrame:
+    return pl.DataFrame(data, schema=["game", "variant", "a", "b", "sig", "stratum", "n", "k"], orient="row")
+
+
+def test_pair_counts_leave_the_pair_out_of_the_null():
+    rows = rows_of([
+        ("g", "v", "A", "B", "leave", "s1", 10, 6), ("g", "v", "B", "A", "lead", "s2", 10, 2),
+        ("g", "v", "C", "D", "leave", "s1", 30, 3), ("g", "v", "D", "C", "lead", "s2", 20, 2),
+        ("g", "v", "E", "F", "leave", "s1", 20, 2),
+    ])
+    counts = pair_counts(rows)
+    # A-B: s1 without them 5 of 50, s2 2 of 20: both 10%
+    assert counts[("g", "v", "A", "B")] == {"leave": Shared(6, 10, 1.0, 0.9), "lead": Shared(2, 10, 1.0, 0.9)}
+    # C-D: s1 without them 8 of 30, s2 2 of 10
+    cd = counts[("g", "v", "C", "D")]
+    assert cd["leave"].expected == pytest.approx(30 * 8 / 30) and cd["lead"].expected == pytest.approx(20 * 0.2)
+    assert cd["leave"].var == pytest.approx(30 * (8 / 30) * (22 / 30))
+
+
+def test_population_phi_is_the_median_z2_over_the_chi2_median():
+    pairs = [Shared(k, 25, 5.0, 4.0) for k in (5, 6, 8, 9, 11)]  # z0 = 0, 0.5, 1.5, 2, 3
+    assert population_phi(pairs) == pytest.approx(1.5 ** 2 / CHI2_1_MEDIAN)
+    assert population_phi(pairs[:4]) == 1.0  # fewer than five pairs: no estimate
+    assert population_phi([Shared(5, 25, 5.0, 4.0)] * 5) == 1.0  # at least 1
+
+
+def _binom_tail(k: int, n: int, p: float) -> float:
+    return sum(math.comb(n, j) * p ** j * (1 - p) ** (n - j) for j in range(k, n + 1))
+
+
+def _betabinom_tail(k: int, n: int, a: float, b: float) -> float:
+    def log_pmf(j):
+        return (math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) + math.lgamma(j + a)
+                + math.lgamma(n - j + b) - math.lgamma(n + a + b) - math.lgamma(a) - math.lgamma(b)
+                + math.lgamma(a + b))
+    return sum(math.exp(log_pmf(j)) for j in range(k, n + 1))
+
+
+def test_shared_p_binomial_and_beta_binomial():
+    c = Shared(8, 20, 2.0, 1.8)  # 20 chances at 10%: the Poisson-binomial is the binomial
+    assert shared_p(c, 1.0) == pytest.approx(_binom_tail(8, 20, 0.1), rel=1e-9)
+    assert _binom_tail(8, 20, 0.1) == pytest.approx(4.1564e-4, rel=1e-4)
+    # φ = 2: ρ = (2 - 1) / 19, the beta-binomial with mean 0.1 and that ρ
+    rho = 1 / 19
+    a, b = 0.1 * (1 - rho) / rho, 0.9 * (1 - rho) / rho
+    assert shared_p(c, 2.0) == pytest.approx(_betabinom_tail(8, 20, a, b), rel=1e-9)
+    assert shared_p(c, 2.0) > shared_p(c, 1.0)
+    # rates that differ between the kinds: the binomial at the mean rate is wider than the
+    # Poisson-binomial, and is used as it is (conservative)
+    assert shared_p(Shared(8, 20, 2.0, 1.0), 1.5) == pytest.approx(_binom_tail(8, 20, 0.1), rel=1e-9)
+    assert shared_p(Shared(0, 20, 2.0, 1.8), 1.0) == 1.0
+    # far in the tail, summed term by term (not 1 - cdf, which stops near 1e-12)
+    assert 0 < shared_p(Shared(150, 400, 34.0, 31.1), 1.4) < 1e-25
+
+
+def test_card_sharing_per_pair_both_ways_fisher_over_the_signatures():
+    base = [("g", "v", x, y, sig, f"{sig} s", 40, k) for x, y, sig, k in
+            (("C", "D", "leave", 4), ("E", "F", "leave", 3), ("G", "H", "leave", 5), ("I", "J", "leave", 4),
+             ("K", "L", "leave", 4), ("C", "D", "lead", 4), ("E", "F", "lead", 4), ("G", "H", "lead", 4),
+             ("I", "J", "lead", 4), ("K", "L", "lead", 4))]
+    rows = rows_of(base + [("g", "v", "A", "B", "leave", "leave s", 20, 9), ("g", "v", "B", "A", "leave", "leave s", 20, 7),
+                           ("g", "v", "B", "A", "lead", "lead s", 30, 3)])
+    eligible = {("g", "v", p) for p in "ABCDEFGHIJKL"}
+    tests = {(t.player, t.other): t for t in card_sharing(rows, eligible)}
+    t = tests[("A", "B")]
+    # leave: 16 of 40 against the others' 20 of 200 (10%); lead: 3 of 30 against 20 of 200
+    assert (t.n, t.evidence["hits"], t.evidence["expected"]) == (70, 19, 7.0)
+    leave, lead = t.evidence["leave"], t.evidence["lead"]
+    assert (leave["hits"], leave["chances"], leave["expected"]) == (16, 40, 4.0)
+    assert (lead["hits"], lead["chances"], lead["expected"]) == (3, 30, 3.0)
+    # leave: the other pairs' null takes in A-B's 16 of 40: C-D 4 hits against 32 of 200
+    # (16%, z0² = 2.4² / 5.376), as I-J and K-L; E-F 2.35, G-H 0.27, A-B 40: the median
+    # over the six is C-D's; lead: every other pair at its null (z0 = 0): φ = 1
+    phi = (2.4 ** 2 / (40 * 0.16 * 0.84)) / CHI2_1_MEDIAN
+    assert leave["dispersion"] == pytest.approx(phi, abs=1e-3) and lead["dispersion"] == 1.0
+    rho = (phi - 1) / 39
+    p_leave = _betabinom_tail(16, 40, 0.1 * (1 - rho) / rho, 0.9 * (1 - rho) / rho)
+    p_lead = _binom_tail(3, 30, 0.1)
+    stat = -2 * (math.log(p_leave) + math.log(p_lead))
+    assert t.p == pytest.approx(math.exp(-stat / 2) * (1 + stat / 2), rel=1e-6)  # chi-square, 4 df
+    assert t.effect == pytest.approx(12 / 70)
+    assert t.kind == "card_sharing" and len(tests) == 6
+    # a pair with fewer than 20 chances, or a player not eligible, is not tested
+    assert ("A", "B") not in {(x.player, x.other) for x in card_sharing(rows, eligible - {("g", "v", "A")})}
+    assert ("A", "B") not in {(x.player, x.other) for x in card_sharing(rows, eligible, min_chances=71)}
