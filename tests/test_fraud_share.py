@@ -137,14 +137,14 @@ def test_card_sharing_per_pair_both_ways_fisher_over_the_signatures():
     t = tests[("A", "B")]
     # leave: 16 of 40 against the others' 20 of 200 (10%); lead: 3 of 30 against 20 of 200
     assert (t.n, t.evidence["hits"], t.evidence["expected"]) == (70, 19, 7.0)
-    leave, lead = t.evidence["leave"], t.evidence["lead"]
-    assert (leave["hits"], leave["chances"], leave["expected"]) == (16, 40, 4.0)
-    assert (lead["hits"], lead["chances"], lead["expected"]) == (3, 30, 3.0)
+    ev = t.evidence
+    assert (ev["leave_hits"], ev["leave_chances"], ev["leave_expected"]) == (16, 40, 4.0)
+    assert (ev["lead_hits"], ev["lead_chances"], ev["lead_expected"]) == (3, 30, 3.0)
     # leave: the other pairs' null takes in A-B's 16 of 40: C-D 4 hits against 32 of 200
     # (16%, z0² = 2.4² / 5.376), as I-J and K-L; E-F 2.35, G-H 0.27, A-B 40: the median
     # over the six is C-D's; lead: every other pair at its null (z0 = 0): φ = 1
     phi = (2.4 ** 2 / (40 * 0.16 * 0.84)) / CHI2_1_MEDIAN
-    assert leave["dispersion"] == pytest.approx(phi, abs=1e-3) and lead["dispersion"] == 1.0
+    assert ev["leave_dispersion"] == pytest.approx(phi, abs=1e-3) and ev["lead_dispersion"] == 1.0
     rho = (phi - 1) / 39
     p_leave = _betabinom_tail(16, 40, 0.1 * (1 - rho) / rho, 0.9 * (1 - rho) / rho)
     p_lead = _binom_tail(3, 30, 0.1)
@@ -155,3 +155,21 @@ def test_card_sharing_per_pair_both_ways_fisher_over_the_signatures():
     # a pair with fewer than 20 chances, or a player not eligible, is not tested
     assert ("A", "B") not in {(x.player, x.other) for x in card_sharing(rows, eligible - {("g", "v", "A")})}
     assert ("A", "B") not in {(x.player, x.other) for x in card_sharing(rows, eligible, min_chances=71)}
+
+
+def test_card_sharing_in_words():
+    from paipu.analysis.fraud import Test
+    from paipu.analysis.fraud.words import evidence_words, suspect_lines
+
+    evidence = {"hits": 19, "chances": 70, "rate": 0.2714, "ci95": [0.1805, 0.3868], "baseline_rate": 0.1,
+                "expected": 7.0, "leave_hits": 16, "leave_chances": 40, "leave_expected": 4.0, "z_leave": 6.3246,
+                "leave_dispersion": 1.0, "p_leave": 1.2e-7, "lead_hits": 3, "lead_chances": 30, "lead_expected": 3.0,
+                "z_lead": 0.0, "lead_dispersion": 1.0, "p_lead": 0.353,
+                "telling": [["h1", 4, "leave", "A"], ["h2", 10, "lead", "B"]]}
+    assert evidence_words("card_sharing", evidence) == (
+        "acted as a partner who sees the cards would on 19 of 70 chances (27.1%, 95% interval 18.1% to 38.7%) "
+        "where the population's rates at the same kinds of decision give 7 (10.0%); passes left to a partner who "
+        "could beat 16 of 40 (expected 4, over-dispersion 1, z 6.3, p < 0.0001); leads only the partner could beat "
+        "3 of 30 (expected 3, over-dispersion 1, z 0.0, p 0.35); telling decisions h1 #4 (leave, A), h2 #10 (lead, B)")
+    t = Test("card_sharing", "doudizhu", "huopin", "A", "B", 1e-9, 0.1714, 70, evidence, q=1e-6, hands=["h1", "h2"])
+    assert suspect_lines(1, t, 0.01)[0].startswith("  1 FLAG card_sharing doudizhu/huopin A & B  q < 0.0001")

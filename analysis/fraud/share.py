@@ -163,9 +163,9 @@ def card_sharing(rows: pl.DataFrame, eligible: set, min_chances: int = MIN_SHARE
             p_sig = shared_p(c, f)
             ps.append(p_sig)
             sd = math.sqrt(c.var * f)
-            evidence[sig] = {"hits": c.k, "chances": c.n, "expected": round(c.expected, 2),
-                             "z": round((c.k - c.expected) / sd, 3) if sd > 0 else None, "dispersion": round(f, 3),
-                             "p": _sig(p_sig)}
+            evidence |= {f"{sig}_hits": c.k, f"{sig}_chances": c.n, f"{sig}_expected": round(c.expected, 2),
+                         f"z_{sig}": round((c.k - c.expected) / sd, 3) if sd > 0 else None,
+                         f"{sig}_dispersion": round(f, 3), f"p_{sig}": _sig(p_sig)}
         stat = -2 * sum(math.log(max(p_i, 1e-300)) for p_i in ps)
         p = float(chi2.sf(stat, 2 * len(ps)))
         lo, hi = inference.wilson(k, n)
@@ -178,7 +178,7 @@ def card_sharing(rows: pl.DataFrame, eligible: set, min_chances: int = MIN_SHARE
 def telling(frame: pl.DataFrame, counts: pl.DataFrame, t, limit: int) -> list[str]:
     """The telling decisions of a card-sharing test *t*: its pair's hits (rows of
     ``telling_share.sql``), the rarest kinds first (the population's rate of the kind, from
-    *counts*, ``share_counts.sql``), put in its evidence as ``decisions`` ([hand id, action
+    *counts*, ``share_counts.sql``), put in its evidence as ``telling`` ([hand id, action
     index, signature, who acted], at most *limit*); returns the ids of their hands."""
     rate: dict[str, float] = {}
     tot: dict[str, list[int]] = {}
@@ -190,5 +190,5 @@ def telling(frame: pl.DataFrame, counts: pl.DataFrame, t, limit: int) -> list[st
         rate[s] = k / n if n else 1.0
     hits = sorted(frame.iter_rows(named=True), key=lambda r: (rate.get(r["stratum"], 1.0), r["hand_id"], r["idx"]))
     chosen = hits[:limit]
-    t.evidence["decisions"] = [[r["hand_id"], r["idx"], r["sig"], r["a"]] for r in chosen]
+    t.evidence["telling"] = [[r["hand_id"], r["idx"], r["sig"], r["a"]] for r in chosen]
     return list(dict.fromkeys(r["hand_id"] for r in chosen))
