@@ -26,7 +26,7 @@ from paipu.cli import app
 from paipu.replay.audit import audit_dataset
 from paipu.replay.follow import STATE, follow
 from paipu.replay.ingest import Batch, Ingester, ingest_files, merge_results, work
-from paipu.replay.io.commit import read_table
+from paipu.replay.io.commit import DatasetLocked, read_table
 from paipu.replay.io.jsonl import record_to_json
 from paipu.replay.io.sources import expand_inputs
 from paipu.replay.io.text import record_to_text
@@ -187,6 +187,20 @@ def test_sigterm_stops_cleanly_and_a_texts_last_hand_waits_for_the_next(tmp_path
     assert _ids(tmp) == Counter(r["id"] for r in hands[:2])
 
 
+def _unlocked(run, timeout: float = 30.0):
+    """*run()*, tried again while the follower holds the lock (it may be committing its read
+    position when the hands are already visible; on a loaded machine that takes a while:
+    the test flaked with DatasetLocked). Locked for *timeout* seconds fails the test."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            return run()
+        except DatasetLocked:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.05)
+
+
 def test_audit_and_another_ingest_run_beside_the_follower_and_nothing_is_doubled(tmp_path):
     tmp = str(tmp_path)
     logs = tmp_path / "logs"
@@ -198,9 +212,9 @@ def test_audit_and_another_ingest_run_beside_the_follower_and_nothing_is_doubled
     # the follower holds the lock only while it writes: a plain ingest and the audit get it
     other = tmp_path / "other.jsonl"
     other.write_text(line[2] + line[3], encoding="utf-8")
-    stats = ingest_files([str(other)], str(tmp_path / "ds"), workers=1)
+    stats = _unlocked(lambda: ingest_files([str(other)], str(tmp_path / "ds"), workers=1))
     assert (stats.written, stats.duplicates) == (2, 0)
-    assert audit_dataset(str(tmp_path / "ds"), workers=1) == 2  # parts: the follower's, the ingest's
+    assert _unlocked(lambda: audit_dataset(str(tmp_path / "ds"), workers=1)) == 2  # the follower's part, the ingest's
     assert read_table(str(tmp_path / "ds"), "verdicts", ["hand_id"]).num_rows == 4
     # the same hands reach the followed folder: the follower knows them (it reloaded its index)
     (logs / "b.jsonl").write_text(line[2] + line[3] + line[4], encoding="utf-8")

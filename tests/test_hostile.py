@@ -876,7 +876,7 @@ def test_sql_safe_stops_a_query_at_its_time_limit(small_ds):
 
     t = time.monotonic()
     r = cli("sql", "--safe", "--timeout", "1", small_ds, "select count(*) from range(1000000000000)")
-    assert time.monotonic() - t < 10
+    assert time.monotonic() - t < 60  # unbounded, the count would run for many minutes; under load, opening the dataset alone took >10 s
     assert (r.exit_code, r.stderr) == (2, "error: query stopped after 1 s (the time limit of --safe; --timeout)\n")
 
 

@@ -23,14 +23,18 @@ from paipu.replay.io.jsonl import record_to_json
 from paipu.replay.sim import simulate
 from crashkit import keys
 
-#: the child: ``paipu audit`` whose every part file write first sleeps (in the spawned
-#: workers too: they import this file as their __mp_main__), so that a kill lands mid-part
+#: the child: ``paipu audit`` whose every part file write first sleeps with the staged
+#: file open (in the spawned workers too: they import this file as their __mp_main__), so
+#: that a kill lands mid-part and a watcher polling the workers' open files sees the write
+#: (sleeping before the open left a window of a few ms, which an idle machine's fast
+#: writes could slip through: the test flaked with 'timed out')
 SLOW_AUDIT = """
 import sys, time
 from paipu.replay.io import commit
 real = commit.write_parquet
 def slow(data, path):
-    time.sleep(0.1)
+    with open(path, "wb"):
+        time.sleep(0.1)
     return real(data, path)
 commit.write_parquet = slow
 if __name__ == "__main__":
