@@ -152,6 +152,11 @@ def test_card_sharing_per_pair_both_ways_fisher_over_the_signatures():
     assert t.p == pytest.approx(math.exp(-stat / 2) * (1 + stat / 2), rel=1e-6)  # chi-square, 4 df
     assert t.effect == pytest.approx(12 / 70)
     assert t.kind == "card_sharing" and len(tests) == 6
+    assert t.evidence["combined"] == "leave, lead"
+    # a signature that every pair hits (rate above 95%) shows in the evidence, not in the p
+    block = [("g", "v", x, y, "block", "block s", 10, 10) for x, y in (("A", "B"), ("C", "D"), ("E", "F"))]
+    again = {(x.player, x.other): x for x in card_sharing(pl.concat([rows, rows_of(block)]), eligible)}[("A", "B")]
+    assert (again.evidence["block_hits"], again.evidence["combined"], again.p) == (10, "leave, lead", t.p)
     # a pair with fewer than 20 chances, or a player not eligible, is not tested
     assert ("A", "B") not in {(x.player, x.other) for x in card_sharing(rows, eligible - {("g", "v", "A")})}
     assert ("A", "B") not in {(x.player, x.other) for x in card_sharing(rows, eligible, min_chances=71)}

@@ -31,6 +31,11 @@ MIN_SHARE = 20
 #: the median of a chi-square with one degree of freedom (the robust over-dispersion's target)
 CHI2_1_MEDIAN = 0.454936
 SIGNATURES = ("leave", "block", "lead")
+#: a signature enters a pair's combination only where the population's rate of it lies
+#: within these: a hit that (almost) everyone makes (Dou Dizhu farmers let their partner's
+#: play stand 99.6% of the time) or no one can make (a pass under 有出必出) cannot show a
+#: sharer, and its p near 1 would only dilute Fisher's combination
+INFORMATIVE = (0.005, 0.95)
 
 
 @dataclass(frozen=True)
@@ -134,7 +139,8 @@ def card_sharing(rows: pl.DataFrame, eligible: set, min_chances: int = MIN_SHARE
     :func:`shared_p` with the over-dispersion of that signature over the pairs of the same
     game and variant (:func:`population_phi`), the signatures' p's combined by Fisher's
     method (their decisions differ: independent under the null; a sharer who shows one
-    signature only keeps its strength). Effect: the hit rate above the null's, all
+    signature only keeps its strength), over the signatures whose population rate is
+    :data:`INFORMATIVE`. Effect: the hit rate above the null's, all
     signatures together."""
     from scipy.stats import chi2
 
@@ -147,6 +153,7 @@ def card_sharing(rows: pl.DataFrame, eligible: set, min_chances: int = MIN_SHARE
         for sig, c in sigs.items():
             by_sig.setdefault((game, variant, sig), []).append(c)
     phi = {key: population_phi(cs) for key, cs in by_sig.items()}
+    rates = {key: _rate(cs) for key, cs in by_sig.items()}
     tests = []
     for (game, variant, a, b), sigs in counts.items():
         n = sum(c.n for c in sigs.values())
@@ -154,25 +161,35 @@ def card_sharing(rows: pl.DataFrame, eligible: set, min_chances: int = MIN_SHARE
             continue
         k = sum(c.k for c in sigs.values())
         expected = sum(c.expected for c in sigs.values())
-        ps = []
+        ps: list[float] = []
+        combined: list[str] = []
         evidence: dict[str, object] = {}
         for sig in SIGNATURES:
             if sig not in sigs:
                 continue
             c, f = sigs[sig], phi[(game, variant, sig)]
             p_sig = shared_p(c, f)
-            ps.append(p_sig)
+            if INFORMATIVE[0] <= rates[(game, variant, sig)] <= INFORMATIVE[1]:
+                ps.append(p_sig)
+                combined.append(sig)
             sd = math.sqrt(c.var * f)
             evidence |= {f"{sig}_hits": c.k, f"{sig}_chances": c.n, f"{sig}_expected": round(c.expected, 2),
                          f"z_{sig}": round((c.k - c.expected) / sd, 3) if sd > 0 else None,
                          f"{sig}_dispersion": round(f, 3), f"p_{sig}": _sig(p_sig)}
         stat = -2 * sum(math.log(max(p_i, 1e-300)) for p_i in ps)
-        p = float(chi2.sf(stat, 2 * len(ps)))
+        p = float(chi2.sf(stat, 2 * len(ps))) if ps else 1.0
         lo, hi = inference.wilson(k, n)
         evidence = {"hits": k, "chances": n, "rate": round(k / n, 4), "ci95": [round(lo, 4), round(hi, 4)],
-                    "baseline_rate": round(expected / n, 4), "expected": round(expected, 2), **evidence}
+                    "baseline_rate": round(expected / n, 4), "expected": round(expected, 2), **evidence,
+                    "combined": ", ".join(combined) or "none"}
         tests.append(Test("card_sharing", game, variant, a, b, p, (k - expected) / n, n, evidence))
     return tests
+
+
+def _rate(counts: list[Shared]) -> float:
+    """The population's rate of a signature: its hits over its chances, every pair."""
+    n = sum(c.n for c in counts)
+    return sum(c.k for c in counts) / n if n else 0.0
 
 
 def telling(frame: pl.DataFrame, counts: pl.DataFrame, t, limit: int) -> list[str]:
