@@ -210,7 +210,8 @@ def main() -> None:
             honest_flags = sum(f for k, _, f in rows if k == "honest")
             cut = sorted(honest, reverse=True)[int(0.01 * len(honest))] if honest else 0.0
             print(f"\n{game}: planted runs {spent:.0f} s; honest players {len(honest)}, "
-                  f"flagged {honest_flags} ({honest_flags / max(len(honest), 1):.1%})")
+                  f"flagged {honest_flags} ({honest_flags / max(len(honest), 1):.1%}); the strongest evidence against "
+                  f"one p {10 ** -max(honest, default=0.0):.2g}")
             print(f"  {'kind':<8} {'players':>7} {'ROC-AUC':>8} {'recall@1%FP':>12} {'precision':>10} {'recall':>7}")
             for kind in dict.fromkeys(c.kind for c in cheats if c.count):
                 pos = [(s, f) for k, s, f in rows if k in ROLES[kind]]
@@ -229,11 +230,14 @@ def main() -> None:
                       + (", ".join(f"{k} {m}" for k, m in sorted(by.items())) or "none"))
             clean = 0
             spent = 0.0
+            strongest = 0.0
             for seed in range(args.honest_seeds):
-                _, _, flagged, sec = run(game, args.players, honest_per, [], 1000 + seed, work, args.policy)
+                _, score, flagged, sec = run(game, args.players, honest_per, [], 1000 + seed, work, args.policy)
                 spent += sec
                 clean += not flagged
-            print(f"  honest-only: {clean} of {args.honest_seeds} seeds without a flag ({spent:.0f} s)")
+                strongest = max(strongest, max(score.values(), default=0.0))
+            print(f"  honest-only: {clean} of {args.honest_seeds} seeds without a flag, the smallest p in any "
+                  f"{10 ** -strongest:.2g} ({spent:.0f} s)")
             sys.stdout.flush()
 
 

@@ -193,64 +193,102 @@ def test_co_seating_expected_from_who_was_playing_then(monkeypatch):
     assert {(t.player, t.other): t.evidence["sittings_together"] for t in co_seating(again, eligible, 1)} == {("A", "B"): 1}
 
 
-def test_soft_play_against_the_same_place_per_direction():
+def test_soft_play_one_beta_binomial_test_per_direction():
+    from scipy.stats import betabinom, binom
+
     rows = pl.DataFrame([
-        # A spared B 8 of 10 from one seat away (others there: 4 of 40), 1 of 10 from
-        # three seats away (others there: 10 of 20)
-        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 8, "n_other": 40, "k_other": 4},
-        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 3, "n_ab": 10, "k_ab": 1, "n_other": 20, "k_other": 10},
-        {"game": "g", "variant": "v", "a": "B", "b": "A", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
-        {"game": "g", "variant": "v", "a": "B", "b": "C", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 40, "k_other": 4},
+        # A spared B 8 of 10 from place 1 (others there: 4 of 39), 1 of 10 from place 3
+        # (others there: 9 of 19)
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 8, "n_other": 39, "k_other": 4},
+        {"game": "g", "variant": "v", "a": "A", "b": "B", "place": 3, "n_ab": 10, "k_ab": 1, "n_other": 19, "k_other": 9},
+        {"game": "g", "variant": "v", "a": "B", "b": "A", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 39, "k_other": 4},
+        {"game": "g", "variant": "v", "a": "B", "b": "C", "place": 1, "n_ab": 10, "k_ab": 1, "n_other": 39, "k_other": 4},
     ])
-    tests = {(t.player, t.other): t for t in soft_play(rows, {("g", "v", "A"), ("g", "v", "B")}, {("g", "v", "A", "B"): 2.0})}
+    eligible = {("g", "v", "A"), ("g", "v", "B")}
+    # A's chances on B in two hands: h1 6 at place 1, h2 4 at place 1 and 10 at place 3
+    hands = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": pl_, "n": n, "k": k}
+                          for c, pl_, n, k in (("h1", 1, 6, 5), ("h2", 1, 4, 3), ("h2", 3, 10, 1))])
+    tests = {(t.player, t.other): t for t in soft_play(rows, eligible, hands, {("g", "v"): (0.1, 0.01)})}
     assert set(tests) == {("A", "B"), ("B", "A")}  # C has too few hands
     t = tests[("A", "B")]
-    expected = 10 * 0.1 + 10 * 0.5
-    var = 10 * 0.1 * 0.9 * (1 + 10 / 40) + 10 * 0.5 * 0.5 * (1 + 10 / 20)
-    z = (9 - expected) / math.sqrt(2.0 * var)
-    assert t.evidence["z"] == round(z, 3)
-    p_ab = max(0.5 * math.erfc(z / math.sqrt(2)), fisher_greater(9, 20, 14, 60))
-    # both ways (B spared A 1 of 10 where 1 was expected; A's over-dispersion 2, B's 1):
-    # z = (9 + 1 - 6 - 1) / sqrt(2 var_ab + var_ba); p = 2 x the smaller (Bonferroni)
-    var_ba = 10 * 0.1 * 0.9 * (1 + 10 / 40)
-    p_both = 0.5 * math.erfc((10 - 7) / math.sqrt(2.0 * var + var_ba) / math.sqrt(2))
-    assert t.evidence["p_both_ways"] == float(f"{p_both:.3g}")
-    assert p_ab < p_both < 0.5 and t.p == pytest.approx(2 * p_ab)
-    assert tests[("B", "A")].p == pytest.approx(2 * p_both)  # B's own way: z 0, p at least 0.5
-    assert (t.n, t.evidence["spared"], t.evidence["baseline_rate"]) == (20, 9, 0.3)
-    assert t.effect == pytest.approx(9 / 20 - 0.3)
+    # baseline rates (k + 1/2) / (n + 1): 0.1125 and 0.475; expected 1.125 + 4.75 = 5.875 of 20
+    p1, p3 = 4.5 / 40, 9.5 / 20
+    e = 10 * p1 + 10 * p3
+    var = 10 * p1 * (1 - p1) * (1 + 10 / 40) + 10 * p3 * (1 - p3) * (1 + 10 / 20)
+    pb2 = (4 * p1 + 10 * p3) / 14  # hand h2's mean rate
+    var += 0.1 * (30 * p1 * (1 - p1) + 182 * pb2 * (1 - pb2))  # the hands: n(n - 1) p q
+    p0 = e / 20
+    var += 0.01 * 380 * p0 * (1 - p0)  # the pair: N(N - 1) p q
+    rho = (var / (20 * p0 * (1 - p0)) - 1) / 19
+    s = 1 / rho - 1
+    p_ab = float(betabinom.sf(8, 20, p0 * s, (1 - p0) * s))  # P(K >= 9)
+    assert t.evidence["rho"] == float(f"{rho:.3g}") and t.evidence["hands"] == 2
+    assert t.evidence["design_effect"] == round(var / (20 * p0 * (1 - p0)), 3)
+    assert t.evidence["z"] == round((9 - e) / math.sqrt(var), 3)
+    assert (t.n, t.evidence["spared"], t.evidence["baseline_rate"]) == (20, 9, round(p0, 4))
+    assert t.effect == pytest.approx(9 / 20 - p0)
     assert t.evidence["ci95"] == [round(x, 4) for x in wilson(9, 20)]
-    assert tests[("B", "A")].evidence["z"] == round((1 - 1.0) / math.sqrt(10 * 0.1 * 0.9 * 1.25), 3)
+    # B's way (no hands given: no hand term): 1 of 10 where 1.125 expected, the pair term only
+    var_ba = 10 * p1 * (1 - p1) * 1.25 + 0.01 * 90 * p1 * (1 - p1)
+    rho_ba = (var_ba / (10 * p1 * (1 - p1)) - 1) / 9
+    s_ba = 1 / rho_ba - 1
+    p_ba = float(betabinom.sf(0, 10, p1 * s_ba, (1 - p1) * s_ba))
+    # both ways: 10 of 30 against 7 expected, the variances summed
+    e2, v2 = e + 10 * p1, var + var_ba
+    rho2 = (v2 / (30 * (e2 / 30) * (1 - e2 / 30)) - 1) / 29
+    s2 = 1 / rho2 - 1
+    p_both = float(betabinom.sf(9, 30, e2 / 30 * s2, (1 - e2 / 30) * s2))
+    assert t.evidence["p_both_ways"] == float(f"{p_both:.3g}")
+    assert t.p == pytest.approx(2 * min(p_ab, p_both))
+    assert tests[("B", "A")].p == pytest.approx(min(1.0, 2 * min(p_ba, p_both)))
+    # without over-dispersion and with a baseline too large to matter: the exact binomial
+    from paipu.analysis.fraud import beta_binomial_upper
+
+    assert beta_binomial_upper(9, 20, 0.3, 20 * 0.3 * 0.7) == (pytest.approx(float(binom.sf(8, 20, 0.3))), 0.0)
+    assert beta_binomial_upper(0, 20, 0.3, 5.0) == (1.0, 0.0)
 
 
-def test_soft_play_caps_runs_of_spares_within_a_hand():
-    from scipy.stats import poisson
-
-    # A rarely spares (1 of 100 others from this place) but spared B 6 of 10 times,
-    # five of them in one hand: the pooled tests see a huge effect, the capped count less
+def test_soft_play_runs_within_a_hand_weigh_less_than_a_steady_habit():
+    """The same 6 spares of 10 chances against a 1% baseline: in one hand's run they are
+    far less telling than spread one a hand, because the hand term inflates the variance."""
     rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "place": 1, "n_ab": 10, "k_ab": 6,
-                          "n_other": 100, "k_other": 1}])
-    hands = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": 1, "n": n, "k": k}
-                          for c, n, k in (("h1", 6, 5), ("h2", 2, 1), ("h3", 2, 0))])
+                          "n_other": 199, "k_other": 2}])
     eligible = {("g", "v", "A"), ("g", "v", "B")}
-    (pooled,) = soft_play(rows, eligible)
-    (t,) = soft_play(rows, eligible, None, hands)
-    # caps: h1 ceil(0.06 + 2 sqrt(0.0594)) + 1 = 2, h2 ceil(0.02 + 2 sqrt(0.0198)) + 1 = 2: 2 + 1 + 0 = 3
-    assert pooled.p < 1e-6 and "hands" not in pooled.evidence
-    assert (t.evidence["hands"], t.evidence["spared_capped"]) == (3, 3)
-    assert t.p == pytest.approx(float(poisson.sf(2, 0.1)))  # P(X >= 3), X ~ Poisson(10 x 0.01)
-    assert t.evidence["p_capped"] == float(f"{poisson.sf(2, 0.1):.3g}")
-    # spares spread over many hands (one each): nothing is capped, the pooled test decides
+    run = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": 1, "n": n, "k": k}
+                        for c, n, k in (("h1", 8, 6), ("h2", 2, 0))])
     spread = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": f"h{k}", "place": 1, "n": 1,
                             "k": int(k < 6)} for k in range(10)])
-    (t2,) = soft_play(rows, eligible, None, spread)
-    assert t2.evidence["spared_capped"] == 6 and t2.p == pooled.p
-    # with over-dispersion 2 the tail is read on K/2 against E/2 (the cap, ceil(0.06 + 2 sqrt(2 x 0.0594)) + 1, is still 2)
-    from paipu.analysis.fraud import capped_spares
-    from scipy.special import gammainc
+    rho = {("g", "v"): (0.3, 0.0)}
+    (in_run,) = soft_play(rows, eligible, run, rho)
+    (steady,) = soft_play(rows, eligible, spread, rho)
+    from scipy.stats import betabinom
 
-    k, p, m = capped_spares([("h1", 1, 6, 5)], {1: 0.01}, 0.1, phi=2.0)
-    assert (k, m) == (2, 1) and p == pytest.approx(float(gammainc(1.0, 0.05)))  # cap ceil(0.06 + 0.69) + 1
+    # one chance a hand: only the baseline's own variance (1 + 10 / 200), rho = 0.05 / 9
+    s = 9 / 0.05 - 1
+    assert steady.p == pytest.approx(float(betabinom.sf(5, 10, 2.5 / 200 * s, (1 - 2.5 / 200) * s)))
+    assert steady.evidence["rho"] == float(f"{0.05 / 9:.3g}")
+    assert in_run.p > 1000 * steady.p  # 8 chances in h1, 2 in h2: 0.3 x (56 + 2) pq's added to 10.5
+    assert in_run.evidence["design_effect"] == round(1.05 + 0.3 * 58 / 10, 3)
+
+
+def test_overdispersion_of_the_population_by_the_method_of_moments():
+    from paipu.analysis.fraud import overdispersion
+
+    # A at place 1: 20 chances over B (hands h1, h2) and C (h3, h4), 10 spares: rate (10 + 1/2) / 21 = 0.5
+    hands = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": b, "c": c, "place": 1, "n": 5, "k": k}
+                          for b, c, k in (("B", "h1", 5), ("B", "h2", 0), ("C", "h3", 5), ("C", "h4", 0))])
+    (rho_h, rho_p), = overdispersion(hands, min_pair=10).values()
+    # each hand: (k - 2.5)^2 - 5 x 0.25 = 5; n(n - 1) p q = 5: rho_hand = 20 / 20 = 1, capped at 0.99
+    assert rho_h == 0.99
+    # pairs: K = E = 5: z0 = 0, sum (z0^2 - 1) < 0: rho_pair 0
+    assert rho_p == 0.0
+    # all in one hand each, a pair sparing everything, the other nothing: between pairs
+    two = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": b, "c": c, "place": 1, "n": 1, "k": k}
+                        for b, k in (("B", 1), ("C", 0)) for c in range(10)])
+    (rho_h, rho_p), = overdispersion(two, min_pair=10).values()
+    # hands of one chance: no hand term (0/0); each pair: (K - E)^2 = 25, V0 = 10 x 0.25 = 2.5: z0^2 = 10;
+    # x = 90 x 0.25 / 2.5 = 9: rho_pair = 2 x (10 - 1) / (2 x 9) = 1, capped at 0.99
+    assert (rho_h, rho_p) == (0.0, 0.99)
 
 
 def test_feeding_beyond_both_baselines_and_the_sittings():
@@ -286,27 +324,6 @@ def test_feeding_beyond_both_baselines_and_the_sittings():
     assert one.p == 1.0
     # B not eligible (too few hands): no test
     assert feeding(rows, clusters, {("g", "v", "A")}) == []
-
-
-def test_dispersion_per_pair_leaves_the_mate_out():
-    from paipu.analysis.fraud import dispersion
-
-    # A's sittings: four without B (spares 0, 4, 0, 4 of 4: rate 0.5, chi2 = 4 x 4 = 16,
-    # df 3) and one with B where A spared all 10
-    rows = pl.DataFrame([
-        {"game": "g", "variant": "v", "a": "A", "c": f"m{k}", "n": n, "k": k_, "opponents": opp}
-        for k, (n, k_, opp) in enumerate([(4, 0, ["C"]), (4, 4, ["C"]), (4, 0, ["D"]), (4, 4, ["D"]),
-                                          (10, 10, ["B", "C"])])
-    ] + [{"game": "g", "variant": "v", "a": "E", "c": "m9", "n": 5, "k": 1, "opponents": ["B"]}])
-    phi = dispersion(rows, [("g", "v", "A", "B"), ("g", "v", "A", "C"), ("g", "v", "E", "B"), ("g", "v", "X", "B")])
-    assert phi[("g", "v", "A", "B")] == pytest.approx(16 / 3)
-    # without C: m2, m3 (0 and 4 of 4) -> chi2 = 2 x 4 = 8 on df 1
-    assert phi[("g", "v", "A", "C")] == pytest.approx(8.0)
-    # E has no sitting without B, X no sitting at all: no inflation
-    assert phi[("g", "v", "E", "B")] == 1.0 and phi[("g", "v", "X", "B")] == 1.0
-    # clusters at the pooled rate: chi2 below df, floored at 1
-    even = rows.with_columns(pl.lit(2).alias("k")).filter(pl.col("n") == 4)
-    assert dispersion(even, [("g", "v", "A", "B")])[("g", "v", "A", "B")] == 1.0
 
 
 def test_presence_z_is_the_pooled_t_with_one_opponent():
@@ -357,41 +374,59 @@ def test_chip_flow_reads_each_t_through_students_t_with_the_hands_met(monkeypatc
     assert fraud._t_as_z(-2.0, 5) == pytest.approx(-fraud._t_as_z(2.0, 5))
 
 
-def test_chip_flow_by_stake_counts_heavy_losses_at_the_receivers_table(monkeypatch):
-    """pair_stake.sql on hand-made seats: a loss is heavy when it reaches the 90% quantile
-    of the loss sizes of its role. Landlord losses: D's 8, 8, 8 (quantile 8: all heavy);
-    farmer losses: 0.5 x8 and 1 x2 (quantile 1: D's and E's loss of 1 are heavy)."""
+def test_chip_flow_by_stake_nets_the_points_and_counts_raises_lost_to_the_receiver(monkeypatch):
+    """pair_net.sql on hand-made seats, then stake_flow's two readings value for value.
+    h0-h2: D (landlord) loses 8 to farmers R and E (4 each), having grabbed (h0, h1) or
+    bombed (h2); o0-o3 without R: D a farmer against F (loses 1 in o0, o1, wins 1 in o2,
+    o3; bid in o0); r0, r1: R the landlord against F and G (wins 2, loses 2)."""
     import duckdb
+    from scipy.stats import t as student
 
     import paipu.analysis.fraud as fraud
 
-    seats = []
-    # three hands D (landlord, x4) -> R, E: D loses 8, R and E win 4 each
+    seats = []  # (hand, seat, player, role, points, bombs)
     for h in range(3):
-        seats += [(f"s{h}", "D", "landlord", -8.0), (f"s{h}", "R", "farmer", 4.0), (f"s{h}", "E", "farmer", 4.0)]
-    # five hands without R: D loses 1, 1, 1, 1, 2 to F and G
-    for h, loss in enumerate((1, 1, 1, 1, 2)):
-        seats += [(f"o{h}", "D", "farmer", -loss / 2), (f"o{h}", "E", "farmer", -loss / 2), (f"o{h}", "F", "landlord", loss)]
+        seats += [(f"h{h}", 0, "D", "landlord", -8, int(h == 2)), (f"h{h}", 1, "R", "farmer", 4, 0),
+                  (f"h{h}", 2, "E", "farmer", 4, 0)]
+    for h, x in enumerate((-1, -1, 1, 1)):
+        seats += [(f"o{h}", 0, "F", "landlord", -2 * x, 0), (f"o{h}", 1, "D", "farmer", x, 0),
+                  (f"o{h}", 2, "E", "farmer", x, 0)]
+    for h, x in enumerate((2, -2)):
+        seats += [(f"r{h}", 0, "R", "landlord", x, 0), (f"r{h}", 1, "F", "farmer", -x / 2, 0),
+                  (f"r{h}", 2, "G", "farmer", -x / 2, 0)]
+    actions = [("h0", 0, "grab", None, True), ("h1", 0, "grab", None, True), ("h2", 0, "grab", None, False),
+               ("o0", 1, "bid", True, None), ("o1", 1, "bid", False, None)]
     con = duckdb.connect()
-    con.execute("create temp table fraud_seats as select 'g' as game, 'v' as variant, hand_id, player, "
-                "case when role = 'farmer' then 'farmer' else 'seat ' || player end as side, role, result, "
-                "result as points "
-                "from (values " + ", ".join(f"('{h}', '{p}', '{r}', {x})" for h, p, r, x in seats) +
-                ") t(hand_id, player, role, result)")
-    frame = fraud._frame(con, "pair_stake", {"min_pair": 3})
+    con.execute("create temp table fraud_seats as select 'g' as game, 'v' as variant, hand_id, seat, player, "
+                "case when role = 'farmer' then 'farmer' else 'seat ' || seat end as side, role, "
+                "points::double as points from (values " +
+                ", ".join(f"('{h}', {s}, '{p}', '{r}', {x})" for h, s, p, r, x, _ in seats) +
+                ") t(hand_id, seat, player, role, points)")
+    con.execute("create table seats as select 'g' as game, hand_id, seat, bombs_played from (values " +
+                ", ".join(f"('{h}', {s}, {b})" for h, s, _, _, _, b in seats) + ") t(hand_id, seat, bombs_played)")
+    con.execute("create table actions as select 'g' as game, * from (values " +
+                ", ".join(f"('{h}', {s}, '{a}', {c if c is not None else 'null'}, {g if g is not None else 'null'})"
+                          for h, s, a, c, g in actions) + ") t(hand_id, seat, act, call, grab)")
+    frame = fraud._frame(con, "pair_net", {"min_pair": 3})
     row = frame.filter((pl.col("d") == "D") & (pl.col("r") == "R")).row(0, named=True)
-    assert (row["n_with"], row["d_heavy_with"], row["d_n_other"], row["d_heavy_other"]) == (3, 3, 5, 1)
-    assert (row["t_loss"], row["d_heavy_coins"]) == (8.0, 24.0)
-    # R won 4 in each of its three hands (all its hands): no hands elsewhere
-    assert (row["r_heavy_with"], row["r_n_other"]) == (3, 0)
+    # each of h0-h2: D's loss 8 x R's share 4 / 8 = 4 to R; D raised (grab, grab, bomb) and lost each
+    assert (row["n_with"], row["net"], row["net2"], row["raised_lost"]) == (3, 12.0, 48.0, 3)
+    # R's gains elsewhere: +1, +1 (r0), -1, -1 (r1); D's: -4 x3 from E (h0-h2), -1, -1, +1, +1 from F
+    assert (row["r_n_other"], row["r_gain_other"], row["r_gain2_other"]) == (4, 0.0, 4.0)
+    assert (row["d_n_other"], row["d_gain_other"], row["d_gain2_other"]) == (7, -12.0, 52.0)
+    # D's other opponents, hand by opponent: E in h0-h2 (raised and lost to E too), F in o0-o3
+    # (raised and lost in o0, its bid): 7, 4 of them raised and lost
+    assert (row["d_hands_other"], row["d_raised_lost_other"]) == (7, 4)
     p, ev = fraud.stake_flow(row)
-    assert p == 1.0  # nothing to compare R's wins with: no evidence on the receiver's side
-    row |= {"r_n_other": 20, "r_heavy_other": 2}
-    p, ev = fraud.stake_flow(row)
-    assert p == pytest.approx(max(fisher_greater(3, 3, 1, 5), fisher_greater(3, 3, 2, 20)))
-    assert fisher_greater(3, 3, 1, 5) == pytest.approx(4 / 56)  # 4 heavy of 8 hands, 3 with R: C(4,3)/C(8,3)
-    assert (ev["heavy_losses_with"], ev["heavy_coins_with"], ev["giver_heavy_rate_elsewhere"]) == (3, 24.0, 0.2)
-    # a pair met too few times for the share reading gets the stake reading alone
+    var = ((4 - 0) + (52 - 7 * (12 / 7) ** 2)) / (4 + 7 - 2)
+    z = (12 - 3 * (0 - (-12 / 7))) / math.sqrt(var * (3 + fraud.SHRINK_HANDS))
+    p_net = float(student.sf(z, 2))
+    p_raise = fisher_greater(3, 3, 4, 7)
+    assert p_raise == pytest.approx(35 / 120)  # 7 raised and lost of 10, 3 with R: C(7,3)/C(10,3)
+    assert ev["z_net"] == round(z, 3) and ev["p_net"] == float(f"{p_net:.3g}")
+    assert p == pytest.approx(2 * min(p_net, p_raise))
+    assert (ev["net_gain"], ev["raised_and_lost"], ev["giver_raised_lost_rate_elsewhere"]) == (12.0, 3, 0.5714)
+    # a pair met too few times for the share reading gets the stake readings alone
     eligible = {("g", "v", "D"), ("g", "v", "R")}
     monkeypatch.setattr(fraud, "presence_fit", lambda seats, min_pair: {})
     (t,) = fraud.chip_flow(pl.DataFrame(schema={"game": pl.Utf8}), pl.DataFrame(), eligible, 20, pl.DataFrame([row]))
@@ -399,7 +434,11 @@ def test_chip_flow_by_stake_counts_heavy_losses_at_the_receivers_table(monkeypat
     from paipu.analysis.fraud.words import evidence_words
 
     assert evidence_words("chip_flow", t.evidence).startswith(
-        "met as opponents in 3 hands; 3 heavy losses (at least 8, 24 in all) against 20.0% of the giver's other hands")
+        "met as opponents in 3 hands; the receiver's net gain from the giver 12 points (z 1.0, p 0.22); the giver "
+        "raised the stake and lost to the receiver 3 times against 57.1% of its other hands (p 0.29)")
+    # no raise anywhere: the net gain alone
+    quiet = row | {"raised_lost": 0, "d_raised_lost_other": 0}
+    assert fraud.stake_flow(quiet)[0] == pytest.approx(p_net)
 
 
 def test_watch_list_marks_strong_unflagged_tests_and_how_many_more_would_flag():
@@ -777,3 +816,28 @@ def test_population_plays_a_given_base_policy_when_not_cheating():
     assert isinstance(policies["dumper"], Dumper) and policies["dumper"].base is other
     assert policies["colluder"].bid(None, None, 0, 1.0, "bid") is False  # bids are the base's
     assert Population("doudizhu", None, 10, {"collude": 1}, hands=20, seed=2).people[0].policy.base is HEURISTIC
+
+
+def test_an_honest_population_stays_clean(tmp_path):
+    """Twelve honest players, 900 Dou Dizhu hands through the real pipeline (ingest, audit
+    with decisions, every screen): soft play's beta-binomial and chip flow's stake readings
+    run on every pair met enough and flag none of them."""
+    from paipu.analysis.fraud import screen
+    from paipu.replay.audit import audit_dataset
+    from paipu.replay.ingest import ingest_files
+    from paipu.replay.sim.population import simulate_population
+
+    _, records = simulate_population("doudizhu", None, 900, 3, 12, [])
+    path = tmp_path / "hands.jsonl"
+    path.write_bytes(b"".join(record_to_json(r) + b"\n" for r in records))
+    ds = str(tmp_path / "ds")
+    ingest_files([str(path)], ds, workers=1)
+    audit_dataset(ds, decisions=True, workers=1)
+    result = screen(ds, "doudizhu", min_hands=60)
+    kinds = {t.kind for t in result.tests}
+    assert {"soft_play", "chip_flow"} <= kinds
+    soft = [t for t in result.tests if t.kind == "soft_play"]
+    assert all(0 < t.evidence["rho_hand"] < 0.5 and "design_effect" in t.evidence for t in soft)
+    assert any("p_net" in t.evidence for t in result.tests if t.kind == "chip_flow")
+    assert result.flagged == []
+    assert min(t.p for t in soft) > 1e-4  # nothing near a flag among some hundred pair tests

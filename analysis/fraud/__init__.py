@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
@@ -341,80 +340,118 @@ def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], mi
     return tests
 
 
-def dispersion(rows: pl.DataFrame, pairs: Iterable[tuple[str, str, str, str]]) -> dict[tuple[str, str, str, str], float]:
-    """For each pair (A, B): A's over-dispersion of sparing across its sittings without B
-    (Pearson chi-square / df of the spares per sitting against A's rate there, at least 1).
-    Leaving B's sittings out matters: a cheater's sittings with its mate are far from its
-    rate elsewhere, and counting them would inflate the variance of the very effect tested."""
-    by_a: dict[tuple[str, str, str], tuple[np.ndarray, np.ndarray, list[list[str]]]] = {}
-    for (game, variant, a), part in rows.group_by(["game", "variant", "a"], maintain_order=True):
-        by_a[(game, variant, a)] = (part["n"].to_numpy().astype(float), part["k"].to_numpy().astype(float),
-                                    part["opponents"].to_list())
-    out = {}
-    for game, variant, a, b in pairs:
-        if (game, variant, a) not in by_a:
-            out[(game, variant, a, b)] = 1.0
-            continue
-        n, k, opponents = by_a[(game, variant, a)]
-        keep = np.fromiter((b not in o for o in opponents), bool, len(opponents))
-        out[(game, variant, a, b)] = _phi(n[keep], k[keep])
+def overdispersion(hands: pl.DataFrame, min_pair: int = MIN_SOFT) -> dict[tuple[str, str], tuple[float, float]]:
+    """The population's over-dispersion of sparing, per game and variant, by the method of
+    moments: (ρ_hand, ρ_pair). *hands*: every ordered pair's chances ``n`` and spares ``k``
+    per hand ``c`` and place (``soft_clusters.sql``), each chance's rate p the sparer's own
+    at that place over all its opponents.
+
+    ρ_hand, the correlation of two chances of one hand (a hand whose shape makes a player
+    keep its cards passes on the same opponent again and again) =
+    Σ[(k_c − μ_c)² − v_c] / Σ n_c(n_c − 1) p̄_c q̄_c over the (pair, hand) clusters, μ_c =
+    Σ n·p, v_c = Σ n·p·q, p̄_c = μ_c / n_c. ρ_pair, what is left between pairs of at least
+    *min_pair* chances (some opponents are easier to spare than others, whoever sits
+    there) = Σ(z₀² − 1) / Σ x over the pairs, z₀ = (K − E) / √V₀ with V₀ the binomial
+    variance and the hands' share, x = N(N − 1) p̄ q̄ / V₀ (each pair weighs by its share
+    of the variance, not by N²: a few co-seated cheaters with hundreds of chances would
+    otherwise set it); pairs with |z₀| > 4 are left out (the cheaters the screen looks
+    for), and both are at least 0."""
+    out: dict[tuple[str, str], tuple[float, float]] = {}
+    if hands.is_empty():
+        return out
+    rates = hands.group_by(["game", "variant", "a", "place"]).agg(
+        ((pl.col("k").sum() + 0.5) / (pl.col("n").sum() + 1)).alias("p"))
+    x = hands.join(rates, on=["game", "variant", "a", "place"]).with_columns(
+        (pl.col("n") * pl.col("p")).alias("mu"), (pl.col("n") * pl.col("p") * (1 - pl.col("p"))).alias("v"))
+    c = x.group_by(["game", "variant", "a", "b", "c"]).agg(
+        pl.col("n").sum(), pl.col("k").sum(), pl.col("mu").sum(), pl.col("v").sum()).with_columns(
+        (pl.col("mu") / pl.col("n")).alias("pb"))
+    c = c.with_columns(((pl.col("k") - pl.col("mu")) ** 2 - pl.col("v")).alias("num"),
+                       ((pl.col("n") ** 2 - pl.col("n")) * pl.col("pb") * (1 - pl.col("pb"))).alias("den"))
+    for (game, variant), part in c.group_by(["game", "variant"], maintain_order=True):
+        den = float(part["den"].sum())
+        rho_h = min(max(float(part["num"].sum()) / den, 0.0), 0.99) if den > 0 else 0.0
+        pairs = part.group_by(["a", "b"]).agg(
+            pl.col("n").sum().alias("N"), pl.col("k").sum().alias("K"), pl.col("mu").sum().alias("E"),
+            (pl.col("v").sum() + rho_h * pl.col("den").sum()).alias("V0")).filter(
+            (pl.col("N") >= min_pair) & (pl.col("V0") > 0))
+        nn, kk, ee, v0 = (pairs[name].to_numpy().astype(float) for name in ("N", "K", "E", "V0"))
+        z0 = (kk - ee) / np.sqrt(v0) if len(v0) else np.zeros(0)
+        pb = ee / np.maximum(nn, 1)
+        w = nn * (nn - 1) * pb * (1 - pb) / np.where(v0 > 0, v0, 1)
+        keep = np.abs(z0) <= 4
+        rho_p = float(np.sum(z0[keep] ** 2 - 1) / np.sum(w[keep])) if np.sum(w[keep]) > 0 else 0.0
+        out[(game, variant)] = (rho_h, min(max(rho_p, 0.0), 0.99))
     return out
 
 
-def _phi(n: np.ndarray, k: np.ndarray) -> float:
-    """Pearson chi-square / (clusters - 1) of counts *k* of *n* against their pooled rate, at least 1."""
-    total, hits = float(n.sum()), float(k.sum())
-    if len(n) < 2 or hits <= 0 or hits >= total:
-        return 1.0
-    p = hits / total
-    chi2 = float(np.sum((k - n * p) ** 2 / (n * p * (1 - p))))
-    return max(1.0, chi2 / (len(n) - 1))
+def beta_binomial_upper(k: float, n: int, p0: float, var: float) -> tuple[float, float]:
+    """(p, ρ) of the exact one-sided beta-binomial test of *k* hits in *n* chances against
+    the rate *p0*, with the variance *var* the chances' clustering gives: the beta-binomial
+    of the same mean and variance, n·p0·q0·(1 + (n − 1)ρ) = var, ρ at least 0 (the
+    binomial then). P(K ≥ k)."""
+    from scipy.stats import betabinom, binom
+
+    if n <= 0:
+        return 1.0, 0.0
+    if k <= 0:
+        return 1.0, 0.0
+    if p0 <= 0:
+        return 0.0, 0.0
+    q0 = 1 - p0
+    rho = max(0.0, (var / (n * p0 * q0) - 1) / (n - 1)) if n > 1 and p0 < 1 else 0.0
+    kk = math.ceil(k)
+    if rho < 1e-9:
+        return float(binom.sf(kk - 1, n, p0)), 0.0
+    rho = min(rho, 0.99)
+    s = 1 / rho - 1
+    return float(betabinom.sf(kk - 1, n, p0 * s, q0 * s)), rho
 
 
-def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
-              hands: pl.DataFrame | None = None) -> list[Test]:
+def soft_play(rows: pl.DataFrame, eligible: set, hands: pl.DataFrame | None = None,
+              rho: dict[tuple[str, str], tuple[float, float]] | None = None) -> list[Test]:
     """Per ordered pair: how often player A spared opponent B's plays (passed while able
     to beat) against how often A spared its other opponents playing from the same place
-    (seats apart: a stratum each). Expected spares = sum over places of B's chances times
-    A's rate on the others there; z = (spared - expected) / sd, with the variance of the
-    baseline rates added and inflated by A's over-dispersion across its sittings without B
-    (*phi*, :func:`dispersion`: decisions of one match are not independent); normal upper
-    tail, or the one-sided Fisher exact p of the pooled counts when larger (small counts).
-    With *hands* (the pair's chances and spares per hand and place), the run-proof test
-    too (:func:`capped_spares`): each hand's spares capped at what A's rate makes likely
-    there, the capped count against the expected count as a quasi-Poisson tail; p is the
-    larger of the pooled p and this one. A player that passes rarely passes in runs,
-    within one hand whose shape makes it keep its cards: the cap keeps one such hand from
-    looking like a steady habit, while spares spread over many hands, as a soft player's
-    on a share of its decisions are, keep all their weight. (Until issue #27 this was the
-    one-sample t of the per-hand excess, whose power over 20-40 shared hands was too low:
-    a sparer on 26 of 136 chances against a 1.1% baseline stayed at p 0.006.)
+    (seats apart: a stratum each), in ONE exact test (issue #27): the pair's K spares of N
+    chances against the beta-binomial whose mean is the expected E = Σ over places of B's
+    chances times A's rate on the others there ((k + ½) / (n + 1)) and whose variance is
+
+        V = Σ_place n·p·q·(1 + n / (n_base + 1))        (the binomial and the baseline's own)
+          + ρ_hand · Σ_hands n_h(n_h − 1)·p̄_h·q̄_h        (chances of one hand go together)
+          + ρ_pair · N(N − 1)·p̄·q̄                         (pairs differ, whoever cheats)
+
+    with *rho* = (ρ_hand, ρ_pair) of the game and variant measured on the population
+    (:func:`overdispersion`) and *hands* the pair's chances per hand and place. The pooled
+    count counts in full (a steady excess over many hands), while the hand term keeps a
+    run of spares within one hand from passing for a habit (the exact tail of a
+    beta-binomial with the same variance is what the p reads). Until issue #27 the p was
+    the largest of a pooled test and a per-hand one, which lost the power of both.
 
     A acted (the sparer), B was favoured (the one spared): the pair is the suspect (a
     dumper spares everyone at the receiver's table, but only the receiver at every one;
-    colluders show up in both directions)."""
+    colluders show up in both directions). Both ways (:func:`both_ways`) when B had chances
+    to spare A: each direction's p = 2 × the smaller of its own and the both-ways p."""
     by_hand = _cluster_rows(hands)
     tests = []
-    parts: dict[tuple, tuple] = {}
-    for (game, variant, a, b), strata in _by_pair(rows, eligible).items():
-        key = (game, variant, a, b)
-        f = (phi or {}).get(key, 1.0)
-        c = _stratified(strata, "other", f)
-        if c is None:
-            continue
-        p, evidence = c.p, {}
-        capped = None
-        if hands is not None:
-            base = {r["place"]: r["k_other"] / r["n_other"] for r in strata if r["n_other"]}
-            capped, p_h, m = capped_spares(by_hand.get(key, []), base, c.expected, f)
-            p = max(p, p_h)
-            evidence = {"hands": m, "spared_capped": capped, "p_capped": _sig(p_h)}
-        lo, hi = c.ci95
-        parts[key] = (c.k, c.expected, f * c.var, capped, f)
-        tests.append(Test("soft_play", game, variant, a, b, p, c.rate - c.base, c.n, {
-            "spared": c.k, "chances": c.n, "rate": round(c.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
-            "baseline_rate": round(c.base, 4), "baseline_chances": c.n_base, "baseline_spared": c.k_base,
-            "dispersion": round(f, 3), "z": _finite(c.z), **evidence}))
+    parts: dict[tuple, tuple[int, int, float, float]] = {}
+    for (game, variant), part in ((gv, p) for gv, p in _group(_by_pair(rows, eligible))):
+        rho_h, rho_p = (rho or {}).get((game, variant), (0.0, 0.0))
+        for (a, b), strata in part.items():
+            key = (game, variant, a, b)
+            c = _beta_binomial_pair(strata, by_hand.get(key, []), rho_h, rho_p)
+            if c is None:
+                continue
+            k, n, expected, var, n_hands, k_base, n_base = c
+            p0 = expected / n
+            p, rho_eff = beta_binomial_upper(k, n, p0, var)
+            lo, hi = inference.wilson(k, n)
+            parts[key] = (k, n, expected, var)
+            z = (k - expected) / math.sqrt(var) if var > 0 else (math.inf if k > expected else 0.0)
+            tests.append(Test("soft_play", game, variant, a, b, p, k / n - p0, n, {
+                "spared": k, "chances": n, "rate": round(k / n, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                "baseline_rate": round(p0, 4), "baseline_chances": n_base, "baseline_spared": k_base,
+                "hands": n_hands, "design_effect": round(var / (n * p0 * (1 - p0)), 3) if 0 < p0 < 1 else 1.0,
+                "rho": _sig(rho_eff), "rho_hand": _sig(rho_h), "rho_pair": _sig(rho_p), "z": _finite(z)}))
     for t in tests:  # both ways: colluders spare each other
         back = parts.get((t.game, t.variant, t.other, t.player))
         if back is not None:
@@ -424,45 +461,55 @@ def soft_play(rows: pl.DataFrame, eligible: set, phi: dict | None = None,
     return tests
 
 
-def both_ways(ab: tuple, ba: tuple) -> float:
-    """p of a pair's sparing taken both ways, each way (spares, expected, variance with its
-    over-dispersion, capped spares or None, over-dispersion): the larger of the normal tail
-    of (Σ spares − Σ expected) / √(Σ variance) and, with the capped counts, the
-    quasi-Poisson tail of their sum at the larger over-dispersion."""
-    from scipy.special import gammainc
-
-    k, e, v = ab[0] + ba[0], ab[1] + ba[1], ab[2] + ba[2]
-    z = (k - e) / math.sqrt(v) if v > 0 else (math.inf if k > e else 0.0)
-    p = normal_upper(z)
-    if ab[3] is not None and ba[3] is not None:
-        phi, kc = max(ab[4], ba[4]), ab[3] + ba[3]
-        p = max(p, 1.0 if kc <= 0 else 0.0 if e <= 0 else float(gammainc(kc / phi, e / phi)))
-    return p
+def _group(pairs: dict[tuple, list[dict]]) -> list[tuple[tuple[str, str], dict[tuple[str, str], list[dict]]]]:
+    """{(game, variant, a, b): rows} as [((game, variant), {(a, b): rows})]."""
+    out: dict[tuple[str, str], dict[tuple[str, str], list[dict]]] = {}
+    for (g, v, a, b), strata in pairs.items():
+        out.setdefault((g, v), {})[(a, b)] = strata
+    return list(out.items())
 
 
-def capped_spares(rows: list[tuple[str, int, int, int]], base: dict[int, float], expected: float,
-                  phi: float = 1.0) -> tuple[int, float, int]:
-    """(capped count, p, hands) of a pair's spares hand by hand: *rows* (hand, place, n, k),
-    *base* the baseline rate per place, *expected* the pair's expected spares. In a hand
-    with mean μ = Σ n·base and variance σ² = φ·Σ n·base·(1 - base), at most
-    ⌈μ + 2σ⌉ + 1 spares count; p = P(X ≥ K/φ) for X ~ Poisson(expected/φ) (the
-    quasi-Poisson tail, continuous in K through the regularised incomplete gamma). Capping
-    only lowers the count, so under the null the test stays valid (conservative)."""
-    from scipy.special import gammainc
-
+def _beta_binomial_pair(strata: list[dict], hands: list[tuple[str, int, int, int]], rho_h: float,
+                        rho_p: float) -> tuple[int, int, float, float, int, int, int] | None:
+    """(K, N, E, V, hands, baseline spares, baseline chances) of :func:`soft_play`'s test
+    of one pair; None without a baseline."""
+    k = n = n_base = k_base = 0
+    expected = var = 0.0
+    base: dict[int, float] = {}
+    for r in strata:
+        nb, kb = r["n_other"], r["k_other"]
+        if not nb:
+            continue  # no baseline from this place
+        p0 = (kb + 0.5) / (nb + 1)
+        base[r["place"]] = p0
+        k += r["k_ab"]
+        n += r["n_ab"]
+        n_base += nb
+        k_base += kb
+        expected += r["n_ab"] * p0
+        var += r["n_ab"] * p0 * (1 - p0) * (1 + r["n_ab"] / (nb + 1))
+    if n == 0:
+        return None
     per: dict[str, list[float]] = {}
-    for c, place, n, k in rows:
+    for c, place, chances, _ in hands:
         if place in base:
-            acc = per.setdefault(c, [0.0, 0.0, 0.0])
-            acc[0] += n * base[place]
-            acc[1] += n * base[place] * (1 - base[place])
-            acc[2] += k
-    capped = int(sum(min(k, math.ceil(mu + 2 * math.sqrt(phi * v)) + 1) for mu, v, k in per.values()))
-    if capped <= 0:
-        return 0, 1.0, len(per)
-    if expected <= 0:
-        return capped, 0.0, len(per)
-    return capped, float(gammainc(capped / phi, expected / phi)), len(per)
+            acc = per.setdefault(c, [0.0, 0.0])
+            acc[0] += chances
+            acc[1] += chances * base[place]
+    for m, mu in per.values():
+        pb = mu / m
+        var += rho_h * (m * m - m) * pb * (1 - pb)
+    pb = expected / n
+    var += rho_p * (n * n - n) * pb * (1 - pb)
+    return k, n, expected, var, len(per), k_base, n_base
+
+
+def both_ways(ab: tuple[int, int, float, float], ba: tuple[int, int, float, float]) -> float:
+    """p of a pair's sparing taken both ways, each way (spares, chances, expected,
+    variance): the beta-binomial test (:func:`beta_binomial_upper`) of the summed spares
+    against the summed expected, with the summed variance."""
+    k, n, e, v = ab[0] + ba[0], ab[1] + ba[1], ab[2] + ba[2], ab[3] + ba[3]
+    return beta_binomial_upper(k, n, e / n, v)[0] if n else 1.0
 
 
 def _sig(p: float) -> float:
@@ -686,23 +733,47 @@ def pair_effects(fits: dict[tuple[str, str, str, str], tuple[float, float]]) -> 
     return out
 
 
+#: chip flow by stake: the prior's weight (hands of no net gain) that shrinks a pair's net gain
+#: toward zero when it met few times
+SHRINK_HANDS = 10
+
+
 def stake_flow(r: dict) -> tuple[float, dict]:
-    """The stake reading of chip flow for one ordered pair (a row of ``pair_stake.sql``):
-    p = the larger of two one-sided Fisher exact p's (an intersection-union test), the
-    giver's heavy losses in the hands with the receiver against its heavy losses elsewhere,
-    and the receiver's heavy wins in the hands with the giver against its heavy wins
-    elsewhere. A weak giver loses heavily to everyone, a strong receiver wins heavily from
-    everyone: only a pair beyond both is suspect. (p, evidence)."""
-    p_d = fisher_greater(r["d_heavy_with"], r["n_with"], r["d_heavy_other"], r["d_n_other"])
-    p_r = fisher_greater(r["r_heavy_with"], r["n_with"], r["r_heavy_other"], r["r_n_other"])
-    p = max(p_d, p_r)
+    """The stake readings of chip flow for one ordered pair (a row of ``pair_net.sql``):
+
+    - **net gain**: the receiver's net gain from the giver in points over the n hands they
+      met (S), against what their gains from everyone else predict, μ = (the receiver's
+      mean gain a hand from its other opponents) − (the giver's): a strong receiver and a
+      weak giver explain some flow, skill is not fraud. z = (S − n·μ) / (σ·√(n + n₀)),
+      σ² the two players' pooled variance of a hand's gain elsewhere, n₀ = SHRINK_HANDS
+      hands of no gain added (the mean shrunk toward zero: a pair that met a few times is
+      not judged by one ×8 hand); Student's t with n − 1 degrees of freedom (a sum of a
+      few heavy-tailed hands is not yet normal).
+    - **raised and lost**: the hands with the receiver where the giver raised the stake
+      itself (called, grabbed or showed, or played a bomb) and then lost to it, against the
+      giver's hands without the receiver where it raised and lost (one-sided Fisher exact):
+      a dumper who doubles before throwing the hand.
+
+    p = 2 × the smaller (Bonferroni over the two; the net gain alone without raises). (p, evidence)."""
+    from scipy.stats import t as student
+
+    n = int(r["n_with"])
+    n_r, n_d = int(r["r_n_other"] or 0), int(r["d_n_other"] or 0)
+    p_net, z = 1.0, 0.0
+    if n_r >= 2 and n_d >= 2:
+        g_r, g_d = r["r_gain_other"] / n_r, r["d_gain_other"] / n_d
+        ss = (r["r_gain2_other"] - n_r * g_r ** 2) + (r["d_gain2_other"] - n_d * g_d ** 2)
+        var = max(ss, 0.0) / (n_r + n_d - 2)
+        if var > 0:
+            z = (float(r["net"]) - n * (g_r - g_d)) / math.sqrt(var * (n + SHRINK_HANDS))
+            p_net = float(student.sf(z, max(n - 1, 1)))
+    k, n_other, k_other = int(r["raised_lost"]), int(r["d_hands_other"] or 0), int(r["d_raised_lost_other"] or 0)
+    p_raise = fisher_greater(k, n, k_other, n_other) if k + k_other > 0 else 1.0
+    p = min(1.0, 2 * min(p_net, p_raise)) if k + k_other > 0 else p_net
     return p, {
-        "heavy_losses_with": r["d_heavy_with"], "heavy_loss_size": None if r["t_loss"] is None else round(float(r["t_loss"]), 2),
-        "heavy_coins_with": round(float(r["d_heavy_coins"] or 0), 2),
-        "giver_heavy_rate_elsewhere": round(r["d_heavy_other"] / r["d_n_other"], 4) if r["d_n_other"] else None,
-        "receiver_heavy_wins_with": r["r_heavy_with"],
-        "receiver_heavy_rate_elsewhere": round(r["r_heavy_other"] / r["r_n_other"], 4) if r["r_n_other"] else None,
-        "p_stake": _sig(p)}
+        "net_gain": round(float(r["net"]), 2), "z_net": _finite(z), "p_net": _sig(p_net),
+        "raised_and_lost": k, "giver_raised_lost_rate_elsewhere": round(k_other / n_other, 4) if n_other else None,
+        "p_raise": _sig(p_raise)}
 
 
 def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int,
@@ -715,10 +786,10 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
     zero-sum hand the two move together, so their mean, not their √2-scaled sum, is
     standard normal at worst.
 
-    With *stakes* (``pair_stake.sql``, pairs met at least MIN_STAKE times), the stake
-    reading too (:func:`stake_flow`): heavy losses bunched at the receiver's table. A pair
-    with both readings gets p = 2 · the smaller (Bonferroni over the two); a pair met too
-    few times for the share reading has the stake reading alone."""
+    With *stakes* (``pair_net.sql``, pairs met at least MIN_STAKE times), the stake
+    readings too (:func:`stake_flow`): the points that flowed, and the giver's raises lost
+    to the receiver. A pair with both gets p = 2 · the smaller (Bonferroni over the two);
+    a pair met too few times for the share reading has the stake readings alone."""
     zs = pair_effects(presence_fit(seats, min_pair))
     stake = {} if stakes is None else {(r["game"], r["variant"], r["d"], r["r"]): r
                                        for r in stakes.iter_rows(named=True)}
@@ -753,9 +824,9 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         game, variant, d, rcv = key
         if key in shared or (game, variant, d) not in eligible or (game, variant, rcv) not in eligible:
             continue
-        p_s, extra = stake_flow(r)
-        tests.append(Test("chip_flow", game, variant, d, rcv, p_s, r["d_heavy_with"] / r["n_with"], r["n_with"],
-                          {"hands_as_opponents": r["n_with"], **extra}))
+        p_s, alone = stake_flow(r)
+        tests.append(Test("chip_flow", game, variant, d, rcv, p_s, alone["z_net"] or 0.0, r["n_with"],
+                          {"hands_as_opponents": r["n_with"], **alone}))
     return tests
 
 
@@ -832,14 +903,13 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         timed = bool(all_timed)
         tests: list[Test] = []
         tests += co_seating(_frame(con, "seat_times", {}), eligible, min_sittings)
-        soft = _frame(con, "pair_soft", {"min_pair": MIN_SOFT})
-        pairs = set(soft.select("game", "variant", "a", "b").iter_rows())
-        tests += soft_play(soft, eligible, dispersion(_frame(con, "soft_dispersion", {}), pairs),
-                           _frame(con, "soft_clusters", {}))
+        soft_hands = _frame(con, "soft_clusters", {})
+        tests += soft_play(_frame(con, "pair_soft", {"min_pair": MIN_SOFT}), eligible, soft_hands,
+                           overdispersion(soft_hands))
         con.execute(sql_text("feed_chances", SQL_DIR))
         tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
-                           eligible, MIN_FLOW, _frame(con, "pair_stake", {"min_pair": MIN_STAKE}))
+                           eligible, MIN_FLOW, _frame(con, "pair_net", {"min_pair": MIN_STAKE}))
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
         con.execute(sql_text("share_chances", SQL_DIR))
         share_counts = _frame(con, "share_counts", {})
