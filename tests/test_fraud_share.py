@@ -100,29 +100,23 @@ def _binom_tail(k: int, n: int, p: float) -> float:
     return sum(math.comb(n, j) * p ** j * (1 - p) ** (n - j) for j in range(k, n + 1))
 
 
-def _betabinom_tail(k: int, n: int, a: float, b: float) -> float:
-    def log_pmf(j):
-        return (math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) + math.lgamma(j + a)
-                + math.lgamma(n - j + b) - math.lgamma(n + a + b) - math.lgamma(a) - math.lgamma(b)
-                + math.lgamma(a + b))
-    return sum(math.exp(log_pmf(j)) for j in range(k, n + 1))
-
-
-def test_shared_p_binomial_and_beta_binomial():
+def test_shared_p_binomial_on_the_effective_sample():
     c = Shared(8, 20, 2.0, 1.8)  # 20 chances at 10%: the Poisson-binomial is the binomial
     assert shared_p(c, 1.0) == pytest.approx(_binom_tail(8, 20, 0.1), rel=1e-9)
     assert _binom_tail(8, 20, 0.1) == pytest.approx(4.1564e-4, rel=1e-4)
-    # φ = 2: ρ = (2 - 1) / 19, the beta-binomial with mean 0.1 and that ρ
-    rho = 1 / 19
-    a, b = 0.1 * (1 - rho) / rho, 0.9 * (1 - rho) / rho
-    assert shared_p(c, 2.0) == pytest.approx(_betabinom_tail(8, 20, a, b), rel=1e-9)
-    assert shared_p(c, 2.0) > shared_p(c, 1.0)
+    # φ = 2: 4 hits of 10 chances
+    assert shared_p(c, 2.0) == pytest.approx(_binom_tail(4, 10, 0.1), rel=1e-9)
+    assert _binom_tail(4, 10, 0.1) == pytest.approx(0.012795, rel=1e-4)
     # rates that differ between the kinds: the binomial at the mean rate is wider than the
-    # Poisson-binomial, and is used as it is (conservative)
+    # Poisson-binomial; φ 1.5 on a variance of 1.0 against the binomial's 1.8 leaves it as it is
     assert shared_p(Shared(8, 20, 2.0, 1.0), 1.5) == pytest.approx(_binom_tail(8, 20, 0.1), rel=1e-9)
+    # φ 3.6 on 1.0: f = 2, as above
+    assert shared_p(Shared(8, 20, 2.0, 1.0), 3.6) == pytest.approx(_binom_tail(4, 10, 0.1), rel=1e-9)
     assert shared_p(Shared(0, 20, 2.0, 1.8), 1.0) == 1.0
-    # far in the tail, summed term by term (not 1 - cdf, which stops near 1e-12)
-    assert 0 < shared_p(Shared(150, 400, 34.0, 31.1), 1.4) < 1e-25
+    # far in the tail, computed as such (the incomplete beta, not 1 - cdf)
+    far = Shared(150, 400, 34.0, 400 * 0.085 * 0.915)
+    assert shared_p(far, 1.0) == pytest.approx(_binom_tail(150, 400, 0.085), rel=1e-6)
+    assert 1e-70 < _binom_tail(150, 400, 0.085) < 1e-50
 
 
 def test_card_sharing_per_pair_both_ways_fisher_over_the_signatures():
@@ -145,8 +139,9 @@ def test_card_sharing_per_pair_both_ways_fisher_over_the_signatures():
     # over the six is C-D's; lead: every other pair at its null (z0 = 0): φ = 1
     phi = (2.4 ** 2 / (40 * 0.16 * 0.84)) / CHI2_1_MEDIAN
     assert ev["leave_dispersion"] == pytest.approx(phi, abs=1e-3) and ev["lead_dispersion"] == 1.0
-    rho = (phi - 1) / 39
-    p_leave = _betabinom_tail(16, 40, 0.1 * (1 - rho) / rho, 0.9 * (1 - rho) / rho)
+    from scipy.special import betainc
+
+    p_leave = float(betainc(16 / phi, 24 / phi + 1, 0.1))  # 16/φ hits of 40/φ chances
     p_lead = _binom_tail(3, 30, 0.1)
     stat = -2 * (math.log(p_leave) + math.log(p_lead))
     assert t.p == pytest.approx(math.exp(-stat / 2) * (1 + stat / 2), rel=1e-6)  # chi-square, 4 df
