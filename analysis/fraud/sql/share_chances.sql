@@ -6,7 +6,10 @@
 --   leave  an opponent's play is on the table, a could beat it, and so could b, who acts
 --          before the trick comes back to the one who played: hit = a passed (left it to b);
 --   lead   a led with b holding cards: hit = b could beat the lead and no other seat could
---          (the next decision's `beaters`); leads with which a went out are not chances.
+--          (the next decision's `beaters`); leads with which a went out are not chances;
+-- and `control`: as leave, but b could not beat: hit = a passed. Not a signature: a's own
+-- habit of passing where the partner's cards cannot matter (a dumper or a colluder
+-- passes whoever its partner is), which scales the null of a's leave chances.
 -- `stratum`: the kind of decision, within which the population's rate is the null: the
 -- signature, b's seats from a, (leave) the player's seats from a, b's cards left and (lead)
 -- the opponents' cards left, bucketed. `c`: the sitting (a match; a hand outside matches).
@@ -32,7 +35,8 @@ with s as (
 ), c as (
     select d.game, d.variant, d.hand_id, d.idx, al.a, al.b,
            case when not d.lead and d.target_seat = al.mate then 'block'
-                when not d.lead then 'leave' else 'lead' end as sig,
+                when not d.lead and (d.beaters >> al.mate) & 1 = 1 then 'leave'
+                when not d.lead then 'control' else 'lead' end as sig,
            (al.mate - d.seat + al.n) % al.n as place,
            (d.target_seat - d.seat + al.n) % al.n as played_from,
            d.seats_left[al.mate + 1] as b_left,
@@ -42,7 +46,7 @@ with s as (
     join al on al.game = d.game and al.hand_id = d.hand_id and al.seat = d.seat
     where d.seats_left[al.mate + 1] > 0
       and (  (not d.lead and d.can_beat and d.target_seat = al.mate)
-          or (not d.lead and d.can_beat and d.target_seat <> al.mate and (d.beaters >> al.mate) & 1 = 1
+          or (not d.lead and d.can_beat and d.target_seat <> al.mate
               and (al.mate - d.seat + al.n) % al.n < (d.target_seat - d.seat + al.n) % al.n)
           or (d.lead and d.act = 'play' and d.next_lead = false and d.next_left[d.seat + 1] > 0))
 )
