@@ -173,3 +173,24 @@ def test_card_sharing_in_words():
         "3 of 30 (expected 3, over-dispersion 1, z 0.0, p 0.35); telling decisions h1 #4 (leave, A), h2 #10 (lead, B)")
     t = Test("card_sharing", "doudizhu", "huopin", "A", "B", 1e-9, 0.1714, 70, evidence, q=1e-6, hands=["h1", "h2"])
     assert suspect_lines(1, t, 0.01)[0].startswith("  1 FLAG card_sharing doudizhu/huopin A & B  q < 0.0001")
+
+
+def test_a_players_habit_of_passing_scales_the_null_of_its_passes():
+    from paipu.analysis.fraud.share import player_habit
+
+    control = [("g", "v", "A", "B", "control", "control s", 10, 5), ("g", "v", "C", "D", "control", "control s", 30, 3)]
+    leave = [("g", "v", "A", "B", "leave", "leave s", 20, 9), ("g", "v", "B", "A", "leave", "leave s", 20, 7),
+             ("g", "v", "C", "D", "leave", "leave s", 100, 10), ("g", "v", "A", "B", "lead", "lead s", 10, 1),
+             ("g", "v", "C", "D", "lead", "lead s", 10, 1)]
+    rows = rows_of(control + leave)
+    # control: 8 of 40 (20%); A passed 5 of 10 where 2 were expected: (5 + 1) / (2 + 1) = 2;
+    # C 3 of 30, 6 expected: 4 / 7
+    habit = player_habit(rows, {("g", "v", "control s"): [40, 8]})
+    assert habit == {("g", "v", "A"): 2.0, ("g", "v", "C"): pytest.approx(4 / 7)}
+    counts = pair_counts(rows)
+    ab = counts[("g", "v", "A", "B")]
+    # leave without A-B: 10 of 100; A's 20 chances at 2 x 10%, B's (no control chances) at 10%;
+    # the lead is not a pass: not scaled
+    assert ab["leave"] == Shared(16, 40, pytest.approx(20 * 0.2 + 20 * 0.1), pytest.approx(20 * 0.2 * 0.8 + 20 * 0.1 * 0.9))
+    assert ab["lead"].expected == pytest.approx(1.0) and "control" not in ab
+    assert counts[("g", "v", "C", "D")]["leave"].expected == pytest.approx(100 * (16 / 40) * 4 / 7)
