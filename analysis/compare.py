@@ -1,44 +1,105 @@
 """Rule settings compared on duplicate deals (``paipu compare DS``, a section of the report).
 
 Hands of one variant dealt the same cards under different rule settings (``paipu simulate
---compare``) are paired by their deal. For each figure of ``sql/compare.sql`` and each
-setting against the base setting (no rule changes, else the first), the paired difference
-of the means has a 95% interval (normal, from the differences' spread); a difference is
-*significant* when its p-value stays under 5% after Holm's correction over every
-difference tested, so running many figures does not manufacture findings. Fewer than
-:data:`MIN_PAIRS` pairs are shown but never called significant.
+--compare``) are paired by their deal. For each figure a game compares (:func:`figures_of`:
+those of every game, ``sql/compare.sql``, and the game's own, ``sql/compare.sql`` and
+``report.FIGURES`` of its package) and each setting against the base setting (no rule
+changes, else the first), the paired difference of the means has a 95% interval (normal,
+from the differences' spread); a difference is *significant* when its p-value stays under
+5% after Holm's correction over every difference tested, so running many figures does not
+manufacture findings. Fewer than :data:`MIN_PAIRS` pairs are shown but never called
+significant. This module names no game: it combines what the games declare.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from typing import NamedTuple
+
 import polars as pl
 from markupsafe import Markup
 
 from paipu.replay.fmt import p_value
+from paipu.replay.games import UnknownGame, find_game
 from .inference import _normal_p, holm, mean_interval
 from .queries import connect, frame, sql_text
 
-#: the per-hand figures of compare.sql, with how to say them
-FIGURES = {
-    "landlord_wins": "landlord win rate", "first_leader_wins": "first leader's win rate", "spring": "spring rate",
-    "bombs": "bombs a hand", "multiplier": "multiplier", "tricks": "tricks a hand", "actions": "actions a hand",
-    "let_goes": "let-go (放走) a hand", "xiqian_bombs": "喜钱 bombs a hand", "double_down": "双下 rate",
-    "upgrade": "levels gained",
+
+class Figure(NamedTuple):
+    """A per-hand figure compared on shared deals: its words for people and its unit."""
+
+    en: str
+    zh: str
+    #: ``rate`` (a share of hands: means in per cent, differences in percentage points) or
+    #: ``number`` (an amount a hand: bombs, tricks, the multiplier)
+    unit: str = "number"
+
+
+#: the per-hand figures of every game (``sql/compare.sql``), in the order a game compares
+#: them unless its declaration says otherwise (:func:`figures_of`)
+FIGURES: dict[str, Figure] = {
+    "first_leader_wins": Figure("first leader's win rate", "首出者胜率", "rate"),
+    "bombs": Figure("bombs a hand", "每局炸弹数"),
+    "multiplier": Figure("multiplier", "倍数"),
+    "tricks": Figure("tricks a hand", "每局轮数"),
+    "actions": Figure("actions a hand", "每局动作数"),
 }
-RATES = {"landlord_wins", "first_leader_wins", "spring", "double_down"}
 MIN_PAIRS = 30
 ALPHA = 0.05
 
 
+def figures_of(game: str) -> dict[str, Figure]:
+    """The figures *game* compares, in order, each with its words and unit: those of every
+    game (:data:`FIGURES`) and the game's own (``report.FIGURES`` of its package), in the
+    order its declaration names them (``Game.report["figures"]``, of both kinds), else the
+    shared ones then its own. An unknown game compares the shared ones.
+
+    >>> list(figures_of("a game this installation does not know"))
+    ['first_leader_wins', 'bombs', 'multiplier', 'tricks', 'actions']
+    """
+    try:
+        g = find_game(game)
+    except UnknownGame:
+        return dict(FIGURES)
+    # (a plain (en, zh[, unit]) tuple is taken as a Figure)
+    own = {name: Figure(*fig) for name, fig in getattr(g.part("report"), "FIGURES", {}).items()}
+    known = FIGURES | own
+    names = tuple(g.report.get("figures") or (*FIGURES, *own))
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"{g.name}: report['figures'] names {', '.join(unknown)}, which neither compare.sql "
+                         f"nor the game's report.FIGURES has (known: {', '.join(known)})")
+    return {name: known[name] for name in names}
+
+
 def hands(root: str, game: str | None = None, variant: str | None = None) -> pl.DataFrame:
-    """The per-hand figures of every duplicate deal in the audited dataset *root*."""
+    """The per-hand figures of every duplicate deal in the audited dataset *root*: those of
+    every game (``sql/compare.sql``: the pairing key, the setting) and, beside them, each
+    game's own (``sql/compare.sql`` of its package, run with ``$game`` bound to it: a row
+    per legal hand, its ``game``, ``hand_id`` and figures)."""
     con = connect(root)
     try:
-        return frame(con.execute(sql_text("compare"), {"game": game, "variant": variant}))
+        df = frame(con.sql(sql_text("compare"), params={"game": game, "variant": variant}))
+        own = [frame(con.sql(text, params={"game": name, "variant": variant}))
+               for name in (df["game"].unique(maintain_order=True).to_list() if df.height else [])
+               if (text := own_sql(name)) is not None]
     finally:
         con.close()
+    own = [part for part in own if part.height]
+    if not own:
+        return df
+    return df.join(pl.concat(own, how="diagonal_relaxed"), on=["game", "hand_id"], how="left", maintain_order="left")
+
+
+def own_sql(game: str) -> str | None:
+    """The text of *game*'s own per-hand figures (``sql/compare.sql`` of its package), None
+    when it has none or this installation does not know it."""
+    try:
+        path = find_game(game).sql_file("compare")
+    except UnknownGame:
+        return None
+    return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
 def setting_label(game: str, variant: str, setting: str) -> str:
@@ -71,13 +132,14 @@ def paired(df: pl.DataFrame) -> pl.DataFrame:
     p-values, Holm-adjusted p-values and the verdict ``significant``."""
     rows = []
     for (game, variant), part in df.group_by(["game", "variant"], maintain_order=True):
+        figures = figures_of(game)
         settings = sorted(part["setting"].unique().to_list())
         base = settings[0]  # '' (no rule changes) sorts first
         for other in settings[1:]:
             a = part.filter(pl.col("setting") == base)
             b = part.filter(pl.col("setting") == other)
             joined = a.join(b, on="deal_key", suffix="_b")
-            for fig in FIGURES:
+            for fig in figures:
                 if fig not in joined.columns:
                     continue
                 pair = joined.select(pl.col(fig).alias("x"), pl.col(f"{fig}_b").alias("y")).drop_nulls()
@@ -126,26 +188,33 @@ def holm_tested(pvalues: list[float | None]) -> list[float | None]:
     return out
 
 
-def fmt(fig: str, x: float | None) -> str:
-    """A difference in the figure's unit: per cent points for a rate, else the figure's own.
+def fmt(unit: str, x: float | None) -> str:
+    """A difference in a figure's *unit* (:class:`Figure`): per cent points for a rate,
+    else the figure's own.
 
-    >>> fmt("spring", 0.0125), fmt("actions", 0.0843), fmt("actions", None)
+    >>> fmt("rate", 0.0125), fmt("number", 0.0843), fmt("number", None)
     ('+1.2 points', '+0.084', '–')
     """
     if x is None:
         return "–"
-    return f"{100 * x:+,.1f} points" if fig in RATES else f"{x:+,.3f}"
+    return f"{100 * x:+,.1f} points" if unit == "rate" else f"{x:+,.3f}"
 
 
-def level(fig: str, x: float | None) -> str:
-    """A mean in the figure's unit: per cent for a rate.
+def level(unit: str, x: float | None) -> str:
+    """A mean in a figure's *unit*: per cent for a rate.
 
-    >>> level("landlord_wins", 0.717), level("actions", 31.9583)
+    >>> level("rate", 0.717), level("number", 31.9583)
     ('71.7%', '31.958')
     """
     if x is None:
         return "–"
-    return f"{100 * x:,.1f}%" if fig in RATES else f"{x:,.3f}"
+    return f"{100 * x:,.1f}%" if unit == "rate" else f"{x:,.3f}"
+
+
+def unit_of(game: str, figure: str) -> str:
+    """The unit of *figure* as *game* compares it (``number`` for one it does not declare)."""
+    found = figures_of(game).get(figure)
+    return found.unit if found is not None else "number"
 
 
 def for_people(result: pl.DataFrame) -> pl.DataFrame:
@@ -154,25 +223,27 @@ def for_people(result: pl.DataFrame) -> pl.DataFrame:
     percentage points, ``pp``; bombs, actions and the like as numbers), p-values without
     exponents, ``significant`` as yes or no. The JSON keeps the raw values.
 
-    >>> row = {"game": "doudizhu", "variant": "huopin", "base": "base", "setting": "s", "figure": "actions",
+    >>> row = {"game": "toy", "variant": "plain", "base": "base", "setting": "s", "figure": "actions",
     ...        "pairs": 120, "base_mean": 31.9583, "setting_mean": 32.0426, "diff": 0.0843, "lo": -0.0004,
     ...        "hi": 0.169, "p": 0.0501, "testable": True, "p_holm": 0.3, "significant": False}
     >>> for_people(pl.DataFrame([row])).row(0)[5:]
     (120, '31.958', '32.043', '+0.084', '-0.000', '+0.169', '0.050', '0.30', 'no')
-    >>> rate = {**row, "figure": "spring", "base_mean": 0.1, "setting_mean": 0.125, "diff": 0.025, "lo": 0.01, "hi": 0.04}
+    >>> rate = {**row, "figure": "first_leader_wins", "base_mean": 0.1, "setting_mean": 0.125, "diff": 0.025, "lo": 0.01, "hi": 0.04}
     >>> for_people(pl.DataFrame([rate])).row(0)[6:11]
     ('10.0%', '12.5%', '+2.5pp', '+1.0pp', '+4.0pp')
     """
-    def points(fig: str, x: float | None) -> str:
-        return fmt(fig, x).replace(" points", "pp")
+    def points(unit: str, x: float | None) -> str:
+        return fmt(unit, x).replace(" points", "pp")
 
-    rows = [{
-        "game": r["game"], "variant": r["variant"], "base": r["base"], "setting": r["setting"], "figure": r["figure"],
-        "pairs": r["pairs"], "base_mean": level(r["figure"], r["base_mean"]),
-        "setting_mean": level(r["figure"], r["setting_mean"]), "diff": points(r["figure"], r["diff"]),
-        "lo": points(r["figure"], r["lo"]), "hi": points(r["figure"], r["hi"]),
-        "p": p_value(r["p"]), "p_holm": p_value(r["p_holm"]), "significant": "yes" if r["significant"] else "no",
-    } for r in result.iter_rows(named=True)]
+    rows = []
+    for r in result.iter_rows(named=True):
+        unit = unit_of(r["game"], r["figure"])
+        rows.append({
+            "game": r["game"], "variant": r["variant"], "base": r["base"], "setting": r["setting"], "figure": r["figure"],
+            "pairs": r["pairs"], "base_mean": level(unit, r["base_mean"]), "setting_mean": level(unit, r["setting_mean"]),
+            "diff": points(unit, r["diff"]), "lo": points(unit, r["lo"]), "hi": points(unit, r["hi"]),
+            "p": p_value(r["p"]), "p_holm": p_value(r["p_holm"]), "significant": "yes" if r["significant"] else "no",
+        })
     names = ["game", "variant", "base", "setting", "figure", "pairs", "base_mean", "setting_mean", "diff", "lo", "hi",
              "p", "p_holm", "significant"]
     return pl.DataFrame(rows, schema={name: pl.Int64 if name == "pairs" else pl.String for name in names})
@@ -190,10 +261,12 @@ def sentences(result: pl.DataFrame) -> list[str]:
         if sig.height == 0:
             out.append(f"{head}: no significant difference (Holm-corrected 5% over {tested} tests).")
             continue
+        figures = figures_of(game)
         for r in sig.iter_rows(named=True):
-            out.append(f"{head}: {FIGURES[r['figure']]} {level(r['figure'], r['base_mean'])} → "
-                       f"{level(r['figure'], r['setting_mean'])}, {fmt(r['figure'], r['diff'])} "
-                       f"(95% interval {fmt(r['figure'], r['lo'])} to {fmt(r['figure'], r['hi'])}; "
+            fig = figures.get(r["figure"], Figure(r["figure"], r["figure"]))
+            out.append(f"{head}: {fig.en} {level(fig.unit, r['base_mean'])} → "
+                       f"{level(fig.unit, r['setting_mean'])}, {fmt(fig.unit, r['diff'])} "
+                       f"(95% interval {fmt(fig.unit, r['lo'])} to {fmt(fig.unit, r['hi'])}; "
                        f"Holm p {holm_p(r['p_holm'])}) — significant.")
     return out
 

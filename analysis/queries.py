@@ -9,10 +9,13 @@ with ``$game`` and ``$variant`` bound (null: all). No SQL text is ever built fro
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import duckdb
 import polars as pl
+import pyarrow as pa
+from polars.datatypes import DataTypeClass
 
 from . import COMMON_STATS, NEEDS, stat_names  # noqa: F401 - the lists live where the CLI reads them without duckdb
 
@@ -48,15 +51,53 @@ def sql_text(name: str, folder: Path = SQL_DIR) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def frame(cursor: duckdb.DuckDBPyConnection, rows: list[tuple] | None = None) -> pl.DataFrame:
-    """The result of *cursor* (its *rows* when fetched already) as a polars DataFrame,
-    column types from the values. The one copy of a result into polars: DuckDB's own
-    ``.pl()`` goes through Arrow, where a ``sum`` of integers (a hugeint) arrives as
-    ``decimal[38,0]`` where the values give ``Int64``, which --json, --csv and the report
-    would show (decision: keep the row copy until the statistics cast their sums)."""
-    names = [d[0] for d in cursor.description or ()]
-    return pl.DataFrame(cursor.fetchall() if rows is None else rows, schema=names, orient="row",
-                        infer_schema_length=None)
+def frame(result: duckdb.DuckDBPyRelation | duckdb.DuckDBPyConnection | None, limit: int | None = None) -> pl.DataFrame:
+    """The result of a query as a polars DataFrame, through Arrow in one piece: no row is
+    copied in Python. *result* is a relation (``con.sql(text, params=...)``), or a
+    connection holding the result of ``execute`` (the ad-hoc query's way, whose errors name
+    where in the text they are); None, DuckDB's answer to no statement, is an empty frame.
+    *limit*: no more than that many rows are read (the rest of the result is left unread).
+
+    The column types are those the values had in Python, which a copy of the rows gave and
+    --json, --csv and the report show: every integer Int64, every float Float64, a decimal
+    of scale 0 Int64 (a ``sum`` of integers is a hugeint, which arrives through Arrow as
+    ``decimal(38,0)``), inside lists and structs as well; other decimals stay decimals, as
+    Python's ``Decimal`` gave them (as floats a table would show ``1.50`` for ``1.5``)."""
+    if result is None:
+        return pl.DataFrame()
+    with warnings.catch_warnings():  # (DuckDB's note that execute's result is copied once, in C++, into Arrow)
+        warnings.filterwarnings("ignore", "Arrow output on a DB-API result", UserWarning)
+        if limit is None:
+            table = result.to_arrow_table()
+        else:
+            batches, rows = [], 0
+            reader = result.to_arrow_reader()
+            if reader is None:
+                return pl.DataFrame()
+            for batch in reader:
+                batches.append(batch)
+                rows += batch.num_rows
+                if rows >= limit:
+                    break
+            table = pa.Table.from_batches(batches, reader.schema).slice(0, limit)
+    df = pl.DataFrame(pl.from_arrow(table))
+    cast = [pl.col(name).cast(plain) for name, dtype in df.schema.items() if (plain := _plain(dtype)) != dtype]
+    return df.with_columns(cast) if cast else df
+
+
+def _plain(dtype: pl.DataType | DataTypeClass) -> pl.DataType | DataTypeClass:
+    """The type of *dtype*'s values once they have been through Python (see :func:`frame`)."""
+    if dtype.is_integer():
+        return pl.Int64()
+    if dtype.is_float():
+        return pl.Float64()
+    if isinstance(dtype, pl.Decimal) and dtype.scale == 0:
+        return pl.Int64()
+    if isinstance(dtype, (pl.List, pl.Array)):
+        return pl.List(_plain(dtype.inner))
+    if isinstance(dtype, pl.Struct):
+        return pl.Struct([pl.Field(f.name, _plain(f.dtype)) for f in dtype.fields])
+    return dtype
 
 
 def parquet_files(folder: str) -> list[str]:
@@ -135,7 +176,7 @@ def run_stat(con: duckdb.DuckDBPyConnection, name: str, game: str | None = None,
         views = {v for (v,) in con.execute("select view_name from duckdb_views()").fetchall()}
         if not set(NEEDS[name]) <= views:
             return pl.DataFrame()
-    return frame(con.execute(sql_text(name), {"game": game, "variant": variant}))
+    return frame(con.sql(sql_text(name), params={"game": game, "variant": variant}))
 
 
 def all_stats(root: str, game: str | None = None, variant: str | None = None) -> dict[str, pl.DataFrame]:
@@ -158,7 +199,7 @@ def optional_table(root: str, name: str, game: str | None = None) -> pl.DataFram
                                    [name]).fetchall()
         if not present:
             return None
-        df = frame(con.execute(f"select * from {name}"))
+        df = frame(con.sql(f"select * from {name}"))
     finally:
         con.close()
     if game is not None and "game" in df.columns:
@@ -181,8 +222,8 @@ def find_hands(root: str, game: str | None = None, variant: str | None = None, p
             con.execute(NO_VERDICTS)
         if not con.execute("select 1 from duckdb_views() where view_name = 'hands'").fetchall():
             return pl.DataFrame(), 0
-        df = frame(con.execute(sql_text("hands"), {"game": game, "variant": variant, "player": player, "code": code,
-                                                   "since": since, "limit": limit}))
+        df = frame(con.sql(sql_text("hands"), params={"game": game, "variant": variant, "player": player, "code": code,
+                                                      "since": since, "limit": limit}))
         total = int(df["matching"][0]) if df.height else 0
         return df.drop("matching"), total
     finally:
@@ -252,7 +293,12 @@ def run_sql(root: str, query: str, safe: bool = False, memory: str | None = None
                 raise QueryError("the query has no SQL statement (give one, e.g. \"select count(*) from hands\")")
             if cursor.description is None:
                 return pl.DataFrame()
-            rows = cursor.fetchmany(max_rows + 1) if safe and max_rows is not None else cursor.fetchall()
+            names = [d[0] for d in cursor.description]
+            twice = next((name for name in names if names.count(name) > 1), None)
+            if twice is not None:
+                raise QueryError(f"the result has more than one column named {twice!r}: give each its own name "
+                                 f"(... as NAME)")
+            df = frame(cursor, max_rows + 1 if safe and max_rows is not None else None)
         except duckdb.OutOfMemoryException as e:
             if not safe:
                 raise
@@ -263,10 +309,10 @@ def run_sql(root: str, query: str, safe: bool = False, memory: str | None = None
             if timer is not None and timer.finished.is_set():
                 raise QueryStopped(f"query stopped after {timeout:g} s (the time limit of --safe; --timeout)") from None
             raise
-        if safe and max_rows is not None and len(rows) > max_rows:
+        if safe and max_rows is not None and df.height > max_rows:
             raise QueryStopped(f"the result has more than {max_rows:,} rows (the limit of --safe; --max-rows, "
                                "or a limit clause)")
-        return frame(cursor, rows)
+        return df
     finally:
         if timer is not None:
             timer.cancel()

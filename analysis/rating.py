@@ -76,7 +76,7 @@ def loss_interval(n: list[int], loss: list[float]) -> tuple[float, float, float]
 def rating(con) -> pl.DataFrame:
     """The review columns per game, variant and player, from the connection's ``reviews``
     and ``reviewed`` views (``sql/rating.sql``)."""
-    per_hand = frame(con.execute(sql_text("rating")))
+    per_hand = frame(con.sql(sql_text("rating")))
     rows = []
     for key, part in per_hand.group_by(list(KEYS), maintain_order=True):
         n, loss = part["n"].to_list(), part["loss"].to_list()

@@ -7,8 +7,12 @@ percentages, percentage points, never scientific notation, rule settings in word
 ('12.3%', '0.42%', '100%', '–')
 >>> pp(0.031), pp(-0.2, "zh")
 ('+3.1 pp', '−20.0 个百分点')
->>> setting_words('{"must_play": false, "xiqian": true}'), setting_words('', 'zh')
-('must play: off, 喜钱 bonus: on', '默认规则')
+>>> setting_words('{"straight_min": 6, "max_play": 4}'), setting_words('', 'zh')
+('shortest straight: 6, max play: 4', '默认规则')
+
+A game's own rule parameters and variants are spelled by the game (``PARAM_WORDS`` and
+``VARIANT_WORDS`` of its package's ``words`` module), collected through the registry: this
+module names no game.
 """
 
 from __future__ import annotations
@@ -16,21 +20,12 @@ from __future__ import annotations
 import json
 import math
 
-#: rule parameters (fields of the games' Rules) in words
+#: rule parameters that several games share, in words (English, Chinese); the rest are the
+#: games' own (:func:`param_words`)
 PARAM_WORDS = {
-    "must_play": ("must play", "有出必出"), "let_go": ("let-go pays", "放走包赔"), "xiqian": ("喜钱 bonus", "喜钱"),
-    "tribute": ("tribute", "进贡"), "opening_card": ("opening card", "首出牌"),
-    "opening_card_played": ("opening card must be played", "首出必出该牌"), "ace_low": ("A low in straights", "A 可作 1"),
     "straight_min": ("shortest straight", "最短顺子"), "pair_chain_min": ("shortest pair chain", "最短连对"),
-    "triple_chain_min": ("shortest triple chain", "最短三顺"), "peek_limit": ("peeks per seat", "黄金眼次数"),
-    "max_bomb": ("largest bomb", "最大炸弹张数"), "chain_min_bombs": ("bombs in a chain", "连炸最少炸弹数"),
-    "double_bomb_size": ("bomb size that doubles", "翻倍炸弹张数"), "scoring": ("scoring", "计分"),
-    "escape_threshold": ("escape threshold", "逃跑门槛"), "escape_landlord": ("landlord escape penalty", "地主逃跑罚分"),
-    "escape_farmer": ("farmer escape penalty", "农民逃跑罚分"), "escape_base_multiple": ("escape penalty", "逃跑罚分"),
-    "kinds": ("combinations", "牌型"), "deck": ("deck", "牌"),
+    "triple_chain_min": ("shortest triple chain", "最短三顺"), "kinds": ("combinations", "牌型"), "deck": ("deck", "牌"),
 }
-VARIANT_WORDS = {"huopin": ("huopin", "火拼"), "classic": ("classic", "经典"), "standard": ("standard", "标准"),
-                 "no_tribute": ("no tribute", "不进贡")}
 ON_OFF = {"en": ("on", "off"), "zh": ("开", "关")}
 DEFAULT = {"en": "default rules", "zh": "默认规则"}
 
@@ -95,9 +90,10 @@ def setting_words(setting: str | None, lang: str = "en") -> str:
     if not isinstance(params, dict) or not params:
         return DEFAULT[lang] if not params else str(params)
     k = 0 if lang == "en" else 1
+    words = param_words()
     parts = []
     for key, value in params.items():
-        name = PARAM_WORDS.get(key, (key.replace("_", " "),) * 2)[k]
+        name = words.get(key, (key.replace("_", " "),) * 2)[k]
         if isinstance(value, bool):
             text = ON_OFF[lang][0 if value else 1]
         elif isinstance(value, list):
@@ -111,7 +107,26 @@ def setting_words(setting: str | None, lang: str = "en") -> str:
 
 
 def variant_words(variant: str, lang: str = "en") -> str:
-    return VARIANT_WORDS.get(variant, (variant, variant))[0 if lang == "en" else 1]
+    """A variant's name for people (the games' ``VARIANT_WORDS``; its registry name when none says it)."""
+    return collected("VARIANT_WORDS").get(variant, (variant, variant))[0 if lang == "en" else 1]
+
+
+def param_words() -> dict[str, tuple[str, str]]:
+    """Every rule parameter's words: :data:`PARAM_WORDS` and each registered game's own."""
+    return PARAM_WORDS | collected("PARAM_WORDS")
+
+
+def collected(name: str) -> dict[str, tuple[str, str]]:
+    """The words *name* (``PARAM_WORDS``, ``VARIANT_WORDS``) of every registered game's
+    ``words`` module, merged in registry order (games that share a name spell it alike:
+    tests/test_toy_game.py checks it)."""
+    from paipu.replay.games import games
+
+    out: dict[str, tuple[str, str]] = {}
+    for g in games():
+        for key, words in getattr(g.part("words"), name, {}).items():
+            out.setdefault(key, words)
+    return out
 
 
 def group_words(variant: str, setting: str | None, lang: str = "en") -> str:

@@ -113,10 +113,14 @@ def fixed():
     return (total + now() - t) / len(first)
 
 LINES = [json.dumps(r, ensure_ascii=False) for r in records]
-try:  # the compiled kernel's loop, which replay() runs where it is built
-    from paipu.replay.replayer import KERNEL as LOOP
-except ImportError:
-    LOOP = None
+try:  # the loop of a hand's actions replay() runs: its seam (the kernel's where it is built)
+    from paipu.replay.replayer import RUN
+except ImportError:  # a checkout before the seams: the kernel's loop, where it is built
+    try:
+        from paipu.replay.replayer import KERNEL
+        RUN = KERNEL.run if KERNEL is not None else None
+    except ImportError:
+        RUN = None
 
 def fixed_in_replay():
     # hand by hand as a replay goes: the record read from its line (untimed), the table
@@ -130,8 +134,8 @@ def fixed_in_replay():
         table = make_table(r)
         table.setup()
         total += now() - t
-        if LOOP is not None:  # the actions as replay() plays them
-            LOOP.run(table, r["actions"])
+        if RUN is not None:  # the actions as replay() plays them
+            RUN(table, r["actions"])
         else:
             for i, a in enumerate(r["actions"]):
                 table.step(i, a)

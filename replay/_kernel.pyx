@@ -492,39 +492,6 @@ cdef object as_packed(unsigned long long *packed):
     return _PyLong_FromByteArray(data, 16, 1, 0)
 
 
-def deal(deal, bottom):
-    """Table.check_deal's sums in C: (each seat's card counts as a bytearray, each seat's
-    packed rank counts, every card's count over the seats and the bottom as 54 bytes);
-    None when a token is not a card; NotImplemented for anything but lists of tokens (the
-    Python sums then). Counts wrap past 255 and packed counts past 8 of a rank: such a deal
-    is no deck, and the caller compares the counts with the deck's before it takes any."""
-    cdef unsigned char total[54]
-    cdef unsigned char counts[54]
-    cdef unsigned long long halves[2]
-    cdef long c
-    if type(deal) is not list or not (bottom is None or type(bottom) is list):
-        return NotImplemented
-    memset(total, 0, 54)
-    hands = []
-    packed = []
-    for hand in deal:
-        if type(hand) is not list:
-            return NotImplemented
-        halves[0] = halves[1] = 0
-        memset(counts, 0, 54)
-        if not count_hand(hand, counts, total, halves):
-            return None
-        hands.append(PyByteArray_FromStringAndSize(<char *>counts, 54))
-        packed.append(as_packed(halves))
-    if bottom:
-        for token in <list>bottom:
-            c = card_id(token)
-            if c < 0:
-                return None
-            total[c] += 1
-    return hands, packed, PyBytes_FromStringAndSize(<char *>total, 54)
-
-
 def checked_deal(deal, bottom, list sizes, Py_ssize_t bottom_size, bytes deck):
     """Table.check_deal for a deal that is right, in one call: (each seat's card counts as
     a bytearray, each seat's packed rank counts, each seat's number of cards: a copy of

@@ -70,8 +70,9 @@ class Game:
     stats: tuple[str, ...] = ()
     #: what the HTML report shows for the game: "metrics" (summary rates) and "charts" (in
     #: order), the report's shared ones (analysis/report.py) or the game's own (``METRICS``
-    #: and ``chart_NAME`` of its package's ``report`` module); what is missing takes the
-    #: report's default
+    #: and ``chart_NAME`` of its package's ``report`` module); "figures", those compared on
+    #: shared deals (``paipu compare``: analysis/compare.py's or the game's own, ``FIGURES``
+    #: of its ``report`` module); what is missing takes the default
     report: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the simulation driver module (the ``sim`` module of the game's package when None)
     simulation: str | None = None

@@ -114,7 +114,7 @@ class Walk:
     def __init__(self, table: Table, visitors: tuple[Visitor, ...] = ()):
         self.table = table
         #: the table's step: the compiled kernel's where it is built
-        self.take: Any = table.step if KERNEL is None else KERNEL.Loop(table).take
+        self.take: Any = LOOP(table).take
         self.before = _hooks(visitors, "before")
         self.after = _hooks(visitors, "after")
 
@@ -204,24 +204,39 @@ def _taken(table: Table, actions: list[dict[str, Any]], visitors: tuple[Visitor,
                 if v is not None:
                     return v
             return None
-    if KERNEL is not None:
-        done: tuple[int, Violation | None] = KERNEL.run(table, actions)
-        reached, v = done
-        if v is None and reached < len(actions):
-            return after_end(table, reached, actions[reached])
-        return v
-    # the pure engine's loop as the kernel's: the act's method called directly
+    reached, v = RUN(table, actions)
+    if v is None and reached < len(actions):
+        return after_end(table, reached, actions[reached])
+    return v
+
+
+class _Loop:
+    """The pure engine's steps of one table (the reference of the compiled kernel's Loop):
+    *take* is the table's step."""
+
+    __slots__ = ("take",)
+
+    def __init__(self, table: Table):
+        self.take = table.step
+
+
+def _run(table: Table, actions: list[dict[str, Any]]) -> tuple[int, Violation | None]:
+    """The actions taken on the set-up *table* until one breaks a rule or the hand is over
+    (the reference of the compiled kernel's ``run``): (the index reached, the violation or
+    None). The index is len(actions) when every action was taken; a smaller one with no
+    violation means the hand was over before that action. The act's method is called
+    directly, as the kernel's loop does."""
     other, play, pass_ = table.step, table.do_play, table.do_pass
     if table.own_step:
         play = pass_ = other
     for i, action in enumerate(actions):
         if table.over:
-            return after_end(table, i, action)
+            return i, None
         act = action["act"]
         v = play(i, action) if act == "play" else pass_(i, action) if act == "pass" else other(i, action)
         if v is not None:
-            return v
-    return None
+            return i, v
+    return len(actions), None
 
 
 def incomplete(table: Table, n_actions: int) -> Violation | None:
@@ -241,8 +256,9 @@ def run(table: Table, actions: list[dict[str, Any]]) -> Violation | None:
     return incomplete(table, len(actions)) if v is None else v
 
 
-#: the compiled kernel's loop (None: the Python loop above; tests switch it off to compare)
-KERNEL = compiled
+#: the compiled kernel's seam: its loop of a hand's actions and its step of one table where
+#: it is built, else the references above (the same verdicts: tests/test_kernel.py)
+LOOP, RUN = (_Loop, _run) if compiled is None else (compiled.Loop, compiled.run)
 
 
 def after_end(table: Table, i: int, action: dict[str, Any]) -> Violation:

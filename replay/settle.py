@@ -18,26 +18,9 @@ def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float]
     [140, -50, -110]
     """
     net: list[float]
-    if compiled is not None:  # the common case below in C (replay/_kernel.pyx), where it applies
-        coins: list[float] | None = compiled.settle_whole(scores, coef, fee, stacks)
-        if coins is not None:
-            return coins
-    if type(coef) is int and type(fee) is int and stacks is not None:
-        # the common case, whole coins, zero-sum and no cap reached: what each seat wants,
-        # less the fee (never past what it has left), already whole (one pass: this runs
-        # for every hand settled)
-        quick: list[float] = []
-        balance = 0
-        for have, score in zip(stacks, scores):
-            wants = score * coef
-            if type(have) is not int or have < wants or have < -wants:
-                break
-            balance += wants
-            left = have + wants
-            quick.append(wants - (fee if fee < left else left))
-        else:
-            if not balance:
-                return quick
+    coins = SETTLE_WHOLE(scores, coef, fee, stacks)
+    if coins is not None:
+        return coins
     want = [s * coef for s in scores]
     if stacks is None:
         net = want
@@ -65,6 +48,39 @@ def settle_coins(scores: list[int], coef: float, fee: float, stacks: list[float]
     if fee:
         net = [x - fee for x in net]
     return [int(x) if float(x).is_integer() else x for x in net]
+
+
+#: the bounds within which settle_whole's sums are exact in the kernel's 64-bit integers
+_SCORE_BOUND, _STACK_BOUND = 1 << 26, 1 << 53
+
+
+def _settle_whole(scores: list[int], coef: float, fee: float, stacks: list[float] | None) -> list[float] | None:
+    """settle_coins' common case: whole coins, zero-sum, no cap reached (each seat's score
+    × coef within what it carries), the fee taken but never past what a seat has left: the
+    coins; None for anything else (ints only, not bools; |score| and |coef| at most 2**26,
+    stacks and fee at most 2**53), where settle_coins works it out in full. The reference
+    of the kernel's ``settle_whole`` (replay/_kernel.pyx): one pass, as this runs for every
+    hand settled."""
+    if type(scores) is not list or type(stacks) is not list or type(coef) is not int or type(fee) is not int \
+            or not -_SCORE_BOUND <= coef <= _SCORE_BOUND or not -_STACK_BOUND <= fee <= _STACK_BOUND:
+        return None
+    coins: list[float] = []
+    balance = 0
+    for have, score in zip(stacks, scores):
+        if type(have) is not int or type(score) is not int or not -_STACK_BOUND <= have <= _STACK_BOUND \
+                or not -_SCORE_BOUND <= score <= _SCORE_BOUND:
+            return None
+        wants = score * coef
+        if have < wants or have < -wants:
+            return None
+        balance += wants
+        left = have + wants
+        coins.append(wants - (fee if fee < left else left))
+    return None if balance else coins
+
+
+#: the compiled kernel's seam: its settle_whole where it is built, else the reference above
+SETTLE_WHOLE = _settle_whole if compiled is None else compiled.settle_whole
 
 
 def _shrink(amounts: dict[int, float], total: float) -> dict[int, float]:

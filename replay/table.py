@@ -8,7 +8,7 @@ settlement.  Rule violations are returned as :class:`Violation` values, never ra
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -55,12 +55,17 @@ class HandSetup:
 
     @classmethod
     def of(cls, record: dict[str, Any]) -> HandSetup:
-        if compiled is not None and type(record) is dict:
-            return compiled.hand_setup(cls, record)  # type: ignore[no-any-return]  # (the same, in C)
-        get = record.get
-        room = get("room")
-        return cls(get("id"), get("players") or [], get("deal") or [], get("bottom"), get("leader"), get("lead_card"),
-                   room if isinstance(room, dict) else {}, get("stacks"), get("match"), get("level"), get("levels"))
+        return HAND_SETUP(cls, record) if type(record) is dict else _hand_setup(cls, record)
+
+
+def _hand_setup(cls: type[HandSetup], record: dict[str, Any]) -> HandSetup:
+    """:meth:`HandSetup.of` (the reference of the compiled kernel's ``hand_setup``): each
+    field the record's value, None where it has none, players and deal [] where theirs is
+    false, room {} where it is no dict."""
+    get = record.get
+    room = get("room")
+    return cls(get("id"), get("players") or [], get("deal") or [], get("bottom"), get("leader"), get("lead_card"),
+               room if isinstance(room, dict) else {}, get("stacks"), get("match"), get("level"), get("levels"))
 
 
 #: the event kinds that are bombs (of any game); a rocket is counted apart as well
@@ -119,10 +124,60 @@ class PlayState:
             self.plays = []
 
 
+def _checked_deal(deal: list[list[str]], bottom: list[str] | None, sizes: list[int], bottom_size: int, deck: bytes,
+                  ) -> tuple[list[bytearray], list[int], list[int]] | None:
+    """:meth:`Table.check_deal` for a deal that is right, in one call (the reference of the
+    compiled kernel's ``checked_deal``): (each seat's card counts as a bytearray, each
+    seat's packed rank counts, each seat's number of cards: a copy of *sizes*) when *deal*
+    is a list of lists of tokens in the sizes *sizes*, *bottom* None or a list of
+    *bottom_size* tokens (None counts as empty), and all of them together are the deck
+    (*deck*: its count of each card id, a byte each); None for anything else, whose verdict
+    the caller then finds. One sum of weights (:data:`CARD_WEIGHT`) per seat."""
+    if type(deal) is not list or len(deal) != len(sizes) or len(deck) != 54:
+        return None
+    if bottom is None:
+        if bottom_size:
+            return None
+    elif type(bottom) is not list or len(bottom) != bottom_size:
+        return None
+    weight = CARD_WEIGHT.__getitem__
+    sums = []
+    try:
+        for hand, size in zip(deal, sizes):
+            if type(hand) is not list or len(hand) != size:
+                return None
+            sums.append(sum(map(weight, hand)))
+        total = sum(sums) + (sum(map(weight, bottom)) if bottom else 0)
+    except (KeyError, TypeError):
+        return None
+    if (total >> COUNTS_AT).to_bytes(54, "little") != deck:
+        return None
+    return [bytearray((x >> COUNTS_AT).to_bytes(54, "little")) for x in sums], [x & PACKED_MASK for x in sums], sizes[:]
+
+
+def _results_agree(declared: dict[str, Any], replayed: dict[str, Any], python_same: Callable[[Any, Any], bool]) -> bool:
+    """:func:`compare_result`'s loop (the reference of the compiled kernel's
+    ``results_agree``): True when both are dicts and every declared field the replay has
+    holds the same value (*python_same*); False at the first that differs, or for anything
+    but two dicts (the caller's loop then names it)."""
+    if type(declared) is not dict or type(replayed) is not dict:
+        return False
+    for key, value in declared.items():
+        if key in replayed and not python_same(value, replayed[key]):
+            return False
+    return True
+
+
+#: the compiled kernel's seam (replay/_kernel.pyx), the one place this module chooses: the
+#: kernel's state (its PlayState keeps the same attributes in C fields, which its play loop
+#: reads without a dict lookup), setup reading, right-deal check and result loop where it is
+#: built, else the pure-Python references above (the same values: tests/test_kernel.py)
 if TYPE_CHECKING or compiled is None:
     Base = PlayState
+    HAND_SETUP, CHECKED_DEAL, RESULTS_AGREE = _hand_setup, _checked_deal, _results_agree
 else:
     Base = compiled.PlayState
+    HAND_SETUP, CHECKED_DEAL, RESULTS_AGREE = compiled.hand_setup, compiled.checked_deal, compiled.results_agree
 
 
 class Table(Base, Dispatch):
@@ -191,20 +246,20 @@ class Table(Base, Dispatch):
     def check_deal(self, deal: list[list[str]], bottom: list[str] | None = None) -> Violation | None:
         """The deal (and bottom) must be exactly the deck, in the variant's sizes: one
         comparison of the dealt cards' weights (:data:`CARD_WEIGHT`) summed with the deck's.
-        Each seat's sum gives its card counts and packed rank counts at once. Where the
-        compiled kernel is built, a right deal is checked and counted in one call of it
-        (sizes, tokens, the deck's counts); any other goes the way below for its verdict."""
+        Each seat's sum gives its card counts and packed rank counts at once. A right deal
+        is checked and counted in one call (``CHECKED_DEAL``: sizes, tokens, the deck's
+        counts; the compiled kernel's where it is built); any other goes the way below for
+        its verdict."""
         rules = self.rules
         try:
             kit: DealKit = rules._kept_deal  # type: ignore[attr-defined]  # (per_rules' value)
         except AttributeError:
             kit = per_rules(rules, "deal", DealKit.of, rules)
         sizes, deck, counts = kit
-        if compiled is not None:  # a right deal in one call of the kernel; anything else is checked below
-            dealt = compiled.checked_deal(deal, bottom, sizes, rules.bottom, counts)
-            if dealt is not None:
-                self.hands, self.packed, self.left = dealt
-                return None
+        dealt = CHECKED_DEAL(deal, bottom, sizes, rules.bottom, counts)
+        if dealt is not None:  # a right deal in one call; anything else is checked below
+            self.hands, self.packed, self.left = dealt
+            return None
         if len(deal) != rules.players:
             return Violation(Code.BAD_DEAL, None, f"{len(deal)} seats dealt; {rules.game}/{rules.variant} has {rules.players}")
         if list(map(len, deal)) != sizes:
@@ -212,24 +267,16 @@ class Table(Base, Dispatch):
             return Violation(Code.BAD_DEAL, None, f"seat {seat} was dealt {len(deal[seat])} cards, expected {sizes[seat]}")
         if (len(bottom) if bottom is not None else 0) != rules.bottom:
             return Violation(Code.BAD_DEAL, None, f"{len(bottom or [])} bottom cards, expected {rules.bottom}")
-        dealt = compiled.deal(deal, bottom) if compiled is not None else NotImplemented
-        if dealt is NotImplemented:  # the reference: one sum of weights per seat
-            weight = CARD_WEIGHT.__getitem__
-            try:
-                sums = [sum(map(weight, hand)) for hand in deal]
-                total = sum(sums) + (sum(map(weight, bottom)) if bottom else 0)
-            except (KeyError, TypeError):
-                return self.bad_token(deal, bottom)
-            if total != deck:
-                return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
-            self.hands = [bytearray((x >> COUNTS_AT).to_bytes(54, "little")) for x in sums]
-            self.packed = [x & PACKED_MASK for x in sums]
-        elif dealt is None:
+        weight = CARD_WEIGHT.__getitem__  # one sum of weights per seat
+        try:
+            sums = [sum(map(weight, hand)) for hand in deal]
+            total = sum(sums) + (sum(map(weight, bottom)) if bottom else 0)
+        except (KeyError, TypeError):
             return self.bad_token(deal, bottom)
-        else:  # the kernel's: the card counts of each seat and of all, the packed counts
-            if dealt[2] != counts:
-                return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
-            self.hands, self.packed = dealt[0], dealt[1]
+        if total != deck:
+            return self.deal_differs([CARD_OF[t] for hand in list(deal) + [bottom or []] for t in hand])
+        self.hands = [bytearray((x >> COUNTS_AT).to_bytes(54, "little")) for x in sums]
+        self.packed = [x & PACKED_MASK for x in sums]
         self.left = list(sizes)
         return None
 
@@ -633,13 +680,13 @@ class DealKit(NamedTuple):
 
 def compare_result(declared: dict[str, Any], replayed: dict[str, Any]) -> Violation | None:
     """``result_mismatch`` for the first declared field that differs from the replay."""
-    if compiled is not None and compiled.results_agree(declared, replayed, _same):
-        return None  # (the kernel's loop over two dicts, in one call; a difference is named below)
+    if RESULTS_AGREE(declared, replayed, _same):
+        return None  # (one loop over two dicts, in one call; a difference is named below)
     for key, value in declared.items():
         if key not in replayed:
             continue
         mine = replayed[key]
-        if not (_same(value, mine) if compiled is None else compiled.same(value, mine, _same)):
+        if not _same(value, mine):
             return Violation(Code.RESULT_MISMATCH, None, f"result.{key}: the record says {value!r}, the replay gives {mine!r}")
     return None
 

@@ -1,7 +1,7 @@
 """Move generation with wild cards over a game's :class:`~replay.combos.ComboIndex`
 (Guandan's level hearts, Shuangkou's jokers): :class:`WildMoves`, the Python loop beside
 the compiled kernel's (``replay/_kernel.pyx``, ``wild_moves``), which it calls where it is
-built. Apart from :mod:`replay.combos` because the kernel imports that module.
+built (:data:`WILD_MOVES`). Apart from :mod:`replay.combos` because the kernel imports that module.
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ class WildMoves:
     one suit reads as a straight flush).
     """
 
-    #: the kernel's loop (set with ``fast``)
-    wild_moves: Callable[..., None]
+    #: the loop of :meth:`moves` and what it reads of the table (see :data:`WILD_MOVES`)
+    fill: Callable[..., None]
+    entries: object
 
     def __init__(self, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()):
         self.table = table
@@ -54,13 +55,15 @@ class WildMoves:
         #: the (rank, count) parts of each entry
         self.parts = [[(r, n) for r, n in enumerate(counts(p)) if n] for p in table.packed]
         self.memo: dict[object, tuple[Combo, ...]] = {}
-        #: the compiled kernel's copy of the entries (replay/_kernel.pyx, wild_moves), where
-        #: it is built: the loop of :meth:`moves` in C, the Python loop being the reference
-        self.fast: object | None = None
-        if compiled is not None and int(self.size.max(initial=0)) <= 30:
-            self.fast = compiled.WildTable(list(table.packed), self.size.tolist(), self.always.tolist(),
-                                           self.flushable, wild_bomb)
-            self.wild_moves = compiled.wild_moves
+        #: the loop of :meth:`moves` over the entries: the compiled kernel's over its copy of
+        #: them where it is built and they hold at most 30 cards each, else the Python loop
+        #: over this object (:data:`WILD_MOVES`)
+        if WildTable is not None and int(self.size.max(initial=0)) <= 30:
+            self.entries = WildTable(list(table.packed), self.size.tolist(), self.always.tolist(), self.flushable,
+                                     wild_bomb)
+            self.fill = WILD_MOVES
+        else:
+            self.entries, self.fill = self, _wild_moves
 
     @classmethod
     def of(cls, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()) -> WildMoves:
@@ -102,43 +105,56 @@ class WildMoves:
         game's card-by-card classification (asked once per name of a move)."""
         out = MoveList(self, last, classify)
         out.by_rank, out.spare = by_rank, spare
-        if self.fast is not None:
-            self.wild_moves(self.fast, out, out.made, by_rank, spare, natural, last, classify, self.memo, self.remember)
-            return out
-        return self.moves_python(out, by_rank, spare, natural, last, classify)
-
-    def moves_python(self, out: MoveList, by_rank: list[list[int]], spare: list[int], natural: int,
-                     last: tuple[Combo, ...] | None, classify: Classify) -> MoveList:
-        """:meth:`moves` in Python (the reference of the kernel's ``wild_moves``), into *out*."""
-        idx, low, high, shorts = self.candidates(natural, len(spare), last)
-        parts, made, memo, flushable = self.parts, out.made, self.memo, self.flushable
-        for k, i in enumerate(idx):
-            key = (low[k], high[k], shorts[k])
-            if key in made:
-                continue
-            if last is not None and (key[0] or key[1]) and not flushable[i]:
-                readings = memo.get(key)
-                if readings is not None and not (readings and any_beats(readings, last)):
-                    made[key] = i  # its readings do not beat: its cards are made only if add() asks
-                    continue
-            cards = []
-            for r, n in parts[i]:
-                cards += by_rank[r][:n]
-            name: object = key
-            if flushable[i] and len({c & 3 for c in cards}) == 1:
-                name = (key, True)  # a straight of one suit also reads as a straight flush
-            if key[2]:
-                cards += spare[:key[2]]
-                if not (key[0] or key[1]):
-                    name = tuple(cards)  # wild cards alone: which ones
-            made[key] = cards
-            readings = memo.get(name)
-            if readings is None:
-                readings = classify(cards)
-                self.remember(name, readings)
-            if readings and (last is None or any_beats(readings, last)):
-                out.append((cards, readings))
+        self.fill(self.entries, out, out.made, by_rank, spare, natural, last, classify, self.memo, self.remember)
         return out
+
+
+def _wild_moves(gen: WildMoves, out: MoveList, made: dict[tuple[int, int, int], list[int] | int],
+                by_rank: list[list[int]], spare: list[int], natural: int, last: tuple[Combo, ...] | None,
+                classify: Classify, memo: dict[object, tuple[Combo, ...]],
+                remember: Callable[[object, tuple[Combo, ...]], None]) -> None:
+    """:meth:`WildMoves.moves`' loop in Python (the reference of the compiled kernel's
+    ``wild_moves``, which reads its copy of *gen*'s entries): appends (cards, readings) to
+    *out* and each move's cards to *made* by name."""
+    idx, low, high, shorts = gen.candidates(natural, len(spare), last)
+    parts, flushable = gen.parts, gen.flushable
+    for k, i in enumerate(idx):
+        key = (low[k], high[k], shorts[k])
+        if key in made:
+            continue
+        if last is not None and (key[0] or key[1]) and not flushable[i]:
+            readings = memo.get(key)
+            if readings is not None and not (readings and any_beats(readings, last)):
+                made[key] = i  # its readings do not beat: its cards are made only if add() asks
+                continue
+        cards = []
+        for r, n in parts[i]:
+            cards += by_rank[r][:n]
+        name: object = key
+        if flushable[i] and len({c & 3 for c in cards}) == 1:
+            name = (key, True)  # a straight of one suit also reads as a straight flush
+        if key[2]:
+            cards += spare[:key[2]]
+            if not (key[0] or key[1]):
+                name = tuple(cards)  # wild cards alone: which ones
+        made[key] = cards
+        readings = memo.get(name)
+        if readings is None:
+            readings = classify(cards)
+            remember(name, readings)
+        if readings and (last is None or any_beats(readings, last)):
+            out.append((cards, readings))
+
+
+#: the compiled kernel's seam (replay/_kernel.pyx): its copy of a table's entries and its
+#: loop of moves over it where it is built, else none, and _wild_moves over the WildMoves
+#: (the same moves in the same order: tests/test_kernel.py, tests/test_kernel_wild.py)
+WildTable: Callable[..., object] | None
+WILD_MOVES: Callable[..., None]
+if compiled is None:
+    WildTable, WILD_MOVES = None, _wild_moves
+else:
+    WildTable, WILD_MOVES = compiled.WildTable, compiled.wild_moves
 
 
 class MoveList(list[tuple[list[int], tuple[Combo, ...]]]):

@@ -222,3 +222,42 @@ def test_one_wilson_interval_in_sql_and_python():
                            "from (select unnest([1, 0, 1, 1, 0, 1, 0]) as x)").fetchall()
     assert summed == inference.wilson(4, 7) == fraud.wilson(4, 7) == (0.2504583645276572, 0.8417801447485302)
     assert con.execute("select wilson_lo(0, 0), wilson_hi(3, 3), wilson_lo(0, 5)").fetchall() == [(None, 1.0, 0.0)]
+
+
+def test_query_results_reach_polars_through_arrow_with_the_values_types():
+    """analysis.queries.frame reads a DuckDB result through Arrow (no row copied in
+    Python) and gives each column the type its values have in Python: a sum of integers
+    (a hugeint: decimal(38,0) through Arrow) and a decimal of scale 0 Int64, other decimals
+    decimals (Python's Decimal), every integer Int64 and float Float64, inside lists and
+    structs as well; no statement is an empty frame; a limit reads no more rows."""
+    from decimal import Decimal
+
+    import duckdb
+    import polars as pl
+
+    from paipu.analysis import queries
+
+    con = duckdb.connect()
+    df = queries.frame(con.sql(
+        "select sum(x) as s, sum(x::hugeint) as h, 12::decimal(18, 0) as w, 1.25::decimal(10, 2) as d, "
+        "1::tinyint as t, 3::uinteger as u, 0.5::float as f, [1, 2] as l, {'a': 1, 'b': 2.5::float} as st, "
+        "'x' as v, null as n from (select unnest([1, 2, 3]) as x) where x > $at", params={"at": 0}))
+    assert df.schema == pl.Schema({
+        "s": pl.Int64, "h": pl.Int64, "w": pl.Int64, "d": pl.Decimal(10, 2), "t": pl.Int64, "u": pl.Int64, "f": pl.Float64,
+        "l": pl.List(pl.Int64), "st": pl.Struct({"a": pl.Int64, "b": pl.Float64}), "v": pl.String, "n": pl.Null})
+    assert df.rows() == [(6, 6, 12, Decimal("1.25"), 1, 3, 0.5, [1, 2], {"a": 1, "b": 2.5}, "x", None)]
+    empty = queries.frame(con.sql("select x as a, sum(x) as b from (select 1 as x) where false group by x"))
+    assert (empty.height, empty.schema) == (0, pl.Schema({"a": pl.Int64, "b": pl.Int64}))
+    assert queries.frame(con.sql(";")).shape == (0, 0)
+    cursor = con.execute("select range as r from range(5000)")
+    assert queries.frame(cursor, 3).rows() == [(0,), (1,), (2,)]
+    assert queries.frame(con.execute("select sum(range) as s from range(5000)"))["s"].dtype == pl.Int64
+
+
+def test_sql_names_a_column_given_twice_in_one_line(tmp_path):
+    """paipu sql with two result columns of one name: a one-line error naming it (polars
+    keeps one column a name), not a traceback."""
+    ds = make(tmp_path, [ddz(SPRING)])
+    r = invoke("sql", ds, "select 1 as a, 2 as a")
+    assert r.exit_code == 2 and r.stderr.strip().splitlines() == [
+        "error: the result has more than one column named 'a': give each its own name (... as NAME)"]

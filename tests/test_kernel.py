@@ -118,7 +118,8 @@ def replayed(records: list[dict]) -> list:
 def test_kernel_and_python_agree(game, variant, n, monkeypatch):
     records = hands_of(game, variant, n)
     fast = replayed(records)
-    monkeypatch.setattr(replayer, "KERNEL", None)
+    monkeypatch.setattr(replayer, "LOOP", replayer._Loop)
+    monkeypatch.setattr(replayer, "RUN", replayer._run)
     slow = replayed(records)
     for a, b in zip(fast, slow):
         assert a == b, a[0]
@@ -162,7 +163,7 @@ def test_the_result_check_names_the_same_field_as_the_python_one(monkeypatch):
         return [(v.code, v.message) if v else None for v in (compare_result(d, r) for d, r in cases)]
 
     fast = checked()
-    monkeypatch.setattr(table_module, "compiled", None)
+    monkeypatch.setattr(table_module, "RESULTS_AGREE", table_module._results_agree)
     assert checked() == fast
     assert fast.count(None) == 4
     assert fast[5][1] == "result.double_down: the record says True, the replay gives False"
@@ -192,7 +193,7 @@ def test_the_setup_fields_are_read_as_the_python_reading(monkeypatch):
     fast = read()
     spec = HandSetup.of(records[0])
     assert spec.deal is records[0]["deal"] and spec.room is records[0]["room"]
-    monkeypatch.setattr(table_module, "compiled", None)
+    monkeypatch.setattr(table_module, "HAND_SETUP", table_module._hand_setup)
     assert read() == fast
     assert fast[-4] == [(type(None), None), (list, []), (list, []), (type(None), None), (type(None), None),
                         (type(None), None), (dict, {}), (type(None), None), (type(None), None), (type(None), None),
@@ -319,7 +320,7 @@ def test_the_deal_check_agrees_with_the_python_one(game, variant, n, monkeypatch
         return (v and (str(v.code), v.message), list(map(bytes, table.hands)), list(table.packed), list(table.left))
 
     fast = [checked(*case) for case in cases]
-    monkeypatch.setattr(table_module, "compiled", None)
+    monkeypatch.setattr(table_module, "CHECKED_DEAL", table_module._checked_deal)
     slow = [checked(*case) for case in cases]
     assert fast == slow
     verdicts = [x[0] for x in fast]
@@ -356,7 +357,7 @@ def test_settlement_agrees_with_the_python_one(monkeypatch):
         return [(x, [type(c) for c in x]) for x in (settle.settle_coins(*case) for case in cases)]
 
     fast = settled()
-    monkeypatch.setattr(settle, "compiled", None)
+    monkeypatch.setattr(settle, "SETTLE_WHOLE", settle._settle_whole)
     assert settled() == fast
     # the kernel answers many and leaves many to Python
     answered = sum(compiled.settle_whole(*case) is not None for case in cases)
@@ -585,3 +586,244 @@ def test_kernel_reads_seat_lines_as_the_regex(tail):
         assert not taken
     else:
         assert taken and seats == {int(m.group(1)): (m.group(2), m.group(3).split())}
+
+
+# ------------------------------------------------------------ one seam per accelerated module
+
+#: every module that reads the compiled kernel, and the names its one seam binds: each the
+#: kernel's where it is built, else the pure-Python reference named beside it
+SEAMS: dict[str, dict[str, tuple[str, str]]] = {
+    "replay/kernel.py": {"one_deck_beats": ("one_deck_beats_python", "one_deck_beats")},
+    "replay/replayer.py": {"LOOP": ("_Loop", "Loop"), "RUN": ("_run", "run")},
+    "replay/record.py": {"CHECK_ACTIONS": ("_check_actions", "check_actions")},
+    "replay/settle.py": {"SETTLE_WHOLE": ("_settle_whole", "settle_whole")},
+    "replay/table.py": {"Base": ("PlayState", "PlayState"), "HAND_SETUP": ("_hand_setup", "hand_setup"),
+                        "CHECKED_DEAL": ("_checked_deal", "checked_deal"),
+                        "RESULTS_AGREE": ("_results_agree", "results_agree")},
+    "replay/wild.py": {"WildTable": ("", "WildTable"), "WILD_MOVES": ("_wild_moves", "wild_moves")},
+    "replay/io/dataset.py": {"ACTION_COLUMNS": ("_no_columns", "action_columns")},
+    "replay/io/text.py": {"LINES": ("_lines", "text_lines")},
+    "replay/games/guandan/__init__.py": {"BEATING_EXISTS": ("beating_exists", "guandan_beats")},
+    "replay/games/shuangkou/__init__.py": {"BEATING_EXISTS": ("beats_but_chains", "shuangkou_beats")},
+}
+
+
+def _module_of(path: str):
+    import importlib
+
+    return importlib.import_module("paipu." + path.removesuffix(".py").removesuffix("/__init__").replace("/", "."))
+
+
+def _seams_in_source(source: str) -> list[tuple[int, set[str]]]:
+    """The top-level statements of a module's source that read ``compiled`` (its import and,
+    in replay/kernel.py, the statements that bind ``compiled`` itself left out): (line, the
+    names each binds)."""
+    import ast
+
+    found = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ImportFrom):
+            continue
+        if not any(isinstance(n, ast.Name) and n.id == "compiled" for n in ast.walk(node)):
+            continue
+        bound = {t.id for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                 for target in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                 for t in ast.walk(target) if isinstance(t, ast.Name)}
+        bound |= {alias.asname or alias.name for n in ast.walk(node) if isinstance(n, ast.ImportFrom)
+                  for alias in n.names}
+        if bound <= {"compiled"}:
+            continue  # the kernel's import itself (replay/kernel.py)
+        found.append((node.lineno, bound))
+    return found
+
+
+def test_each_accelerated_module_chooses_in_one_seam():
+    """Read from the sources: every module of paipu that names the compiled kernel does so
+    in exactly one top-level statement, its seam, which binds the names SEAMS lists (no
+    function reads ``compiled``, so no hot path branches on it); and each name is the
+    kernel's function where the kernel is built, the pure reference beside it otherwise."""
+    from pathlib import Path
+
+    import paipu
+
+    root = Path(paipu.__file__).parent
+    readers = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(("tests/", "benchmarks/", ".")) or "/." in rel:
+            continue
+        source = path.read_text(encoding="utf-8")
+        if "compiled" in source:
+            seams = _seams_in_source(source)
+            if seams:
+                readers[rel] = seams
+    assert sorted(readers) == sorted(SEAMS)
+    for rel, seams in readers.items():
+        assert len(seams) == 1, (rel, [line for line, _ in seams])
+        (_, bound), = seams
+        assert bound == set(SEAMS[rel]), rel
+        module = _module_of(rel)
+        for name, (pure, fast) in SEAMS[rel].items():
+            want = getattr(compiled, fast) if compiled is not None else getattr(module, pure) if pure else None
+            assert getattr(module, name) is want, (rel, name)
+
+
+def _seam_cases():
+    """(seam, pure reference, kernel function, argument tuples): small known inputs."""
+    from paipu.replay import record as record_module
+    from paipu.replay import settle, table, wild
+    from paipu.replay.cards import pack_counts
+    from paipu.replay.combos import Combo, one_deck_beats
+    from paipu.replay.games import guandan, shuangkou
+    from paipu.replay.replayer import make_table
+
+    yield "kernel.one_deck_beats", one_deck_beats, compiled.one_deck_beats, [
+        (pack_counts([0, 0, 4] + [1] * 10 + [0, 0]), Combo("single", 1, 12, 0), frozenset({"bomb"})),  # a bomb of 5s
+        (pack_counts([1] * 13 + [0, 0]), Combo("single", 1, 12, 0), frozenset({"bomb"})),  # nothing above a 2
+        (pack_counts([1] * 13 + [1, 1]), Combo("bomb", 4, 3, 1), frozenset({"rocket"})),  # the rocket
+        (pack_counts([2] * 13 + [0, 0]), Combo("pair", 2, 5, 0), frozenset())]
+    yield "settle.SETTLE_WHOLE", settle._settle_whole, compiled.settle_whole, [
+        ([2, -1, -1], 100, 0, [1000, 1000, 1000]), ([2, -1, -1], 100, 10, [1000, 1000, 1000]),
+        ([2, -1, -1], 100, 10, [1000, 50, 1000]), ([1, -1], 100, 95, [1000, 100]), ([2, -1, -2], 100, 0, [1000] * 3),
+        ([2, -1, -1], 2.0, 0, [1000] * 3), ([True, -1, 0], 100, 0, [1000] * 3), ([2, -1, -1], 100, 0, None),
+        ([2, -1, -1], 2 ** 27, 0, [2 ** 60] * 3), ([2, -1, -1], 100, 0, [1000.0] * 3)]
+    actions = [{"seat": 0, "act": "play", "cards": ["3s"]}, {"seat": 1, "act": "pass"}, {"seat": 2, "act": "bid", "call": True},
+               {"seat": 0, "act": "play", "cards": ["3z"]}, {"seat": "1", "act": "pass"}, [], {"act": "play"}]
+
+    def check_actions(loop, *args):  # the actions the loop takes, and those it sends to the precise check
+        sent: list = []
+        loop(*args, lambda a, i, n, s: sent.append((i, n, s)))
+        return sent
+
+    yield "record.CHECK_ACTIONS", lambda *a: check_actions(record_module._check_actions, *a), \
+        lambda *a: check_actions(compiled.check_actions, *a), [
+            (actions, 3, True, record_module._CARD_SET), (actions, 3, False, record_module._CARD_SET), ([], 3, True, record_module._CARD_SET)]
+    records = [next(simulate(game, variant, 1, seed=3)) for game, variant, _ in VARIANTS]
+    yield "table.HAND_SETUP", lambda r: _fields(table._hand_setup(table.HandSetup, r)), \
+        lambda r: _fields(compiled.hand_setup(table.HandSetup, r)), [
+            (records[0],), ({},), ({"players": 0, "deal": "", "room": "x", "level": "5", "stacks": [1, 2]},)]
+    deals = []
+    for r in records:
+        kit = table.DealKit.of(make_table(r).rules)
+        deal, bottom = r["deal"], r.get("bottom")
+        swapped = [list(h) for h in deal]
+        swapped[0][0], swapped[1][0] = swapped[1][0], swapped[0][0]
+        doubled = [list(h) for h in deal]
+        doubled[0][0] = doubled[0][1]
+        bad = [list(h) for h in deal]
+        bad[1][0] = "3x"
+        for d in (deal, swapped, doubled, bad, tuple(deal), deal[:-1]):
+            deals.append((d, bottom, kit.sizes, len(bottom or []), kit.counts))
+    yield "table.CHECKED_DEAL", lambda *a: _dealt(table._checked_deal(*a)), lambda *a: _dealt(compiled.checked_deal(*a)), deals
+    result = {"scores": [2, -1, -1], "spring": False, "multiplier": 4}
+    yield "table.RESULTS_AGREE", table._results_agree, compiled.results_agree, [
+        (result, dict(result), table._same), ({"scores": [2.0, -1, -1]}, result, table._same),
+        ({"scores": [2, -1, 1]}, result, table._same), ({"spring": 0}, result, table._same),
+        ({"other": 1}, result, table._same), ([], result, table._same)]
+    yield "table.Base", lambda n, d: _state(table.PlayState(), n, d), lambda n, d: _state(compiled.PlayState(), n, d), [
+        (3, False), (4, True)]
+    gd = make_table(records[3])
+    gd.setup()
+    hand = gd.hands[0]
+    natural = gd.packed[0] - (hand[gd.wild] << (5 * gd.level))
+    plays = [Combo("single", 1, 3, 0), Combo("pair", 2, 12, 0), Combo("straight", 5, 8, 0), Combo("bomb", 4, 5, 5)]
+    yield "guandan.BEATING_EXISTS", guandan.beating_exists, compiled.guandan_beats, [
+        (hand, natural, w, gd.level, last, gd.rules.kinds) for last in plays for w in (0, hand[gd.wild])]
+    sk = make_table(records[4])
+    sk.setup()
+    rules = sk.rules
+    yield "shuangkou.BEATING_EXISTS", shuangkou.beats_but_chains, compiled.shuangkou_beats, [
+        (sk.packed[s] & shuangkou.NATURAL, sk.hands[s][52], sk.hands[s][53], last, rules.kinds, rules.max_bomb,
+         rules.chain_min_bombs) for s in range(4) for last in plays[:3]]
+
+    def moves(fill, entries_of, t, seat):  # the legal moves of a Guandan seat with the given loop
+        gen = t.combos._wild_moves or wild.WildMoves.of(t.combos, 4)
+        saved = gen.fill, gen.entries
+        gen.fill, gen.entries = fill, entries_of(gen)
+        try:
+            return [(sorted(cards), readings) for cards, readings in t.legal_moves(seat)]
+        finally:
+            gen.fill, gen.entries = saved
+
+    gd.legal_moves(0)  # (the table's WildMoves made)
+    fast_entries = gd.combos._wild_moves.entries
+    yield "wild.WILD_MOVES", lambda s: moves(wild._wild_moves, lambda g: g, gd, s), \
+        lambda s: moves(compiled.wild_moves, lambda g: fast_entries, gd, s), [(0,), (1,), (2,), (3,)]
+    yield "dataset.ACTION_COLUMNS", lambda flat: _fields_of(flat, False), lambda flat: _fields_of(flat, True), [
+        ([a for r in records for a in r["actions"]],), ([{"seat": 0, "act": "play", "cards": ["3s"], "note": 1}],), ([],)]
+    yield "text.LINES", lambda data: _read_text(data, "_lines"), lambda data: _read_text(data, None), [
+        ("\n".join(HAND).encode(),), ("\n".join(HAND[:SEAT_AT] + ["seat 1 oops"] + HAND[SEAT_AT + 1:]).encode(),)]
+    yield "replayer.RUN", lambda r: _ran(replayer._run, r), lambda r: _ran(compiled.run, r), [
+        (r,) for r in records + [{**records[0], "actions": records[0]["actions"] + records[0]["actions"][-1:]}]]
+    yield "replayer.LOOP", lambda r: _stepped(replayer._Loop, r), lambda r: _stepped(compiled.Loop, r), [
+        (r,) for r in records[:3]]
+
+
+def _fields(spec) -> list:
+    import dataclasses
+
+    return [(type(getattr(spec, f.name)), getattr(spec, f.name)) for f in dataclasses.fields(spec)]
+
+
+def _dealt(dealt) -> object:
+    return dealt if dealt is None else (list(map(bytes, dealt[0])), dealt[1], dealt[2])
+
+
+def _state(state, n: int, detail: bool) -> list:
+    state.begin(n, detail)
+    return [(f, type(getattr(state, f)), getattr(state, f)) for f in compiled.FIELDS if f != "combos"]
+
+
+def _fields_of(flat: list, columnar: bool) -> tuple:
+    from paipu.replay.io import dataset
+
+    fields, maybe = dataset._action_fields(flat, columnar)
+    return {name: array.to_pylist() for name, array in fields.items()}, \
+        maybe if maybe is not None else dataset._maybe_extra(flat, fields)
+
+
+def _read_text(data: bytes, loop: str | None) -> list:
+    from paipu.replay.io import text
+
+    old = text.LINES
+    text.LINES = getattr(text, loop) if loop else compiled.text_lines
+    try:
+        return _item_tuples(text.items_of_text_blocks([(1, data)], "f", True))
+    finally:
+        text.LINES = old
+
+
+def _ran(run, record: dict) -> tuple:
+    table = replayer.make_table(record)
+    table.setup()
+    reached, v = run(table, record["actions"])
+    return reached, v and (str(v.code), v.action, v.message), table.out, table.left, table.tricks
+
+
+def _stepped(loop, record: dict) -> list:
+    table = replayer.make_table(record)
+    table.setup()
+    take = loop(table).take
+    out = []
+    for i, action in enumerate(record["actions"]):
+        v = take(i, action)
+        out.append(v and (str(v.code), v.message))
+    return out + [table.out, table.left, table.over]
+
+
+@needs_kernel
+def test_each_seam_gives_the_pure_references_results():
+    """For each seam, its pure-Python reference and the kernel's function on the same small
+    known inputs: the same results, of the same types."""
+    from paipu.replay.settle import _settle_whole
+
+    assert [_settle_whole([2, -1, -1], 100, fee, [1000, 1000, 1000]) for fee in (0, 10)] == [
+        [200, -100, -100], [190, -110, -110]]
+    assert _settle_whole([2, -1, -1], 100, 10, [1000, 50, 1000]) is None  # a cap reached: settle_coins works it out
+    seen = set()
+    for seam, pure, fast, cases in _seam_cases():
+        seen.add(seam.split(".")[1])
+        for args in cases:
+            want, got = pure(*args), fast(*args)
+            assert got == want and type(got) is type(want), (seam, args)
+    assert seen == {name for names in SEAMS.values() for name in names} - {"WildTable"}  # (WILD_MOVES reads it)

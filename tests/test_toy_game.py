@@ -1,7 +1,8 @@
 """A game declares itself once: the toy game of tests/toygame (nothing outside the test
-folder names it) goes through ingest → audit → stats → sql → report → replay → combo, with a
-statistic (tests/toygame/sql/toy_margin.sql) and a report section (report.py, words.py) of
-its own."""
+folder names it) goes through ingest → audit → stats → sql → report → compare → replay →
+combo, with a statistic (tests/toygame/sql/toy_margin.sql), a report section (report.py,
+words.py) and a compared figure (report.FIGURES, sql/compare.sql) of its own; and no shared
+module of the analysis side names a built-in game."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import os
 import re
 import subprocess
 import sys
+
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEAL = [["3s", "3h", "3d", "4s", "5s", "5h", "6s", "7s", "7h", "7d"],
@@ -86,6 +89,48 @@ def test_toy_game_end_to_end(tmp_path):
     assert json.loads(r.stdout)["type"] == "pair" and json.loads(r.stdout)["name_zh"] == "对子"
 
 
+#: the deal of WON played under the setting ``kinds-=pair`` (singles only): seat 0 goes out
+#: first while seat 1 still holds five cards (margin 5; WON's: seat 1 by 2)
+SINGLES = ("0 4s|1 7c|0 -|1 6h|0 7s|1 -|0 3s|1 5d|0 6s|1 -|0 5s|1 -|0 3h|1 6d|0 7h|1 -|0 5h|1 6c|0 7d|1 -|"
+           "0 3d")
+
+
+def test_the_toy_game_compares_a_figure_of_its_own(tmp_path):
+    """``paipu compare`` and the report's comparison show the toy game's own figure (the
+    winning margin: ``report.FIGURES`` and ``sql/compare.sql`` of tests/toygame) after the
+    figures of every game, on the deal both settings played; the report names its variant
+    in its own words (``words.VARIANT_WORDS``)."""
+    singles = hand("toy-s", SINGLES) | {"params": {"kinds": ["single"]}}
+    (tmp_path / "toy.jsonl").write_text("\n".join(json.dumps(h, ensure_ascii=False) for h in (
+        hand("toy-a", WON), singles)) + "\n", encoding="utf-8")
+    cwd = str(tmp_path)
+    for args in (("ingest", "toy.jsonl", "--out", "ds"), ("audit", "ds", "--workers", "1")):
+        r = paipu(*args, cwd=cwd)
+        assert r.returncode == 0, r.stderr + r.stdout
+    r = paipu("compare", "ds", "--json", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    rows = rows["differences"] if isinstance(rows, dict) else rows
+    # the first leader wins (0 -> 1), actions 18 -> 21, margin 2 -> 5 (bombs, the multiplier and
+    # the tricks, 8 in both, do not vary: not shown); one pair of hands: no interval, not tested
+    assert [(x["game"], x["variant"], x["base"], x["setting"], x["figure"], x["pairs"], x["base_mean"],
+             x["setting_mean"], x["diff"], x["testable"]) for x in rows][-1] == (
+        "toy", "plain", "base", "kinds-=pair", "margin", 1, 2.0, 5.0, 3.0, False)
+    assert [(x["figure"], x["base_mean"], x["setting_mean"]) for x in rows] == [
+        ("first_leader_wins", 0.0, 1.0), ("actions", 18.0, 21.0), ("margin", 2.0, 5.0)]
+    r = paipu("compare", "ds", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    margin = next(line for line in r.stdout.splitlines() if " margin " in line)
+    assert [cell.strip() for cell in margin.split("│")[1:6]] == ["margin", "1", "2.000", "5.000", "+3.000"], margin
+    r = paipu("report", "ds", "--out", "report.html", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert ("<td class='t'>margin</td><td>1</td><td class='t'>2.000</td><td class='t'>5.000</td>"
+            "<td class='t'>+3.000</td>") in page
+    r = paipu("report", "ds", "--out", "zh.html", "--lang", "zh", cwd=cwd)
+    assert "普通 · 牌型: single" in (tmp_path / "zh.html").read_text(encoding="utf-8")
+
+
 def test_readme_main_job_on_the_sample_logs(tmp_path):
     """The README's first command: ingest, audit and report every sample log (all games)."""
     samples = os.path.join(os.path.dirname(HERE), "sample_logs")
@@ -100,24 +145,118 @@ def test_readme_main_job_on_the_sample_logs(tmp_path):
     assert r.returncode == 0, r.stderr
 
 
-def test_the_report_and_the_shared_statistics_name_no_game():
-    """analysis/report.py, the statistics' runner and the shared SQL name no game, its
-    statistics, rates or roles: each game's are in its own package (compare.sql, the
-    setting comparisons, still names Dou Dizhu's and Guandan's rates: not yet moved)."""
+#: words of one game or another that are not identifiers of its declaration: its terms, roles
+#: and events as people say them (Dou Dizhu's spring, 反春, 抢地主 and 黄金眼; Paodekuai's 喜钱,
+#: 放走, 包赔 and 有出必出; Guandan's tribute, 抗贡 and 双下; Shuangkou's 扣 levels)
+GAME_TERMS = ("spring", "春天", "反春", "抢地主", "黄金眼", "xiqian", "喜钱", "let-go", "放走", "包赔", "有出必出",
+              "tribute", "进贡", "抗贡", "双下", "double down", "kou", "扣")
+#: names a game declares that are plain English words, or that every game shares and the
+#: shared modules use in that sense (not the game's): left out of the names below
+SHARED_WORDS = frozenset({
+    "standard", "classic",  # variants (Guandan's, Paodekuai's) and ordinary words
+    "scoring",  # Paodekuai's rule of how a hand scores, and an ordinary word
+    "redeal", "level", "stars",  # record fields of docs/format.md any game may fill (the ends statistic: redeal)
+    "grabs",  # the count of the format's `grab` acts (the fraud profile counts them for any game)
+})
+
+
+def game_words() -> set[str]:
+    """What names one built-in game: its registry name, titles and aliases (``ddz`` as a
+    word), its roles in English and Chinese, its own statistics (``Game.stats``), outcome
+    columns, rates (``report.METRICS``), compared figures (``report.FIGURES``), rule
+    parameters and variants (``words.PARAM_WORDS``, ``words.VARIANT_WORDS``), and
+    :data:`GAME_TERMS`; less :data:`SHARED_WORDS`."""
+    from paipu.replay.games import BUILTIN, find_game
+
+    words = set(GAME_TERMS)
+    for name in BUILTIN:
+        g = find_game(name)
+        report, said = g.part("report"), g.part("words")
+        words |= {g.name, g.title, g.title_zh, *g.aliases, *g.roles, *g.roles.values(), *g.stats, *g.outcome_columns,
+                  *getattr(report, "METRICS", {}), *getattr(report, "FIGURES", {}),
+                  *getattr(said, "PARAM_WORDS", {}), *getattr(said, "VARIANT_WORDS", {})}
+    return words - SHARED_WORDS
+
+
+def named_in(text: str, words: set[str]) -> list[str]:
+    """The *words* that *text* holds: Chinese ones anywhere, the others as a word of their
+    own, in any case and perhaps plural (``_`` parts a word: ``landlord`` is in
+    ``escape_landlord``, ``sk`` is not in ``ask``).
+
+    >>> named_in("escape_landlord; two Farmers; 斗地主的; ask", {"landlord", "farmer", "斗地主", "sk"})
+    ['farmer', 'landlord', '斗地主']
+    """
+    found = []
+    for w in sorted(words):
+        pattern = re.escape(w) if not w.isascii() else rf"(?<![A-Za-z0-9]){re.escape(w)}(?:e?s)?(?![A-Za-z0-9])"
+        if re.search(pattern, text, flags=re.IGNORECASE):
+            found.append(w)
+    return found
+
+
+def test_the_shared_analysis_modules_name_no_game():
+    """Every module of the analysis side (analysis/: Python, SQL, the report's templates and
+    style, the fraud screens) names no built-in game nor anything of one (:func:`game_words`):
+    a game's statistics, rates, compared figures, rule and variant words are in its own
+    package (replay/games/<game>/), and the shared modules combine what the games declare."""
     from importlib.resources import files
 
+    words = game_words()
+    assert {"doudizhu", "斗地主", "ddz", "dou dizhu", "landlord", "农民", "spring", "guandan", "kou_double",
+            "paodekuai_events", "multiplier_drivers", "escape_landlord", "landlord_wins", "double_down",
+            "no_tribute", "xiqian_bombs", "双扣"} <= {w.lower() for w in words}
+
+    def walk(folder):
+        for f in folder.iterdir():
+            if f.is_dir():
+                yield from walk(f) if f.name != "__pycache__" else ()
+            elif f.name.endswith((".py", ".sql", ".html", ".css", ".js")):
+                yield f
+
+    shared = sorted(walk(files("paipu.analysis")), key=lambda f: str(f))
+    names = {f.name for f in shared}
+    assert {"report.py", "compare.py", "compare.sql", "report_fmt.py", "words.py", "_hands.sql", "parts.html",
+            "report.css"} <= names
+    named = {str(f).split("analysis", 1)[-1]: found for f in shared
+             if (found := named_in(f.read_text(encoding="utf-8"), words))}
+    assert not named, f"shared modules naming a game: {named}"
+
+
+def test_the_games_spell_a_shared_rule_or_variant_name_alike():
+    """The report spells a rule parameter or a variant by the words the games declare
+    (``words.PARAM_WORDS``, ``words.VARIANT_WORDS``), collected without asking which game
+    a setting is of: games that share a name (``huopin``; the chain lengths, which
+    analysis/report_fmt.py spells) must spell it alike."""
+    from paipu.analysis import report_fmt
     from paipu.replay.games import games
 
-    words = set()
-    for g in games():
-        report = g.part("report")
-        words |= {g.name, g.title, g.title_zh, *g.roles, *g.roles.values(), *g.stats, *getattr(report, "METRICS", {})}
-        words |= {a for a in g.aliases if len(a) > 3 or not a.isascii()}
-    assert {"doudizhu", "landlord", "guandan", "kou_double", "paodekuai_events", "multiplier_drivers"} <= words
-    analysis = files("paipu.analysis")
-    shared = [analysis / "report.py", analysis / "queries.py", analysis / "__init__.py"]
-    shared += [f for f in (analysis / "sql").iterdir() if f.name.endswith(".sql") and f.name != "compare.sql"]
-    for f in shared:
-        text = f.read_text(encoding="utf-8")
-        named = sorted(w for w in words if re.search(rf"(?<![A-Za-z_]){re.escape(w)}(?![A-Za-z_])", text))
-        assert not named, f"{f.name} names {named}"
+    for name, shared in (("PARAM_WORDS", report_fmt.PARAM_WORDS), ("VARIANT_WORDS", {})):
+        seen: dict[str, tuple[tuple[str, str], str]] = {key: (words, "report_fmt") for key, words in shared.items()}
+        for g in games():
+            for key, words in getattr(g.part("words"), name, {}).items():
+                first = seen.setdefault(key, (words, g.name))
+                assert first[0] == words, f"{name}[{key!r}]: {g.name} says {words}, {first[1]} {first[0]}"
+    assert report_fmt.variant_words("no_tribute", "zh") == "不进贡" and report_fmt.variant_words("nope") == "nope"
+    assert report_fmt.setting_words('{"escape_landlord": [30, 5], "tribute": false}', "zh") == "地主逃跑罚分: 30 5，进贡: 关"
+
+
+def test_each_game_compares_the_figures_it_declares(monkeypatch):
+    """The figures compared on shared deals: the shared ones then the game's own
+    (``report.FIGURES``), or the order its declaration gives (Dou Dizhu: its landlord's
+    wins and spring first, no first leader's wins); a name the declaration cannot find is
+    an error naming it."""
+    import dataclasses
+
+    from paipu.analysis import compare
+    from paipu.replay.games import find_game
+
+    shared = ["first_leader_wins", "bombs", "multiplier", "tricks", "actions"]
+    assert list(compare.figures_of("ddz")) == ["landlord_wins", "spring", "bombs", "multiplier", "tricks", "actions"]
+    assert list(compare.figures_of("paodekuai")) == shared + ["let_goes", "xiqian_bombs"]
+    assert list(compare.figures_of("guandan")) == shared + ["double_down", "upgrade"]
+    assert list(compare.figures_of("shuangkou")) == shared
+    assert [f.unit for f in compare.figures_of("guandan").values()] == ["rate"] + ["number"] * 4 + ["rate", "number"]
+    odd = dataclasses.replace(find_game("guandan"), report={"figures": ("upgrade", "nope")})
+    monkeypatch.setattr(compare, "find_game", lambda name: odd)
+    with pytest.raises(ValueError, match=r"^guandan: report\['figures'\] names nope, which neither compare.sql"):
+        compare.figures_of("guandan")

@@ -53,7 +53,7 @@ WATCH_Q = 0.25
 
 def _frame(con, name: str, params: dict) -> pl.DataFrame:
     text = sql_text(name, SQL_DIR)
-    return frame(con.execute(text, {k: v for k, v in params.items() if f"${k}" in text}))
+    return frame(con.sql(text, params={k: v for k, v in params.items() if f"${k}" in text}))
 
 
 @dataclass
@@ -236,8 +236,10 @@ def wilson(k: int, n: int) -> tuple[float | None, float | None]:
 
 
 def ratings(seats: pl.DataFrame) -> pl.DataFrame:
-    """OpenSkill (Plackett–Luce) ratings, hands in time order: sides are teams (a lone
-    landlord against two farmers, two against two, each for himself), ranked by result.
+    """OpenSkill (Plackett–Luce) ratings, hands in time order: sides are the game's roles
+    (``seats.role``, as its rows name them: the seats that share one play together, a seat
+    that holds its role alone by itself, each for himself where there is none), ranked by
+    result.
     ``rating_jump``: the largest rise of the ordinal over 50 of the player's hands."""
     from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -280,7 +282,7 @@ def ratings(seats: pl.DataFrame) -> pl.DataFrame:
 def sittings(seat_times: pl.DataFrame) -> dict[tuple[str, str], list[tuple[float, tuple[str, ...]]]]:
     """Per game and variant, the sittings in time order: (start, players). A sitting is a
     run of hands with the same players, each within SITTING_GAP of the one before (a
-    Guandan match, or friends staying at a table): hands of one sitting are not
+    match of a game played in matches, or friends staying at a table): hands of one sitting are not
     independent chances to meet."""
     out: dict[tuple[str, str], list] = {}
     for (game, variant), part in seat_times.group_by(["game", "variant"], maintain_order=True):
@@ -533,12 +535,12 @@ def feeding(rows: pl.DataFrame, clusters: pl.DataFrame, eligible: set) -> list[T
     :func:`soft_play`: A's leads taken over by its other opponents (A leads weakly to
     everyone?) and B's take-overs of other players' leads (B is strong against everyone?).
     A third test takes the sittings they shared as the units (*clusters*: a match's course,
-    its tribute and levels, moves all its leads together): d = take-overs minus expected at
-    the higher baseline rate per sitting, z = Σd / √Σd², Student's t with sittings − 1
+    what passes from one of its hands to the next, moves all its leads together): d =
+    take-overs minus expected at the higher baseline rate per sitting, z = Σd / √Σd², Student's t with sittings − 1
     degrees of freedom. The pair is suspect only beyond all three: p is the largest (an
     intersection-union test). A colluder who sees its friend's cards leads what the friend
-    can beat and the third seat cannot; under 有出必出 it cannot spare, so this is where it
-    shows.
+    can beat and the third seat cannot; where the rules make a seat play when it can, it
+    cannot spare, so this is where it shows.
 
     A acted (the feeder), B was favoured (the one fed): the pair is the suspect."""
     by_cluster = _cluster_rows(clusters)
@@ -689,8 +691,8 @@ def presence_fit(seats: pl.DataFrame, min_pair: int) -> dict[tuple[str, str, str
             cols = sorted(x for x, n in met.items() if n >= min_pair and n <= len(hands) - min_pair)
             if not cols:
                 continue
-            # the player's role (landlord or farmer) moves its results: one column per role
-            # but the most played, so that meeting X mostly as landlord is not read as X's doing
+            # the player's role (the game's, from the seats table) moves its results: one column per
+            # role but the most played, so that meeting X mostly in one role is not read as X's doing
             roles = sorted(played, key=lambda r: (-played[r], r))[1:]
             index = {x: k + 1 + len(roles) for k, x in enumerate(cols)}
             role_col = {r: k + 1 for k, r in enumerate(roles)}

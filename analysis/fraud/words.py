@@ -2,10 +2,10 @@
 (rates in per cent, counts with separators, tiny p- and q-values as ``< 0.0001``, never
 scientific notation). The JSON and the ``suspects`` table keep the raw values.
 
->>> t = Test("co_seating", "doudizhu", "huopin", "A", "B", 3.2e-9, 4.0, 120,
+>>> t = Test("co_seating", "toy", "plain", "A", "B", 3.2e-9, 4.0, 120,
 ...          {"sittings_together": 40, "expected": 10.0, "sittings_a": 120, "sittings_b": 95}, q=4.9e-7)
 >>> print("\\n".join(suspect_lines(1, t, 0.01)))
-  1 FLAG co_seating doudizhu/huopin A & B  q < 0.0001  p < 0.0001  effect 4  n 120
+  1 FLAG co_seating toy/plain A & B  q < 0.0001  p < 0.0001  effect 4  n 120
       sat together 40 times where 10 were expected (of 120 and 95 sittings)
 """
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
@@ -659,11 +659,15 @@ def _lines(lines: list[str], begin: int, end: int, n: int, builder: _HandBuilder
         n += 1
 
 
-#: the loop of _plain_hand: the compiled kernel's (replay/_kernel.pyx) where it is built,
-#: which gives the same record or the same exception; _lines, the reference, otherwise
-LINES = _lines if compiled is None else compiled.text_lines
-if compiled is not None:
+#: the compiled kernel's seam: the loop of _plain_hand, the kernel's (replay/_kernel.pyx,
+#: given this module's readers for the lines it leaves to them) where it is built, which
+#: gives the same record or the same exception; _lines, the reference, otherwise
+LINES: Callable[[list[str], int, int, int, _HandBuilder], None]
+if compiled is None:
+    LINES = _lines
+else:
     compiled.text_setup(_parse_action_full, _PLAIN_SEAT.fullmatch, _KEY.fullmatch, _NUMBER.match)
+    LINES = compiled.text_lines
 
 
 def _lines_of_block(first: int, data: bytes) -> Iterator[tuple[int, bytes]]:

@@ -1,8 +1,10 @@
 """比大小 Toy: a small climbing game declared from the test folder alone, to prove that
 a game declares itself in one place (nothing outside this folder names it): its engine and
-rules here, its statistic in ``sql/``, its report section in ``report.py`` and ``words.py``.
+rules here, its statistic in ``sql/``, its report section in ``report.py`` and ``words.py``,
+its figure compared on shared deals in ``report.py`` and ``sql/compare.sql``.
 
-Two seats, the twenty cards 3–7, ten each; singles and pairs; seat 0 leads; the first
+Two seats, the twenty cards 3–7, ten each; singles and pairs (a setting may leave pairs
+out: ``kinds-=pair``); seat 0 leads; the first
 seat out wins 1 point per card the other still holds (the ``margin`` outcome column).
 """
 
@@ -24,7 +26,8 @@ KINDS = {"single": "单张", "pair": "对子"}
 def iter_combos(rules: Rules):
     for r in range(5):
         yield packed_of({r: 1}), Combo("single", 1, r)
-        yield packed_of({r: 2}), Combo("pair", 2, r)
+        if "pair" in rules.kinds:  # a setting may leave pairs out (``--rule kinds-=pair``)
+            yield packed_of({r: 2}), Combo("pair", 2, r)
 
 
 class ToyHand(Table):

@@ -2,9 +2,9 @@
 -- screen. `ts`: start time in seconds (the record's `time`; without one, the hand's place
 -- in id order, a minute apart). `u`: the seat's share of the coins (points when no coins)
 -- the hand moved, in [-1, 1]: winners' shares add up to 1. `side`: seats sharing a role
--- (farmers, a team) play on one side; a role held by one seat (the landlord) or no role
--- (each for himself) makes a side of one. `points`: the seat's points (coins when no points):
--- the hand's multiplier is in them, a room's coin stake is not.
+-- (the game's, as its rows name them in `seats`) play on one side; a role held by one seat
+-- or no role (each for himself) makes a side of one. `points`: the seat's points (coins when
+-- no points): the hand's multiplier is in them, a room's coin stake is not.
 create or replace temp table fraud_seats as
 with h as (
     select l.game, l.variant, l.hand_id, epoch(try_cast(hd.time as timestamptz)) as t0,

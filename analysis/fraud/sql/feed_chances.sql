@@ -1,7 +1,7 @@
 -- Feeding: every lead of player a, once per opponent b at the table, and whether b was the
 -- one who took the trick over (made the first play after the lead). A colluder who knows
--- its friend's cards leads what the friend can beat and the others cannot; under 有出必出
--- (must play when able) this is how collusion shows, since sparing is not allowed.
+-- its friend's cards leads what the friend can beat and the others cannot; under a rule that
+-- a seat must play when able, this is how collusion shows, since sparing is not allowed.
 -- `place`: seats from a to b in turn order (whether b acts first or after a third seat).
 -- `c`: the sitting (a match; a hand outside matches) for the over-dispersion.
 create or replace temp table feed_chances as

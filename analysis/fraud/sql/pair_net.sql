@@ -4,8 +4,8 @@
 -- a hand = d's loss x r's share of the winnings - r's loss x d's share. And how often d
 -- raised the stake itself (called, grabbed or showed, or played a bomb) and then lost to r,
 -- next to how often it raised and lost to its other opponents, opponent by opponent: a
--- landlord has two opponents, a farmer one, so that r sits against d more often when d
--- holds the role one raises for; counted by hand, d's hands with r would hold more of its
+-- seat that holds a role alone has every other seat as its opponent, one of a side fewer,
+-- so that r sits against d more often when d holds the role one raises for; counted by hand, d's hands with r would hold more of its
 -- raises than its others for that alone.
 with pos as (
     select game, hand_id, sum(greatest(points, 0)) as pos from fraud_seats group by all
@@ -41,11 +41,11 @@ with pos as (
     from x group by all
 )
 select o.game, o.variant, o.d, o.r, o.n_with, o.net, o.net2, o.raised_lost,
-       gr.n - o.n_with as r_n_other, gr.s - o.net as r_gain_other, gr.s2 - o.net2 as r_gain2_other,
-       gd.n - o.n_with as d_n_other, gd.s + o.net as d_gain_other, gd.s2 - o.net2 as d_gain2_other,
+       g_r.n - o.n_with as r_n_other, g_r.s - o.net as r_gain_other, g_r.s2 - o.net2 as r_gain2_other,
+       g_d.n - o.n_with as d_n_other, g_d.s + o.net as d_gain_other, g_d.s2 - o.net2 as d_gain2_other,
        hd.n - o.n_with as d_hands_other, hd.raised_lost - o.raised_lost as d_raised_lost_other
 from pair o
-join gain gr on gr.game = o.game and gr.variant = o.variant and gr.player = o.r
-join gain gd on gd.game = o.game and gd.variant = o.variant and gd.player = o.d
+join gain g_r on g_r.game = o.game and g_r.variant = o.variant and g_r.player = o.r
+join gain g_d on g_d.game = o.game and g_d.variant = o.variant and g_d.player = o.d
 join raises hd on hd.game = o.game and hd.variant = o.variant and hd.player = o.d
 order by o.game, o.variant, o.d, o.r

@@ -1,6 +1,6 @@
 -- Soft play per ordered pair, hand and place: the pair's chances and spares in each hand
--- (each match, where hands come in matches: a Guandan match's levels and seats hold for all
--- of its hands),
+-- (each match, where hands come in matches: a match's levels and seats hold for all of its
+-- hands),
 -- for the hand-level test (a player's rare passes come in runs within one hand: a hand
 -- whose shape makes it keep its cards passes on the same opponent again and again), and,
 -- over every pair, the population's over-dispersion (`overdispersion`). `place` as in

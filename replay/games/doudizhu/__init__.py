@@ -476,5 +476,7 @@ GAME = Game(
     stats=("landlord_wins", "spring", "multiplier_drivers"),
     report={"metrics": ("landlord_wins", "spring", "bomb_hands", "redeal", "escape"),
             "charts": ("landlord_wins", "landlord_by_bid", "multiplier_tail", "multiplier_drivers", "coins_tail",
-                       "bomb_hands", "bombs_by_kind", "bombs_by_seat", "spring", "ends", "compare")},
+                       "bomb_hands", "bombs_by_kind", "bombs_by_seat", "spring", "ends", "compare"),
+            # compared on shared deals (paipu compare): its own first, not the first leader's (the landlord's)
+            "figures": ("landlord_wins", "spring", "bombs", "multiplier", "tricks", "actions")},
 )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from paipu.analysis.compare import Figure
 from paipu.analysis.inference import mean_interval
 from paipu.analysis.report import hbars
 
@@ -20,6 +21,14 @@ METRICS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "landlord_wins": ("landlord_wins", {"breakdown": "all"}, "wins", "hands"),
     "spring": ("spring", {"kind": "spring"}, "k", "hands"),
     "anti_spring": ("spring", {"kind": "anti_spring"}, "k", "hands"),
+}
+
+# --- compared on shared deals (paipu compare; issue #25 item 3) ---------------------------
+#: the game's own figures of the setting comparisons (``paipu compare``, the report's section):
+#: per hand in ``sql/compare.sql``, in the order of the declaration's ``report["figures"]``
+FIGURES: dict[str, Figure] = {
+    "landlord_wins": Figure("landlord win rate", "地主胜率", "rate"),
+    "spring": Figure("spring rate", "春天比例", "rate"),
 }
 
 

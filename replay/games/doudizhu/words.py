@@ -38,3 +38,16 @@ REPORT: dict[str, dict[str, str]] = {
         "mean_mult": "平均倍数", "landlord": "地主", "farmer": "农民", "grabs": "抢地主次数", "show": "明牌 ×", "spring_kind": "春天",
     },
 }
+
+
+# --- rule settings in words (how the report names variants and --rule settings) -----------
+#: the game's variants in words, English and Chinese (analysis/report_fmt.py collects them
+#: through the registry)
+VARIANT_WORDS: dict[str, tuple[str, str]] = {"huopin": ("huopin", "火拼")}
+#: the game's own rule parameters (fields of its Rules, ``--rule NAME=...``) in words,
+#: English and Chinese; those several games share are analysis/report_fmt.py's
+PARAM_WORDS: dict[str, tuple[str, str]] = {
+    "peek_limit": ("peeks per seat", "黄金眼次数"), "escape_threshold": ("escape threshold", "逃跑门槛"),
+    "escape_landlord": ("landlord escape penalty", "地主逃跑罚分"),
+    "escape_farmer": ("farmer escape penalty", "农民逃跑罚分"),
+}

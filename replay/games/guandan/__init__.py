@@ -12,7 +12,7 @@ small joker < big joker. Sequence position (straights, pair chains, plates): A l
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
@@ -210,11 +210,8 @@ class Guandan(Table):
         hand = self.hands[seat]
         wilds = hand[self.wild]
         natural = self.packed[seat] - (wilds << (5 * self.level))
-        if compiled is not None:  # the same tests in C; None: an unusual value, asked below
-            found = compiled.guandan_beats(hand, natural, wilds, self.level, last, self.rules.kinds)
-            if found is not None:
-                return bool(found)
-        return beating_exists(hand, natural, wilds, self.level, last, self.rules.kinds)
+        found = BEATING_EXISTS(hand, natural, wilds, self.level, last, self.rules.kinds)
+        return beating_exists(hand, natural, wilds, self.level, last, self.rules.kinds) if found is None else found
 
 
 # ---------------------------------------------------------------------- beating-play check
@@ -253,6 +250,13 @@ def beating_exists(hand: bytearray, natural: int, wilds: int, level: int, last: 
     return tier <= TIER_STRAIGHT_FLUSH and "straight_flush" in kinds and \
         straight_flush_exists(hand, wilds, level, key if tier == TIER_STRAIGHT_FLUSH else -1)
 
+
+
+#: the compiled kernel's seam: its guandan_beats where it is built (the same answers, and
+#: None for a value it does not take, which beating_exists then answers), else
+#: beating_exists itself (replay/_kernel.pyx; tests/test_kernel.py compares the two)
+BEATING_EXISTS: Callable[[bytearray, int, int, int, Combo, frozenset[str]], bool | None] = (
+    beating_exists if compiled is None else compiled.guandan_beats)
 
 def same_kind_exists(natural: int, wilds: int, level: int, last: Combo) -> bool:
     """A play of the kind and size of the (non-bomb) *last* with a higher key."""

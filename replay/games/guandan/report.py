@@ -7,12 +7,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paipu.analysis.compare import Figure
+
 if TYPE_CHECKING:
     from paipu.analysis.report import Section
 
 #: the game's own rates (summary and comparisons): (statistic, row filter, successes column, trials column)
 METRICS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "double_down": ("guandan", {"measure": "double_down"}, "k", "hands"),
+}
+
+# --- compared on shared deals (paipu compare; issue #25 item 3) ---------------------------
+#: the game's own figures of the setting comparisons (``paipu compare``, the report's section):
+#: per hand in ``sql/compare.sql``, compared after those of every game
+FIGURES: dict[str, Figure] = {
+    "double_down": Figure("双下 rate", "双下比例", "rate"),
+    "upgrade": Figure("levels gained", "升级数"),
 }
 
 

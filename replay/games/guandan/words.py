@@ -51,3 +51,12 @@ REPORT: dict[str, dict[str, str]] = {
         "m_tribute_double": "双贡（双下后）", "m_tribute_resisted": "抗贡", "m_tribute_none": "不进贡", "m_double_down": "双下",
     },
 }
+
+
+# --- rule settings in words (how the report names variants and --rule settings) -----------
+#: the game's variants in words, English and Chinese (analysis/report_fmt.py collects them
+#: through the registry)
+VARIANT_WORDS: dict[str, tuple[str, str]] = {"standard": ("standard", "标准"), "no_tribute": ("no tribute", "不进贡")}
+#: the game's own rule parameters (fields of its Rules, ``--rule NAME=...``) in words,
+#: English and Chinese; those several games share are analysis/report_fmt.py's
+PARAM_WORDS: dict[str, tuple[str, str]] = {"tribute": ("tribute", "进贡"), "double_bomb_size": ("bomb size that doubles", "翻倍炸弹张数")}

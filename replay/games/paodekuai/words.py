@@ -34,3 +34,16 @@ REPORT: dict[str, dict[str, str]] = {
         "paodekuai_events": "放走、包赔与喜钱", "m_let_go": "放走", "m_let_go_paid": "包赔", "m_xiqian": "有喜钱的牌局",
     },
 }
+
+
+# --- rule settings in words (how the report names variants and --rule settings) -----------
+#: the game's variants in words, English and Chinese (analysis/report_fmt.py collects them
+#: through the registry)
+VARIANT_WORDS: dict[str, tuple[str, str]] = {"huopin": ("huopin", "火拼"), "classic": ("classic", "经典")}
+#: the game's own rule parameters (fields of its Rules, ``--rule NAME=...``) in words,
+#: English and Chinese; those several games share are analysis/report_fmt.py's
+PARAM_WORDS: dict[str, tuple[str, str]] = {
+    "must_play": ("must play", "有出必出"), "let_go": ("let-go pays", "放走包赔"), "xiqian": ("喜钱 bonus", "喜钱"),
+    "opening_card": ("opening card", "首出牌"), "opening_card_played": ("opening card must be played", "首出必出该牌"),
+    "ace_low": ("A low in straights", "A 可作 1"), "scoring": ("scoring", "计分"),
+}

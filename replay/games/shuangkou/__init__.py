@@ -12,7 +12,7 @@ cards, and the ranks of the bombs from the biggest bomb down.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar
@@ -212,8 +212,16 @@ UNIT = {"straight": 1, "pair_chain": 2, "triple_chain": 3}
 def beating_exists(natural: int, small: int, big: int, last: Combo, rules: ShuangkouRules) -> bool:
     """True if a hand (packed natural counts, small and big jokers held) holds a play that
     beats *last*: direct tests per kind, the jokers filling shortages."""
+    found = beats_but_chains(natural, small, big, last, rules.kinds, rules.max_bomb, rules.chain_min_bombs)
+    return chain_beats(natural, small + big, last.key, rules) if found is None else found
+
+
+def beats_but_chains(natural: int, small: int, big: int, last: Combo, kinds: frozenset[str], max_bomb: int,
+                     chain_min: int) -> bool | None:
+    """:func:`beating_exists` but for bomb chains: True or False, or None where a bomb is on
+    the table and a chain of *chain_min* bombs could be made at all (:func:`chain_beats`
+    then answers). The reference of the compiled kernel's ``shuangkou_beats``."""
     jokers = small + big
-    kinds = rules.kinds
     key = last.key
     if not last.tier:
         if same_kind_exists(natural, small, big, last):
@@ -223,13 +231,20 @@ def beating_exists(natural: int, small: int, big: int, last: Combo, rules: Shuan
     stars = key >> 41
     if "bomb" in kinds:
         for r in iter_ranks(at_least(natural, max(1, 4 - jokers)) & NORMAL):
-            size = min(rules.max_bomb, count_at(natural, r) + jokers)
+            size = min(max_bomb, count_at(natural, r) + jokers)
             if size > stars or (size == stars and bomb_key(size, CLASS_PLAIN, ranks=(r,)) > key):
                 return True
     if (jokers >= 3 and "three_joker_bomb" in kinds and bomb_key(6, CLASS_JOKERS) > key) or (
             jokers == 4 and "four_joker_bomb" in kinds and bomb_key(7, CLASS_JOKERS) > key):
         return True
-    return "bomb_chain" in kinds and chain_beats(natural, jokers, key, rules)
+    return None if "bomb_chain" in kinds and chain_possible(natural, jokers, chain_min) else False
+
+
+#: the compiled kernel's seam: its shuangkou_beats where it is built (the same answers, and
+#: None also for a value it does not take: beating_exists then answers), else
+#: beats_but_chains (replay/_kernel.pyx; tests/test_kernel.py compares the two)
+BEATING_EXISTS: Callable[[int, int, int, Combo, frozenset[str], int, int], bool | None] = (
+    beats_but_chains if compiled is None else compiled.shuangkou_beats)
 
 
 def same_kind_exists(natural: int, small: int, big: int, last: Combo) -> bool:
@@ -411,13 +426,10 @@ class Shuangkou(Table):
 
     def beats_exist(self, seat: int, last: Combo) -> bool:
         hand = self.hands[seat]
-        if compiled is not None:  # the same tests in C; None: a bomb chain might beat it, or an unusual value
-            rules = self.rules
-            found = compiled.shuangkou_beats(self.packed[seat] & NATURAL, hand[52], hand[53], last, rules.kinds,
-                                             rules.max_bomb, rules.chain_min_bombs)
-            if found is not None:
-                return bool(found)
-        return beating_exists(self.packed[seat] & NATURAL, hand[52], hand[53], last, self.rules)
+        rules = self.rules
+        natural = self.packed[seat] & NATURAL
+        found = BEATING_EXISTS(natural, hand[52], hand[53], last, rules.kinds, rules.max_bomb, rules.chain_min_bombs)
+        return found if found is not None else beating_exists(natural, hand[52], hand[53], last, rules)
 
     def do_play(self, i: int, action: dict[str, Any]) -> Violation | None:
         if self.turn < 0:

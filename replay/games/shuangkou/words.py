@@ -41,3 +41,15 @@ REPORT: dict[str, dict[str, str]] = {
         "kou": "扣：胜负差距", "m_kou_double": "双扣", "double": "双扣 (×3)", "single": "单扣 (×2)", "flat": "平扣 (×1)",
     },
 }
+
+
+# --- rule settings in words (how the report names variants and --rule settings) -----------
+#: the game's variants in words, English and Chinese (analysis/report_fmt.py collects them
+#: through the registry)
+VARIANT_WORDS: dict[str, tuple[str, str]] = {"huopin": ("huopin", "火拼")}
+#: the game's own rule parameters (fields of its Rules, ``--rule NAME=...``) in words,
+#: English and Chinese; those several games share are analysis/report_fmt.py's
+PARAM_WORDS: dict[str, tuple[str, str]] = {
+    "max_bomb": ("largest bomb", "最大炸弹张数"), "chain_min_bombs": ("bombs in a chain", "连炸最少炸弹数"),
+    "escape_base_multiple": ("escape penalty", "逃跑罚分"),
+}

@@ -1,0 +1,7 @@
+-- Dou Dizhu's own per-hand figures for the setting comparisons (`paipu compare`, the
+-- report's section; report.FIGURES says them): whether the landlord won, and spring.
+select game, hand_id,
+       case when landlord is not null and winner is not null then (winning_side = 'landlord')::int end
+           as landlord_wins,
+       spring::int as spring
+from legal($game, $variant)
