@@ -146,7 +146,7 @@ def test_card_sharing_per_pair_both_ways_fisher_over_the_signatures():
     stat = -2 * (math.log(p_leave) + math.log(p_lead))
     assert t.p == pytest.approx(math.exp(-stat / 2) * (1 + stat / 2), rel=1e-6)  # chi-square, 4 df
     assert t.effect == pytest.approx(12 / 70)
-    assert t.kind == "card_sharing" and len(tests) == 6
+    assert len(tests) == 6
     assert t.evidence["combined"] == "leave, lead"
     # a signature that every pair hits (rate above 95%) shows in the evidence, not in the p
     block = [("g", "v", x, y, "block", "block s", 10, 10) for x, y in (("A", "B"), ("C", "D"), ("E", "F"))]
@@ -182,7 +182,8 @@ def test_a_players_habit_of_passing_scales_the_null_of_its_passes():
     leave = [("g", "v", "A", "B", "leave", "leave s", 20, 9), ("g", "v", "B", "A", "leave", "leave s", 20, 7),
              ("g", "v", "C", "D", "leave", "leave s", 100, 10), ("g", "v", "A", "B", "lead", "lead s", 10, 1),
              ("g", "v", "C", "D", "lead", "lead s", 10, 1)]
-    rows = rows_of(control + leave)
+    rows = rows_of(control + leave + [("g", "v", "A", "B", "block", "block s", 10, 10),
+                                      ("g", "v", "C", "D", "block", "block s", 10, 9)])
     # control: 8 of 40 (20%); A passed 5 of 10 where 2 were expected: (5 + 1) / (2 + 1) = 2;
     # C 3 of 30, 6 expected: 4 / 7
     habit = player_habit(rows, {("g", "v", "control s"): [40, 8]})
@@ -190,7 +191,8 @@ def test_a_players_habit_of_passing_scales_the_null_of_its_passes():
     counts = pair_counts(rows)
     ab = counts[("g", "v", "A", "B")]
     # leave without A-B: 10 of 100; A's 20 chances at 2 x 10%, B's (no control chances) at 10%;
-    # the lead is not a pass: not scaled
+    # the lead is not a pass on an opponent: not scaled
     assert ab["leave"] == Shared(16, 40, pytest.approx(20 * 0.2 + 20 * 0.1), pytest.approx(20 * 0.2 * 0.8 + 20 * 0.1 * 0.9))
     assert ab["lead"].expected == pytest.approx(1.0) and "control" not in ab
+    assert ab["block"].expected == pytest.approx(9.0)  # letting the partner's play stand: not scaled either
     assert counts[("g", "v", "C", "D")]["leave"].expected == pytest.approx(100 * (16 / 40) * 4 / 7)

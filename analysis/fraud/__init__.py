@@ -915,7 +915,8 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
         con.execute(sql_text("share_chances", SQL_DIR))
         share_counts = _frame(con, "share_counts", {})
-        tests += share.card_sharing(share_counts, eligible)
+        tests += [Test("card_sharing", f.game, f.variant, f.player, f.other, f.p, f.effect, f.n, f.evidence)
+                  for f in share.card_sharing(share_counts, eligible)]
         for t, q in zip(tests, bh_by_kind(tests)):
             t.q = q
         watch_list(tests, alpha)
