@@ -21,6 +21,7 @@ import polars as pl
 
 from .. import inference
 from ..queries import connect, frame, sql_text
+from . import share
 
 SQL_DIR = Path(__file__).with_name("sql")
 #: half-width (seconds) of the time window that says who was available to sit with a player
@@ -43,7 +44,7 @@ BOT_SIGNS = 3
 MIN_SOFT, MIN_FLOW = 10, 20
 #: least hands as opponents for chip flow's stake reading (a dumper met at chance shares ~10)
 MIN_STAKE = 8
-KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing")
+KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing", "card_sharing")
 #: the watch list: tests not flagged with q at most this, or whose p times the tests of the
 #: run (K kinds x m of its kind) is at most 1: fewer than one test that strong is expected by
 #: chance in the whole run (strong evidence, not yet significant)
@@ -921,6 +922,10 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
                            eligible, MIN_FLOW, _frame(con, "pair_net", {"min_pair": MIN_STAKE}))
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
+        con.execute(sql_text("share_chances", SQL_DIR))
+        share_counts = _frame(con, "share_counts", {})
+        tests += [Test("card_sharing", f.game, f.variant, f.player, f.other, f.p, f.effect, f.n, f.evidence)
+                  for f in share.card_sharing(share_counts, eligible)]
         for t, q in zip(tests, bh_by_kind(tests)):
             t.q = q
         watch_list(tests, alpha)
@@ -928,7 +933,8 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         for t in tests:
             if t.q > alpha and not t.watch:
                 break
-            t.hands = _telling(con, t, telling)
+            t.hands = share.telling(_frame(con, "telling_share", {"a": t.player, "b": t.other, "g": t.game}),
+                                    share_counts, t, telling) if t.kind == "card_sharing" else _telling(con, t, telling)
         return FraudResult(players.drop("regularity"), tests, alpha)
     finally:
         con.close()
