@@ -32,12 +32,13 @@ MIN_SHARE = 20
 CHI2_1_MEDIAN = 0.454936
 SIGNATURES = ("leave", "block", "lead")
 #: the signatures whose null is scaled by the player's habit (:func:`player_habit`): passing on
-#: an opponent's play; letting the partner's play stand is another decision (Dou Dizhu
-#: farmers do it 99.6% of the time, whatever their habit against the landlord)
+#: an opponent's play; letting the partner's play stand is another decision (partners
+#: against a declarer do it 99.6% of the time, whatever their habit against the declarer)
 PASSES = ("leave",)
 #: a signature enters a pair's combination only where the population's rate of it lies
-#: within these: a hit that (almost) everyone makes (Dou Dizhu farmers let their partner's
-#: play stand 99.6% of the time) or no one can make (a pass under 有出必出) cannot show a
+#: within these: a hit that (almost) everyone makes (partners against a declarer let each
+#: other's play stand 99.6% of the time) or no one can make (a pass where the rules force a
+#: seat that can beat to play) cannot show a
 #: sharer, and its p near 1 would only dilute Fisher's combination
 INFORMATIVE = (0.005, 0.95)
 
@@ -141,7 +142,7 @@ def shared_p(c: Shared, phi: float) -> float:
     variance φ times the pair's Poisson-binomial variance; at least 1 (where the kinds'
     rates differ the binomial at μ is wider already, and is then conservative). The
     quasi-binomial reading, as soft play's quasi-Poisson: the honest populations' z0² does
-    not grow with a pair's chances (Dou Dizhu, five seeds: mean 1.39 for pairs with 5–20
+    not grow with a pair's chances (the three-seat game with a declarer, five seeds: mean 1.39 for pairs with 5–20
     leave chances, 1.59 for 40–80), so the spread is decisions of one hand moving together,
     not pairs with rates of their own (a beta-binomial, whose variance grows with n, has
     a tail far heavier than that: 20 of 48 at 9.5% came out at p 4e-5)."""

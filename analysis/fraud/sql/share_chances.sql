@@ -1,7 +1,7 @@
 -- Card sharing (issue #27): every decision where a player a who saw its partner b's cards
--- would act differently, and whether a did. Partners: seats on one side (Dou Dizhu's
--- farmers, a Guandan or Shuangkou team); at a table where each plays for himself
--- (Paodekuai) any two players. Three signatures (`sig`), each a chance with a hit:
+-- would act differently, and whether a did. Partners: seats on one side (the side
+-- against a declarer, or a team); at a table where each plays for himself any two
+-- players. Three signatures (`sig`), each a chance with a hit:
 --   block  b's own play is on the table, a could beat it: hit = a passed (never blocks b);
 --   leave  an opponent's play is on the table, a could beat it, and so could b, who acts
 --          before the trick comes back to the one who played: hit = a passed (left it to b);
