@@ -93,7 +93,8 @@ def _prepare(job: tuple) -> str:
 
 def run(game: str, players: int, per_player: int, cheats: list[Cheat], seed: int, workdir: str,
         policy: str = "heuristic"):
-    """(labels {player: kind}, player scores {player: -log10 min p}, flagged players, seconds)."""
+    """(labels {player: kind}, player scores {player: -log10 min p}, flagged players {player:
+    the screens that flagged it}, seconds)."""
     t0 = time.perf_counter()
     folder = prepare(game, players, per_player, cheats, seed, workdir, policy)
     ds = os.path.join(folder, "ds")
@@ -101,7 +102,7 @@ def run(game: str, players: int, per_player: int, cheats: list[Cheat], seed: int
         labels = {row["player"]: row["kind"] for row in csv.DictReader(f)}
     result = screen(ds, game, min_hands=min(100, per_player // 3))
     score: dict[str, float] = {}
-    flagged: set[str] = set()
+    flagged: dict[str, set[str]] = {}
     for t in result.flagged:
         named = (t.player, t.other)
         if any(p and labels.get(p) == "honest" for p in named):
@@ -115,7 +116,7 @@ def run(game: str, players: int, per_player: int, cheats: list[Cheat], seed: int
                 continue
             score[p] = max(score.get(p, 0.0), -math.log10(max(t.p, 1e-300)))
             if t.q <= result.alpha:
-                flagged.add(p)
+                flagged.setdefault(p, set()).add(t.kind)
     return labels, score, flagged, time.perf_counter() - t0
 
 
@@ -194,12 +195,17 @@ def main() -> None:
                     print(f"  prepared {done}/{len(jobs)}: {os.path.basename(folder)}", flush=True)
         for game in args.games.split(","):
             rows: list[tuple[str, float, bool]] = []  # (label, score, flagged)
+            found_by: dict[str, dict[str, int]] = {}  # planted kind -> screen -> players it flagged
             spent = 0.0
             for seed in range(args.seeds):
                 labels, score, flagged, sec = run(game, args.players, args.hands_per_player, cheats, seed, work,
                                                   args.policy)
                 spent += sec
                 rows += [(kind, score.get(p, 0.0), p in flagged) for p, kind in labels.items()]
+                for p, kind in labels.items():
+                    for screen_kind in flagged.get(p, ()):
+                        by = found_by.setdefault(kind, {})
+                        by[screen_kind] = by.get(screen_kind, 0) + 1
             honest = [s for k, s, _ in rows if k == "honest"]
             honest_flags = sum(f for k, _, f in rows if k == "honest")
             cut = sorted(honest, reverse=True)[int(0.01 * len(honest))] if honest else 0.0
@@ -215,8 +221,13 @@ def main() -> None:
                 rec1 = sum(s > cut for s, _ in pos) / len(pos)
                 tp = sum(f for _, f in pos)
                 prec = tp / (tp + honest_flags) if tp + honest_flags else float("nan")
+                by = {}
+                for role in ROLES[kind]:
+                    for screen_kind, m in found_by.get(role, {}).items():
+                        by[screen_kind] = by.get(screen_kind, 0) + m
                 print(f"  {kind:<8} {len(pos):>7} {a if a is None else round(a, 3)!s:>8} {rec1:>12.2f} "
-                      f"{prec:>10.2f} {tp / len(pos):>7.2f}")
+                      f"{prec:>10.2f} {tp / len(pos):>7.2f}  flagged by: "
+                      + (", ".join(f"{k} {m}" for k, m in sorted(by.items())) or "none"))
             clean = 0
             spent = 0.0
             strongest = 0.0

@@ -3,7 +3,9 @@
 For fraud screens (``paipu fraud``) each turn in the play phase becomes a row: how many
 legal options the seat had, whether it could have beaten the play on the table, whose
 play it spared when it passed anyway (a partner's or an opponent's, and which player),
-how low a lead was in the hand, and how long the seat thought (from the actions' ``t``).
+how low a lead was in the hand, and how long the seat thought (from the actions' ``t``);
+and, for the card-sharing screen, which seats could beat the play on the table
+(``beaters``) and every seat's cards left (``seats_left``).
 
 Computing it costs a count of the legal moves per turn, so it is not on the audit's hot
 path: ``paipu audit DS --decisions`` or ``paipu fraud`` asks for it, and the rows are
@@ -23,7 +25,10 @@ DECISIONS = pa.schema([
     ("player", pa.string()), ("act", pa.string()), ("lead", pa.bool_()), ("options", pa.int32()),
     ("can_beat", pa.bool_()), ("spared", pa.bool_()), ("target_seat", pa.int8()), ("target_player", pa.string()),
     ("relation", pa.string()), ("lead_low", pa.float64()), ("cards_left", pa.int16()), ("think_ms", pa.float64()),
+    ("beaters", pa.int16()), ("seats_left", pa.list_(pa.int16())),
 ])
+#: the columns added for the card-sharing screen (issue #27): the older ones keep their values
+SHARING_COLUMNS = ("beaters", "seats_left")
 
 
 class DecisionRows:
@@ -92,9 +97,23 @@ class Decisions(Visitor):
                players[target] if target is not None and target < len(players) else None,
                None if target is None else ("partner" if target in table.partners(seat) else "opponent"),
                _lead_low(table, seat, action.get("cards")) if lead and act == "play" else None,
-               table.left[seat], think)
+               table.left[seat], think,
+               None if lead else _beaters(table, seat, bool(moves)), list(table.left))
         for column, value in zip(self.cols.values(), row):  # (in DECISIONS' order)
             column.append(value)
+
+
+def _beaters(table: Table, seat: int, mine: bool) -> int:
+    """The seats that could beat the play on the table, as a bit mask (bit s: seat s): every
+    seat with cards but the one whose play it is; the seat to act by its own count of moves
+    (*mine*), the others by the games' direct test (``can_beat``, which knows no per-play
+    restriction of the seat's own turn). What a card sharer knows of its partner's hand."""
+    mask = 1 << seat if mine else 0
+    last, left = table.last_seat, table.left
+    for s in range(len(left)):
+        if s != seat and s != last and left[s] and table.can_beat(s):
+            mask |= 1 << s
+    return mask
 
 
 def move_count(table: Table, seat: int) -> int:

@@ -12,11 +12,9 @@ Nothing from the log reaches the page as markup: the page is a Jinja2 template
 through its ``|tojson`` inside a ``<script type="application/json">`` element (``<``, ``>``,
 ``&``, ``'`` escaped as ``\\u003c``...), and the script writes every string with ``textContent``.
 
->>> from paipu.replay.io.text import parse_text
->>> rec = parse_text(open("sample_logs/doudizhu_handmade.paipu", encoding="utf-8").read())[0].record
->>> d = hand_data(rec)
->>> len(d["frames"]), d["frames"][4]["act"]["en"], d["frames"][-1]["hands"][0]
-(14, 'seat 0 张三 plays straight to A', [])
+The page names no game: a game's words (its acts, the role its bidding gives, the fields of
+its settlement) are its package's ``words.Shown`` (``replay.words.shown_of``); the frames of
+a sample hand are checked in tests/test_replay_html.py.
 """
 
 from __future__ import annotations
@@ -37,8 +35,8 @@ from .cards import CARD_NAMES, CARD_OF, RANK, RANK_SMALL_JOKER, SUIT
 from .replayer import Replay, Visitor, walk
 from .table import BOMB_EVENTS
 from .verdicts import Code, Violation
-from .words import key_name, words_of
-from .view import CODE_ZH, WORDS, ZH_JOKER, _action_words, _event_words, end_multiplier, known_game, message_words, rank_text, room_words
+from .words import ShownWords, key_name, shown_of, words_of
+from .view import ZH_JOKER, _action_words, _event_words, code_words, end_multiplier, known_game, message_words, rank_text, room_words, view_words
 
 #: the page's own words (the frames carry the hand's words in both languages)
 UI = {
@@ -48,7 +46,7 @@ UI = {
            "out": "out", "hidden": "hidden", "pass": "pass", "result": "settlement", "place": "place",
            "score": "score", "coins": "coins", "multiplier": "multiplier", "level": "level", "wild": "wild",
            "log": "moves", "keys": "← → step, Home / End, PgUp / PgDn by trick", "violation": "violation",
-           "team": "team", "landlord": "landlord", "farmer": "farmer", "seat": "seat", "name": "name",
+           "team": "team", "seat": "seat", "name": "name",
            "role": "role", "xiqian": "喜钱", "lang": "中文", "at_step": "at step {k}"},
     "zh": {"step": "第", "of": "步 / 共", "first": "开始", "back": "上一步", "forward": "下一步", "last": "结束",
            "trick": "轮", "jump": "跳到第几轮", "view": "视角", "all_open": "明牌（全部手牌）",
@@ -56,23 +54,31 @@ UI = {
            "out": "出完", "hidden": "不可见", "pass": "不出", "result": "结算", "place": "名次",
            "score": "得分", "coins": "游戏币", "multiplier": "倍数", "level": "级牌", "wild": "百搭",
            "log": "出牌记录", "keys": "← → 单步，Home / End，PgUp / PgDn 按轮", "violation": "违规",
-           "team": "队", "landlord": "地主", "farmer": "农民", "seat": "座位", "name": "玩家",
+           "team": "队", "seat": "座位", "name": "玩家",
            "role": "角色", "xiqian": "喜钱", "lang": "English", "at_step": "第 {k} 步"},
 }
 
-#: outcome fields shown in the settlement, with their names
-RESULT_FIELDS = {
-    "multiplier": ("multiplier", "倍数"), "spring_kind": ("spring", "春天"), "let_go": ("let-go paid by seat", "放走包赔座位"),
-    "winning_team": ("winning team", "获胜队"), "double_down": ("double down (双下)", "双下"),
-    "upgrade": ("levels up", "升级"), "levels_after": ("levels after", "之后级数"), "kou": ("kou (扣)", "扣"),
-    "kou_multiplier": ("kou multiplier", "扣倍数"), "escape": ("escaped seat", "逃跑座位"),
-}
-#: events highlighted as bombs: the engine's bomb events, and 喜钱 (paid for a bomb)
-HIGHLIGHTED = BOMB_EVENTS | {"xiqian"}
+
+
+def ui_words(game) -> dict[str, dict[str, str]]:
+    """The page's words (:data:`UI`) for a hand of *game*, its roles' names among them
+    (after ``team``: each role's own name in English, its Chinese from the declaration)."""
+    roles = game.roles if game is not None else {}
+    if not roles:
+        return UI
+    out = {}
+    for lang, words in UI.items():
+        at = list(words).index("team") + 1
+        items = list(words.items())
+        out[lang] = dict(items[:at] + [(r, zh if lang == "zh" else r) for r, zh in roles.items()] + items[at:])
+    return out
+
+#: events highlighted as bombs: the engine's bomb events (and a game's own: its ``Shown.highlighted``)
+HIGHLIGHTED = BOMB_EVENTS
 
 
 def sorted_names(cards: list[int], table=None) -> list[str]:
-    """Card names high to low (in the hand's own order when *table* is given: Guandan's level), suits in order."""
+    """Card names high to low (in the hand's own order when *table* is given: a level's cards high), suits in order."""
     strength = table.strength if table is not None else RANK.__getitem__
     return [CARD_NAMES[c] for c in sorted(cards, key=lambda c: (-strength(c), SUIT[c]))]
 
@@ -84,7 +90,7 @@ def _hand(table, seat: int) -> list[str]:
 def _violation(v: Violation, kinds: Mapping[str, str] | None = None) -> dict:
     """A violation for the page: its message in English (the engine's) and in Chinese."""
     return {"code": str(v.code), "action": v.action, "message": v.message,
-            "message_en": message_words(v.message, "en", kinds), "message_zh": message_words(v.message, "zh", kinds), "explain_zh": CODE_ZH.get(str(v.code), ""), "seat": v.seat}
+            "message_en": message_words(v.message, "en", kinds), "message_zh": message_words(v.message, "zh", kinds), "explain_zh": code_words(str(v.code)), "seat": v.seat}
 
 
 def hand_data(record: dict, lang: str = "en") -> dict:
@@ -100,13 +106,14 @@ class _Frames(Visitor):
     def __init__(self, record: dict, lang: str):
         self.record = record
         self.game = game = known_game(record["game"])
+        self.shown_words = shown_of(game)
         self.players = players = [str(p) for p in record["players"]]
-        self.words = {k: WORDS[k] for k in ("en", "zh")}
+        self.words = {k: view_words(game, k) for k in ("en", "zh")}
         self.data: dict[str, Any] = {
             "id": str(record["id"]), "game": record["game"], "game_zh": game.title_zh if game else "",
             "variant": record["variant"], "time": str(record.get("time") or ""),
             "room": {k: room_words(record.get("room"), w) for k, w in self.words.items()}, "players": players,
-            "name_chars": NAME_CHARS, "lang": lang, "ui": UI,
+            "name_chars": NAME_CHARS, "lang": lang, "ui": ui_words(game),
             "level": None, "wild": [], "teams": None, "bottom": None, "frames": [], "tricks": [], "result": None,
             "violation": None,
         }
@@ -138,16 +145,18 @@ class _Frames(Visitor):
               cards: list[str] | None = None, bomb: bool = False) -> None:
         table = self.table
         hands = [_hand(table, s) for s in range(table.n)]
+        role = self.shown_words.declared_role
+        declared = {} if role is None else {role: self.shown_words.declarer(table)}  # the seat the bidding named
         self.data["frames"].append({
             "i": i, "seat": None if act is None else act.get("seat"), "act": act and act.get("text"), "cards": cards,
             "bomb": bomb, "hands": hands, "left": [len(h) for h in hands],
             "table": list(self.trick_plays), "out": list(table.out), "turn": table.turn if table.phase == "play" else None,
-            "landlord": getattr(table, "landlord", None), "shown": sorted(self.shown), "trick": self.trick,
+            **declared, "shown": sorted(self.shown), "trick": self.trick,
             "mult": self.mult, "notes": notes,
             "violation": None if violation is None else _violation(violation, self.kinds)})
 
     def text(self, action: dict) -> dict[str, str]:
-        return {k: f"{w['seat']} {self.name(action['seat'])} {_action_words(action, w)}" for k, w in self.words.items()}
+        return {k: f"{w['seat']} {self.name(action['seat'])} {_action_words(action, w, self.game)}" for k, w in self.words.items()}
 
     def new_trick(self) -> None:
         self.trick += 1
@@ -194,17 +203,18 @@ class _Frames(Visitor):
             if e.kind in kinds:  # a bomb event: named like the play, without the terminal's emoji
                 note = {"en": e.kind.replace("_", " "), "zh": kinds[e.kind]}
             else:
-                note = {k: _event_words(e, w, name) for k, w in words.items()}
+                note = {k: _event_words(e, w, name, game=self.game) for k, w in words.items()}
             if note["en"]:
-                notes.append({**note, "kind": "bomb" if e.kind in HIGHLIGHTED else e.kind})
+                notes.append({**note, "kind": "bomb" if e.kind in HIGHLIGHTED or e.kind in self.shown_words.highlighted else e.kind})
             if e.kind == "show" and e.seat is not None:
                 self.shown.add(e.seat)
         mult = self.mult
         now = table.multiplier_now() if table.phase == "play" or table.over else None
         if self.before_phase != "play" and table.phase == "play":
-            landlord = getattr(table, "landlord", None)
-            if landlord is not None:
-                notes.append({k: f"{name(landlord)} {w['becomes']}" for k, w in words.items()} | {"kind": "landlord"})
+            declarer = self.shown_words.declarer(table)
+            if declarer is not None:  # "becomes <role>", the note of that kind
+                notes.append({k: f"{name(declarer)} {w['becomes']}" for k, w in words.items()}
+                             | {"kind": str(self.shown_words.declared_role)})
                 mult = now
         if now is not None and mult is not None and now != mult:
             notes.append({k: f"{w['multiplier']} {mult} → {now}" for k, w in words.items()} | {"kind": "mult"})
@@ -217,15 +227,15 @@ class _Frames(Visitor):
         data, v = self.data, replay.violation
         if self.table is None:  # judged before any action
             assert v is not None
-            self.data = _judged_at_the_deal(self.record, data, v)
+            self.data = _judged_at_the_deal(self.record, data, v, self.shown_words)
             return
         if v is not None and v.code == Code.AFTER_END:
             action = self.record["actions"][v.action]
             self.frame(v.action, {"seat": action.get("seat"), "text": self.text(action)}, [], v)
         if v is None or v.code == Code.RESULT_MISMATCH:
             out = replay.outcome
-            data["result"] = _result(out, self.table, self.record)
-            last_step = {k: end_multiplier(out, self.mult, w) for k, w in self.words.items()}
+            data["result"] = _result(out, self.table, self.record, self.shown_words, self.words)
+            last_step = {k: end_multiplier(out, self.mult, w, self.shown_words.end_cause) for k, w in self.words.items()}
             if last_step["en"]:  # what only the end decides (the spring's ×2): the last frame shows it
                 data["frames"][-1]["notes"].append(last_step | {"kind": "mult"})
                 data["frames"][-1]["mult"] = out["multiplier"]
@@ -241,7 +251,7 @@ def _cards_of(tokens: Any) -> list[str]:
         if isinstance(tokens, list) else []
 
 
-def _judged_at_the_deal(record: dict, data: dict, v: Violation) -> dict:
+def _judged_at_the_deal(record: dict, data: dict, v: Violation, shown: type[ShownWords] = ShownWords) -> dict:
     """A hand whose verdict comes before its first action (unknown game, bad params, bad deal):
     one frame, the deal as the record has it, and the verdict."""
     n = len(data["players"])
@@ -252,12 +262,12 @@ def _judged_at_the_deal(record: dict, data: dict, v: Violation) -> dict:
     data["violation"] = _violation(v)
     data["frames"].append({
         "i": None, "seat": None, "act": None, "cards": None, "bomb": False, "hands": hands,
-        "left": [len(h) for h in hands], "table": [None] * n, "out": [], "turn": None, "landlord": None,
-        "shown": [], "trick": 0, "mult": None, "notes": [], "violation": data["violation"]})
+        "left": [len(h) for h in hands], "table": [None] * n, "out": [], "turn": None,
+        **({} if shown.declared_role is None else {shown.declared_role: None}), "shown": [], "trick": 0, "mult": None, "notes": [], "violation": data["violation"]})
     return data
 
 
-def _result(out: dict, table, record: dict) -> dict:
+def _result(out: dict, table, record: dict, shown: type[ShownWords], words: dict[str, dict[str, str]]) -> dict:
     """The settlement: per-seat rows and the hand's other outcome fields, named in both languages."""
     n = table.n
     order = out.get("order") or []
@@ -267,12 +277,12 @@ def _result(out: dict, table, record: dict) -> dict:
                       "score": (out.get("scores") or [None] * n)[s], "coins": (out.get("coins") or [None] * n)[s],
                       "xiqian": (out.get("xiqian") or [None] * n)[s]})
     fields = []
-    for key, (en, zh) in RESULT_FIELDS.items():
+    for key, (en, zh) in shown.result_fields.items():
         value = out.get(key)
         if value is None or value is False:
             continue
         if isinstance(value, str):  # a word of the outcome (spring, anti_spring): in each language
-            value = {k: WORDS[k].get(value, value.replace("_", " ")) for k in ("en", "zh")}
+            value = {k: words[k].get(value, value.replace("_", " ")) for k in ("en", "zh")}
         elif not isinstance(value, (int, float)):
             value = json.dumps(value)
         fields.append({"en": en, "zh": zh, "value": value})
@@ -338,8 +348,8 @@ def html_name(hand_id: str) -> str:
     and ``-`` is its own name; any other is a readable slug cut short and a hash of the
     id after a ``~`` (which plain names never hold).
 
-    >>> html_name("ddz-1"), html_name("a/b c"), html_name("a_2fb"), html_name("index")
-    ('ddz-1.html', 'a_b_c~ec3aa749a081644c.html', 'a_2fb.html', 'index~590407b549d6e3b4.html')
+    >>> html_name("hand-1"), html_name("a/b c"), html_name("a_2fb"), html_name("index")
+    ('hand-1.html', 'a_b_c~ec3aa749a081644c.html', 'a_2fb.html', 'index~590407b549d6e3b4.html')
     """
     hand_id = str(hand_id)
     if _PLAIN.fullmatch(hand_id) and hand_id != "index":

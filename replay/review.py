@@ -21,9 +21,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
-from .evaluate import Evaluation, Option, decision_options, decision_state, evaluate
+from .evaluate import Evaluation, Option, Value, decision_options, decision_state, evaluate
 
 #: a loss of at least this many points of win probability is a mistake ...
 MISTAKE = 5.0
@@ -94,7 +94,7 @@ class DecisionReview:
     #: the full values, for display (not stored in tables)
     evaluation: Evaluation
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> ReviewRow:
         """The flat row for a ``reviews`` table (no evaluation)."""
         return {"hand_id": self.hand_id, "index": self.index, "seat": self.seat, "kind": self.kind,
                 "chosen": self.chosen, "best": self.best, "options": self.options, "loss": self.loss,
@@ -124,6 +124,87 @@ class DecisionReview:
                    ev.relaxed > 0, ev)
 
 
+class ValueJson(TypedDict):
+    """A mean and its standard error (None where it is not finite: JSON has no NaN)."""
+
+    mean: float | None
+    se: float | None
+
+
+class OptionJson(TypedDict):
+    """One option of a decision valued: its label, cards (None: a pass or a bid) and kind,
+    whether it was played, and its win probability (0..1), points and coins."""
+
+    label: str
+    cards: list[str] | None
+    kind: str | None
+    chosen: bool
+    win: ValueJson | None
+    points: ValueJson | None
+    coins: ValueJson | None
+
+
+class ReviewRow(TypedDict):
+    """One decision reviewed, flat (:meth:`DecisionReview.row`: a row of the ``reviews`` table)."""
+
+    hand_id: str
+    index: int
+    seat: int
+    kind: str
+    chosen: str
+    best: str
+    options: int
+    loss: float | None
+    loss_se: float | None
+    flag: str | None
+    samples: int
+    exact: bool
+    relaxed: bool
+
+
+class DecisionJson(ReviewRow):
+    """One decision reviewed with its options' values (:meth:`HandReview.to_json`)."""
+
+    solved: int
+    elapsed_ms: float
+    options_valued: list[OptionJson]
+
+
+class SeatJson(TypedDict):
+    """A seat's summary (:class:`SeatSummary`)."""
+
+    seat: int
+    player: str
+    decisions: int
+    matches: int
+    match_rate: float | None
+    mean_loss: float | None
+    mistakes: int
+    blunders: int
+
+
+class ThresholdsJson(TypedDict):
+    """The flags' thresholds: :data:`MISTAKE`, :data:`BLUNDER` (points of win probability) and :data:`Z`."""
+
+    mistake: float
+    blunder: float
+    z: float
+
+
+class HandReviewJson(TypedDict):
+    """A hand's review as JSON (:meth:`HandReview.to_json`, ``paipu review --json``; docs/review.md)."""
+
+    hand_id: str
+    game: str
+    variant: str
+    players: list[str]
+    seats_reviewed: list[int]
+    skipped: int
+    thresholds: ThresholdsJson
+    decisions: list[DecisionJson]
+    seats: list[SeatJson]
+
+
 @dataclass(frozen=True)
 class SeatSummary:
     """A seat's decisions in one hand: how many were reviewed, how many matched the best
@@ -140,8 +221,10 @@ class SeatSummary:
     mistakes: int
     blunders: int
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    def to_json(self) -> SeatJson:
+        return {"seat": self.seat, "player": self.player, "decisions": self.decisions, "matches": self.matches,
+                "match_rate": self.match_rate, "mean_loss": self.mean_loss, "mistakes": self.mistakes,
+                "blunders": self.blunders}
 
 
 @dataclass(frozen=True)
@@ -170,19 +253,26 @@ class HandReview:
                                    sum(d.flag == "mistake" for d in mine), sum(d.flag == "blunder" for d in mine)))
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HandReviewJson:
         """The review as plain data (NaN as null): the thresholds, each decision's row with
         its options' values (win probability 0..1, points, each with its standard error),
         and the per-seat summary."""
-        decisions = []
+        def value(v: Value | None) -> ValueJson | None:
+            return None if v is None else {"mean": v.mean, "se": v.se}
+
+        decisions: list[DecisionJson] = []
         for d in self.decisions:
-            ev = d.evaluation.to_json()
-            options = [{"label": o.label(), **j} for o, j in zip(d.evaluation.options, ev["options"])]
-            decisions.append(d.row() | {"solved": ev["solved"], "elapsed_ms": ev["elapsed_ms"], "options_valued": options})
-        return _finite({"hand_id": self.hand_id, "game": self.game, "variant": self.variant,
+            ev = d.evaluation
+            options: list[OptionJson] = [
+                {"label": o.label(), "cards": o.cards, "kind": o.kind, "chosen": o.chosen, "win": value(o.win),
+                 "points": value(o.score), "coins": value(o.coin)} for o in ev.options]
+            decisions.append({**d.row(), "solved": ev.solved, "elapsed_ms": ev.elapsed_ms, "options_valued": options})
+        out: HandReviewJson = {"hand_id": self.hand_id, "game": self.game, "variant": self.variant,
                         "players": list(self.players), "seats_reviewed": list(self.reviewed), "skipped": self.skipped,
                         "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER, "z": Z},
-                        "decisions": decisions, "seats": [s.to_json() for s in self.seats()]})
+                        "decisions": decisions, "seats": [s.to_json() for s in self.seats()]}
+        finite: HandReviewJson = _finite(out)  # the same keys, every NaN or infinity None
+        return finite
 
 
 def _finite(x: Any) -> Any:

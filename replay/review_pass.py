@@ -23,9 +23,12 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
+
+if TYPE_CHECKING:
+    from .review import ReviewRow
 
 #: hands reviewed per job (and per committed batch: the work a kill can lose per worker)
 CHUNK = 8
@@ -121,7 +124,7 @@ def review_chunk(root: str, game: str, parts: list[tuple[str, str | None]], ids:
             if record["id"] not in wanted:
                 continue
             status = "ok" if verdict is None else str(verdict.code)
-            found: list[dict[str, Any]] = []
+            found: list[ReviewRow] = []
             skipped = 0
             if verdict is None:
                 try:
@@ -149,7 +152,7 @@ def review_chunk(root: str, game: str, parts: list[tuple[str, str | None]], ids:
 
 
 def _review(record: dict[str, Any], previous: dict[str, Any] | None,
-            settings: Settings) -> tuple[list[dict[str, Any]], int]:
+            settings: Settings) -> tuple[list[ReviewRow], int]:
     """The rows of the hand's decisions with a choice, and how many had none (skipped)."""
     from .review import review_hand
 

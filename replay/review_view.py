@@ -15,8 +15,7 @@ from paipu.replay.fmt import clip
 
 from .evaluate import Option
 from .review import BLUNDER, MISTAKE, Z, DecisionReview, HandReview
-from .view import WORDS as VIEW_WORDS
-from .view import ZH_ACTS, known_game, token_words
+from .view import known_game, token_words, view_words, zh
 
 #: options shown per decision: the best few, and the chosen one when it is not among them
 TOP = 3
@@ -40,17 +39,21 @@ _WORDS = {
     "relaxed": ("some deals relaxed", "部分发牌放宽了约束"), "deals": ("{n} deals", "{n} 次发牌"),
     "more": ("… and {n} more", "… 另有 {n} 种"),
 }
-#: the words of the review per language (``kinds``: the acts' names, English as recorded)
-WORDS: dict[str, dict[str, Any]] = {
-    lang: {k: v[i] for k, v in _WORDS.items()} | {"kinds": {} if lang == "en" else ZH_ACTS}
-    for i, lang in enumerate(("en", "zh"))}
+#: the words of the review per language (the acts' names: :func:`act_words`)
+WORDS: dict[str, dict[str, Any]] = {lang: {k: v[i] for k, v in _WORDS.items()} for i, lang in enumerate(("en", "zh"))}
 #: flag -> the style of its words
 FLAG_STYLE = {"mistake": "bold yellow", "blunder": "bold white on red"}
 
 
-def option_words(option: Option, lang: str) -> str:
-    """An option as people read it: its cards with suit symbols, the pass, a bid's yes or no."""
-    w = VIEW_WORDS[lang]
+def act_words(act: str, lang: str) -> str:
+    """An act's name: as recorded in English, in Chinese the engine's words of it (every game's)."""
+    return zh().acts.get(act, act) if lang == "zh" else act
+
+
+def option_words(option: Option, lang: str, game: Any = None) -> str:
+    """An option as people read it: its cards with suit symbols, the pass, a bid's yes or no
+    (in the view's words of *game*, a :class:`replay.game.Game`)."""
+    w = view_words(game, lang)
     if option.cards is not None:
         return token_words(option.cards, lang)
     if option.kind and " " in option.kind:  # "bid yes", "grab no"
@@ -93,7 +96,7 @@ def shown_options(d: DecisionReview, top: int = TOP) -> list[Option]:
 def decision_lines(d: DecisionReview, player: str, lang: str, width: int, top: int = TOP) -> list[Text]:
     """The lines of one decision: who and what, the loss and flag, the options shown."""
     w = WORDS[lang]
-    kind = w["kinds"].get(d.kind, d.kind)
+    kind = act_words(d.kind, lang)
     head = Text(f"#{d.index} {w['seat']} {d.seat} {clip(player, 12)} · {kind}", style="bold")
     lines = [head]
     loss = Text(f"  {w['loss']} {d.loss:.1f}" + (f" ±{d.loss_se:.1f}" if math.isfinite(d.loss_se) else ""))

@@ -618,6 +618,11 @@ class Table(Base, Dispatch):
         each plays for himself."""
         return frozenset(Game.of(self.rules).partners_of(seat))
 
+    def plays_alone(self) -> bool:
+        """Every seat plays for himself all hand: no fixed teams and no sides formed during
+        the hand (games whose sides form, like Dou Dizhu's, override)."""
+        return not Game.of(self.rules).teams
+
     def cards_for(self, seat: int, packed: int) -> list[int]:
         """Card ids from the seat's hand that make up the packed play (lowest suit first)."""
         assert contains(self.packed[seat], packed)

@@ -21,41 +21,38 @@ from .game import Game
 from .games import UnknownGame, find_game, games
 from .replayer import Replay, Visitor, walk
 from .rows import rows_of
+from .words import ShownWords, shown_of
 from .verdicts import Code, Violation
 
 SUIT_SYMBOL = "♠♥♦♣"
 SUIT_STYLE = ("bold", "bold red", "bold red", "bold")
+#: the words every game shares in the view; a game's own (its acts, events, outcome values) are
+#: its ``words.Shown.words`` (:func:`view_words` joins them)
 WORDS = {
     "en": {"lang": "en", "seat": "seat", "bottom": "bottom", "pass": "pass", "plays": "plays", "trick": "trick won by",
            "out": "out", "result": "result", "scores": "scores", "coins": "coins", "multiplier": "multiplier",
-           "landlord": "landlord", "farmer": "farmer", "hidden": "cards hidden", "left": "left",
-           "bid_yes": "calls the landlord", "bid_no": "declines", "grab_yes": "grabs", "grab_no": "does not grab",
-           "show": "shows its cards", "peek": "peeks at the bottom", "escape": "escapes", "becomes": "becomes landlord",
-           "redeal": "everybody declined: redeal", "violation": "VIOLATION", "winner": "winner", "let_go": "let-go",
-           "xiqian": "喜钱 bonus", "team": "team", "level": "level",
+           "hidden": "cards hidden", "left": "left", "escape": "escapes",
+           "violation": "VIOLATION", "winner": "winner", "team": "team", "level": "level",
            "wild": "wild", "held_by": "{card} is held by {who}", "in_bottom": "{card} is in the bottom",
-           "played": "{card} was played already", "nowhere": "{card} is in no hand", "tribute": "pays tribute",
-           "return": "returns", "resist": "resists tribute", "base": "base", "coef": "coef", "fee": "fee", "spring_kind": "spring / anti-spring", "spring": "spring", "anti_spring": "anti-spring",
+           "played": "{card} was played already", "nowhere": "{card} is in no hand",
+           "base": "base", "coef": "coef", "fee": "fee",
            "keys": "keys: space or enter next · b back · q quit", "step": "action {k} of {n}"},
     "zh": {"lang": "zh", "seat": "座位", "bottom": "底牌", "pass": "不出", "plays": "出", "trick": "本轮最大",
            "out": "出完", "result": "结果", "scores": "得分", "coins": "游戏币", "multiplier": "倍数",
-           "landlord": "地主", "farmer": "农民", "hidden": "手牌不可见", "left": "剩",
-           "bid_yes": "叫地主", "bid_no": "不叫", "grab_yes": "抢地主", "grab_no": "不抢",
-           "show": "明牌", "peek": "黄金眼", "escape": "逃跑", "becomes": "成为地主",
-           "redeal": "都不叫：重新发牌", "violation": "违规", "winner": "胜者", "let_go": "放走",
-           "xiqian": "喜钱", "team": "队", "level": "级牌",
+           "hidden": "手牌不可见", "left": "剩", "escape": "逃跑",
+           "violation": "违规", "winner": "胜者", "team": "队", "level": "级牌",
            "wild": "逢人配", "held_by": "{card} 在 {who} 手中", "in_bottom": "{card} 在底牌中",
-           "played": "{card} 已经出过", "nowhere": "{card} 不在任何人手中", "tribute": "进贡", "return": "还贡", "resist": "抗贡",
-           "spring_kind": "春天/反春", "spring": "春天", "anti_spring": "反春",
+           "played": "{card} 已经出过", "nowhere": "{card} 不在任何人手中",
            "base": "底分", "coef": "系数", "fee": "台费",
            "keys": "按键：空格或回车 下一步 · b 后退 · q 退出", "step": "第 {k} 步，共 {n} 步"},
 }
-#: what each verdict code means, for people reading Chinese (the message itself: :data:`ZH_MESSAGES`)
-CODE_ZH = {
+#: what each verdict code means, for people reading Chinese (the message itself: :data:`ZH_MESSAGES`):
+#: the codes every game can meet; a game's own codes are its ``Shown.zh_codes`` (:func:`code_words`)
+_CODE_ZH = {
     "bad_record": "记录格式不对", "bad_card": "不是一张牌", "unknown_game": "未知的玩法", "bad_deal": "发牌不对",
     "out_of_turn": "没轮到该座位", "not_in_hand": "出了手里没有的牌", "invalid_combo": "不是合法牌型",
     "does_not_beat": "没有大过上一手", "cannot_pass": "此时不能不出", "must_play": "有牌能大必须出",
-    "first_play": "首出不符合规则", "bad_bid": "叫抢地主不合规则", "bad_tribute": "进贡或还贡不合规则",
+    "first_play": "首出不符合规则",
     "bad_match": "与整场比赛的记录不符", "after_end": "牌局已结束", "incomplete": "记录不完整",
     "result_mismatch": "记录的结果与复盘不符", "duplicate_id": "重复的牌局编号", "engine_error": "引擎内部错误",
 }
@@ -69,9 +66,10 @@ CODE_ZH = {
 #: hold"), ``key`` a field of the result, ``expected`` what a field should hold and ``got`` what it
 #: held (the record checks, replay/record.py, and the params); a message matching none stays as the
 #: engine wrote it. Record field names, params names, game and variant names, act names and JSON
-#: words stay as the record spells them.
+#: words stay as the record spells them. These are the messages of the walk, the records and the
+#: shared table; each game's own follow them (its ``Shown.zh_messages``): ``ZH_MESSAGES`` is the whole table.
 _FIELD = r'(?:field "(?P<field>[^"]*)": )?'
-ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in (
+_ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in (
     (r"seat (\d+) does not hold (?P<cards>\S+)", "座位 {0} 手里没有 {cards}"),
     (r"seat (\d+) was dealt (-?\d+) cards, expected (-?\d+)", "座位 {0} 发到 {1} 张牌，应为 {2} 张"),
     (r"(\d+) bottom cards, expected (-?\d+)", "底牌 {0} 张，应为 {1} 张"),
@@ -84,8 +82,6 @@ ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in
      "座位 {0} 手里有大过上一手的牌却不出（有出必出）"),
     (r"seat (\d+) tried to (?P<what>\w+), but it is seat (\d+)'s turn", "座位 {0} {what}，但轮到座位 {2}"),
     (r"seat (\d+) tried to (?P<what>\w+) during (?P<phase>\w+)", "座位 {0} 在{phase}阶段{what}"),
-    (r"seat (\d+) bid, but it is seat (\d+)'s turn to bid", "座位 {0} 叫地主，但轮到座位 {1} 叫"),
-    (r"seat (\d+) grabbed, but it is seat (\d+)'s turn", "座位 {0} 抢地主，但轮到座位 {1}"),
     (r"(?P<cards>.+) \((?P<desc>.+)\) does not beat (?P<desc2>.+)", "{cards}（{desc}）没有大过上一手（{desc2}）"),
     (r"(?P<cards>.+) is no combination of (?P<game>\S+)", "{cards} 不是 {game} 的合法牌型"),
     (r"(?P<cards1>.+) cannot be the declared (?P<kind>\w+) (?P<rank>\S+) in (?P<game>\S+)",
@@ -107,55 +103,6 @@ ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in
     (r"the first play must contain (?P<cards>\S+)", "首出必须包含 {cards}"),
     (r"the first play belongs to seat (\d+) \((?P<rule>.+)\), not seat (\d+)", "首出应由座位 {0}（{rule}），不是座位 {2}"),
     (r"not a card: (.+)", "不是一张牌：{0}"),
-    (r"both copies of (?P<cards1>\S+) were dealt to seats \[(?P<seats>[\d, ]*)\]: the record must name the leader",
-     "两张 {cards1} 分别发给了座位 {seats}：记录必须写明首出座位"),
-    (r"the leader, seat (\d+), was not dealt the drawn card (?P<cards1>\S+)", "首出的座位 {0} 没有发到翻出的牌 {cards1}"),
-    (r"seat (\d+) bid during (?P<phase>\w+); calling is over", "座位 {0} 在{phase}阶段叫地主，叫地主已经结束"),
-    (r"seat (\d+) grabbed during (?P<phase>\w+); there is no grab turn now", "座位 {0} 在{phase}阶段抢地主，现在不能抢"),
-    (r"seat (\d+) already showed its cards", "座位 {0} 已经明牌"),
-    (r"seat (\d+) used 黄金眼 \(peek\) after bidding; it is only allowed while bidding",
-     "座位 {0} 叫地主结束后用了黄金眼，只能在叫地主时用"),
-    (r"seat (\d+) used 黄金眼 \(peek\) a (\d+)rd time; at most (\d+) per hand", "座位 {0} 第 {1} 次用黄金眼，每局最多 {2} 次"),
-    (r"a show before bidding has factor 5, 4 or 3 \(明牌开始 / 发牌明牌\), not (-?\d+)",
-     "叫地主前明牌是 ×5、×4 或 ×3（明牌开始 / 发牌明牌），不是 ×{0}"),
-    (r"after the deal only the landlord \(seat (\d+)\) may show, not seat (\d+)",
-     "叫完地主后只有地主（座位 {0}）可以明牌，座位 {1} 不能"),
-    (r"the landlord's show after taking the bottom has factor 2, not (-?\d+)", "地主拿底牌后明牌是 ×2，不是 ×{0}"),
-    (r"seat (\d+) showed (?P<when>during bidding|after the first play); shows are made before bidding "
-     r"\(×5, ×4, ×3\) or by the landlord before the first play \(×2\)",
-     "座位 {0} {when}明牌；明牌只能在叫地主前（×5、×4、×3），或由地主在首出前（×2）"),
-    (r"seat (\d+) already paid its tribute", "座位 {0} 已经进贡过"),
-    (r"seat (\d+) already returned a card to seat (\d+)", "座位 {0} 已经还贡给座位 {1}"),
-    (r"seat (\d+) gave to seat (\d+), its own team", "座位 {0} 进贡给了本队的座位 {1}"),
-    (r"seat (\d+) returns a card to seat (\d+), which paid it no tribute", "座位 {0} 还贡给座位 {1}，但座位 {1} 没有向它进贡"),
-    (r"seat (\d+) already received a tribute", "座位 {0} 已经收到进贡"),
-    (r"(?P<game>\S+) has no tribute", "{game} 没有进贡"),
-    (r"(?P<what>\w+) after the play began", "出牌开始后又有{what}"),
-    (r"seat (\d+) does not pay tribute this hand \(the previous hand makes (?P<seats>[\d and]+) pay\)",
-     "座位 {0} 这局不进贡（按上一局，由座位 {seats} 进贡）"),
-    (r"the tribute was resisted \(抗贡\) already", "已经抗贡了"),
-    (r"resisting \(抗贡\) after a tribute was paid", "已经进贡后又抗贡"),
-    (r"resisting \(抗贡\) needs both big jokers in the givers' hands", "抗贡需要进贡方手里有两张大王"),
-    (r"a tribute after the tribute was resisted \(抗贡\)", "已经抗贡后又进贡"),
-    (r"(?P<givers>seats? [\d and]+ holds?) both big jokers: no tribute is paid, the tribute is resisted \(抗贡\)",
-     "{givers}两张大王：不进贡，抗贡"),
-    (r"(?P<givers>seats? [\d and]+ holds?) both big jokers: the record says resist \(抗贡\) before the play",
-     "{givers}两张大王：记录应在出牌前写明抗贡"),
-    (r"tribute goes to (?P<seats>[\d or]+), not seat (\d+)", "进贡应给座位 {seats}，不是座位 {1}"),
-    (r"a tribute is the giver's highest card \(never a wild heart\); (?P<cards1>\S+) is not",
-     "进贡必须是进贡者最大的牌（不能是逢人配）；{cards1} 不是"),
-    (r"the card returned is of rank 10 or lower and not a level card; (?P<cards1>\S+) is not",
-     "还贡的牌必须是 10 或更小、且不是级牌；{cards1} 不是"),
-    (r"the play began before seat\(s\) (?P<seats>[\d and]+) paid tribute", "座位 {seats} 进贡之前就开始出牌了"),
-    (r"(\d+) tributes but (\d+) returns", "进贡 {0} 次，但还贡 {1} 次"),
-    (r"after 双下 the larger tribute goes to the first place, seat (\d+)", "双下时较大的进贡给头游，即座位 {0}"),
-    (r"the match (.+) was already over: team (\d+) won it at level A \(过A\)", "比赛 {0} 已经结束：队 {1} 已过A"),
-    (r"the first hand of a match is played at level 2 with both teams at 2, not level (?P<rank>\S+) with levels (?P<levels>.+)",
-     "比赛的第一局打 2，两队都在 2，不是打 {rank}、两队在 {levels}"),
-    (r"levels (?P<levels>.+) do not follow from the previous hand, which ended at (?P<levels2>.+)",
-     "两队的级牌 {levels} 与上一局的结果 {levels2} 不符"),
-    (r"this hand is played at level (?P<rank>\S+), but the team that won the previous hand is at (?P<rank2>\S+)",
-     "这局打 {rank}，但上一局赢的队在 {rank2}"),
     (r"'(?P<what>\w+)' is not an act of (?P<game>.+)", "{what}（'{0}'）不是 {game} 的动作"),
     (_FIELD + r"unknown game (?P<name>.+) \(known: (?P<known>.+)\)", "{where}未知的玩法 {name}（可用：{known}）"),
     (_FIELD + r"unknown variant (?P<name>.+) of (?P<game>\S+) \(known: (?P<known>.+)\)",
@@ -167,27 +114,79 @@ ZH_MESSAGES: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in
     (_FIELD + r"expected (?P<expected>.+), got (?P<got>.+)", "{where}应为{expected}，实际为 {got}"),
 )]
 #: the table's phases, in the words of the messages above
-ZH_PHASES = {"bidding": "叫地主", "grabbing": "抢地主", "calling": "叫地主", "play": "出牌", "tribute": "进贡",
-             "over": "结束"}
-ZH_ACTS = {"play": "出牌", "pass": "不出", "bid": "叫地主", "grab": "抢地主", "show": "明牌", "tribute": "进贡",
-           "return": "还贡", "resist": "抗贡", "escape": "逃跑", "peek": "看底牌"}
-#: the moments of a show (Dou Dizhu)
-ZH_WHEN = {"during bidding": "在叫地主时", "after the first play": "在首出之后"}
-#: the games' opening rules (Table.opening_rule), in Chinese
-ZH_RULES = {"the landlord leads the first trick": "地主先出",
-            "the recorded leader, the seat that gave the larger tribute, or the previous first place":
-                "记录的首出座位、进贡较大的座位或上一局的头游",
-            "the holder of the drawn card leads": "翻出的牌在谁手里谁先出", "the opening rule": "首出规则"}
-#: the fields of a result (result_mismatch), in Chinese
-ZH_RESULT = {"order": "出完顺序", "landlord": "地主", "multiplier": "倍数", "spring": "春天", "spring_kind": "春天/反春",
-             "scores": "得分", "coins": "游戏币", "redeal": "重新发牌", "levels": "级牌", "levels_after": "之后的级牌",
-             "level": "级牌", "upgrade": "升级", "kou": "扣数", "stars": "星数", "winning_team": "赢的队",
-             "double_down": "双下", "escape": "逃跑", "grabs": "抢地主次数", "let_go": "放走", "let_goes": "放走",
-             "show_factor": "明牌倍数", "xiqian": "喜钱", "xiqian_bombs": "喜钱炸弹", "match_over": "比赛结束"}
-#: values the engine writes in Python's words, and Shuangkou's kou, in Chinese (JSON's words for the constants)
-ZH_VALUES = {"None": "null", "True": "true", "False": "false", "'double'": "双扣", "'single'": "单扣", "'flat'": "平扣",
-             "list": "列表", "dict": "对象", "str": "字符串", "int": "整数", "float": "数", "bool": "true 或 false",
-             "NoneType": "null"}
+_ZH_PHASES = {"play": "出牌", "over": "结束"}
+_ZH_ACTS = {"play": "出牌", "pass": "不出", "escape": "逃跑"}
+#: the shared opening rule (Table.opening_rule), in Chinese (a game's own: its ``Shown.zh_rules``)
+_ZH_RULES = {"the opening rule": "首出规则"}
+#: the fields of a result (result_mismatch) every game has, in Chinese
+_ZH_RESULT = {"order": "出完顺序", "multiplier": "倍数", "scores": "得分", "coins": "游戏币", "escape": "逃跑"}
+#: values the engine writes in Python's words, in Chinese (JSON's words for the constants)
+_ZH_VALUES = {"None": "null", "True": "true", "False": "false",
+              "list": "列表", "dict": "对象", "str": "字符串", "int": "整数", "float": "数", "bool": "true 或 false",
+              "NoneType": "null"}
+
+
+class _Zh:
+    """The Chinese of the engine's words: the shared tables above joined with every
+    registered game's own (its ``words.Shown``), made once per registry (a message names
+    no game, so every game's words may be needed)."""
+
+    def __init__(self, shown: list[type[ShownWords]]):
+        def joined(shared: dict[str, str], part: str) -> dict[str, str]:
+            out = dict(shared)
+            for sw in shown:
+                out.update(getattr(sw, part))
+            return out
+
+        #: verdict code -> what it means
+        self.codes = joined(_CODE_ZH, "zh_codes")
+        #: the table's phases, the acts, the moments of an act, the opening rules, the fields
+        #: of a result and the values it holds, in the words of the messages
+        self.phases = joined(_ZH_PHASES, "zh_phases")
+        self.acts = joined(_ZH_ACTS, "zh_acts")
+        self.when: dict[str, str] = joined({}, "zh_when")
+        self.rules = joined(_ZH_RULES, "zh_rules")
+        self.result = joined(_ZH_RESULT, "zh_result")
+        self.values = joined(_ZH_VALUES, "zh_values")
+        self.messages = _ZH_MESSAGES + [(re.compile(p), t) for sw in shown for p, t in sw.zh_messages]
+
+
+_zh_kept: list[tuple[tuple[int, ...], _Zh]] = []
+
+
+def zh() -> _Zh:
+    """The Chinese tables of every registered game (:class:`_Zh`), made again when the registry changes."""
+    registered = games()
+    key = tuple(id(g) for g in registered)
+    if not _zh_kept or _zh_kept[0][0] != key:
+        _zh_kept[:] = [(key, _Zh([shown_of(g) for g in registered]))]
+    return _zh_kept[0][1]
+
+
+def __getattr__(name: str) -> Any:
+    """``CODE_ZH``, ``ZH_MESSAGES``, ``ZH_ACTS``, ...: the whole tables, every registered game's joined (:func:`zh`)."""
+    part = {"CODE_ZH": "codes", "ZH_MESSAGES": "messages", "ZH_ACTS": "acts", "ZH_PHASES": "phases", "ZH_WHEN": "when",
+            "ZH_RULES": "rules", "ZH_RESULT": "result", "ZH_VALUES": "values"}.get(name)
+    if part is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(zh(), part)
+
+
+def code_words(code: str) -> str:
+    """What the verdict *code* means, in Chinese ("" for a code without words)."""
+    return zh().codes.get(code, "")
+
+
+def view_words(game: Game | None, lang: str) -> dict[str, str]:
+    """The view's words in *lang* for a hand of *game*: the shared :data:`WORDS`, then every
+    registered game's own (its ``Shown.words``: an act a record holds that its game does not
+    know is named as the game that has it names it), *game*'s last."""
+    words = dict(WORDS[lang])
+    for g in [*games(), game]:
+        words.update(shown_of(g).words.get(lang, {}))
+    return words
+
+
 #: what a field should hold (the record checks and the params), in Chinese: (pattern, template)
 ZH_EXPECTED: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in (
     (r"a string", "字符串"), (r"an integer", "整数"), (r"a list", "列表"), (r"an object", "对象"),
@@ -224,7 +223,7 @@ def _expected_words(text: str) -> str:
 
 def _value_words(text: str) -> str:
     """A value as the engine wrote it (Python's repr), in Chinese where it has words."""
-    return ZH_VALUES.get(text) or re.sub(r"^'(\d+) lists'$", r"\1 组", text)
+    return zh().values.get(text) or re.sub(r"^'(\d+) lists'$", r"\1 组", text)
 
 
 def _seats_words(text: str) -> str:
@@ -233,7 +232,7 @@ def _seats_words(text: str) -> str:
 
 
 def _rule_words(text: str) -> str:
-    return ZH_RULES.get(text) or re.sub(r"^the holder of (\S+) leads$", lambda m: f"{token_words(m[1], 'zh')} 在谁手里谁先出", text)
+    return zh().rules.get(text) or re.sub(r"^the holder of (\S+) leads$", lambda m: f"{token_words(m[1], 'zh')} 在谁手里谁先出", text)
 
 
 def _levels_words(text: str) -> str:
@@ -243,8 +242,8 @@ def _levels_words(text: str) -> str:
 
 
 def _game_words(text: str) -> str:
-    """A game's English title (``Dou Dizhu``) or name (``paodekuai``, ``guandan/standard``) in Chinese:
-    its Chinese title (the variant as the record spells it)."""
+    """A game's English title or name (``NAME/VARIANT`` too) in Chinese: its Chinese title
+    (the variant as the record spells it)."""
     name, slash, variant = text.partition("/")
     for g in games():
         if name in (g.title, g.name):
@@ -258,7 +257,7 @@ def message_words(message: str, lang: str, kinds: Mapping[str, str] | None = Non
     >>> message_words("seat 0 does not hold Td", "zh"), message_words("seat 0 does not hold Td", "en")
     ('座位 0 手里没有 10♦', 'seat 0 does not hold 10♦')
     """
-    for pattern, template in ZH_MESSAGES:
+    for pattern, template in zh().messages:
         m = pattern.fullmatch(message)
         if m is None:
             continue
@@ -293,9 +292,9 @@ def message_words(message: str, lang: str, kinds: Mapping[str, str] | None = Non
 
 #: how the named groups of :data:`ZH_MESSAGES` are put in Chinese (those not here: as written)
 _WORDS_OF: dict[str, Callable[[str], str]] = {
-    "what": lambda v: ZH_ACTS.get(v, v), "phase": lambda v: ZH_PHASES.get(v, v), "when": lambda v: ZH_WHEN.get(v, v),
+    "what": lambda v: zh().acts.get(v, v), "phase": lambda v: zh().phases.get(v, v), "when": lambda v: zh().when.get(v, v),
     "rule": _rule_words, "game": _game_words, "seats": _seats_words, "expected": _expected_words,
-    "key": lambda v: ZH_RESULT.get(v, v), "levels": _levels_words, "levels2": _levels_words,
+    "key": lambda v: zh().result.get(v, v), "levels": _levels_words, "levels2": _levels_words,
     "givers": lambda v: "座位 " + _seats_words(re.sub(r"^seats? | holds?$", "", v)) + " 有",
 }
 
@@ -345,8 +344,8 @@ def token_words(tokens: object, lang: str = "en") -> str:
 
 def cards_text(cards: list[int], lang: str = "en", wild: int | None = None,
                strength: Callable[[int], int] | None = None) -> Text:
-    """Cards high to low (by *strength*, the hand's own order, e.g. Guandan's level cards
-    high; the default rank order without it), suits in colour."""
+    """Cards high to low (by *strength*, the hand's own order, e.g. a level's cards high in a
+    game played at a level; the default rank order without it), suits in colour."""
     out = Text()
     strength = strength or RANK.__getitem__
     for k, c in enumerate(sorted(cards, key=lambda c: (-strength(c), SUIT[c]))):
@@ -377,6 +376,12 @@ def room_words(room: object, w: dict) -> str:
     return " ".join(([str(name)] if name is not None else []) + [f"{w.get(k, k)} {v}" for k, v in rest.items()])
 
 
+def role_words(game: Game | None, role: str, lang: str) -> str:
+    """A seat's role (as the game's rows name it) in *lang*: the name itself in English, its
+    Chinese from the game's declaration (:attr:`replay.game.Game.roles`)."""
+    return (game.roles.get(role, role) if game is not None else role) if lang == "zh" else role
+
+
 def kind_name(kinds: Mapping[str, str], kind: str, lang: str) -> str:
     """A combination kind for people: its Chinese name (the game module's ``KINDS``) in
     Chinese, both names in English."""
@@ -386,7 +391,7 @@ def kind_name(kinds: Mapping[str, str], kind: str, lang: str) -> str:
 
 
 def level_text(table, game, w: dict, lang: str) -> Text | None:
-    """The level being played and its wild card, for games played at a level (Guandan)."""
+    """The level being played and its wild card, for games played at a level."""
     level = getattr(table, "level", None)
     if level is None or not game.levels:
         return None
@@ -420,8 +425,9 @@ class _View(Visitor):
                  marks: Mapping[int, str] | None = None):
         self.record, self.seat, self.lang, self.partial, self.marks = record, seat, lang, partial, marks
         self.screen = _Unwrapped(console)
-        self.w = w = WORDS[lang]
         self.game = game = known_game(record["game"])
+        self.shown_words = shown_of(game)
+        self.w = w = view_words(game, lang)
         self.players = record["players"]
         title = Text(f"{record['id']} · " + (f"{game.title_zh} " if game else "") + f"{record['game']}/{record['variant']}",
                      style="bold")
@@ -461,7 +467,7 @@ class _View(Visitor):
         if team is not None:
             return f"{self.w['team']} {team}"
         r = rows_of(self.table.rules).seat_role(self.table, s)
-        return "" if r is None else self.w.get(r, r)
+        return "" if r is None else role_words(self.game, r, self.lang)
 
     def name(self, s: int) -> str:  # a long name cut, as the page and the report cut it
         return f"{s} {clip(str(self.players[s]))}"
@@ -479,10 +485,9 @@ class _View(Visitor):
                 line.append(f"[{table.left[s]} {w['hidden']}]", style="dim")
             screen.print(line)
         if self.record.get("bottom") is not None:
-            landlord = getattr(table, "landlord", None)
             bottom = [CARD_OF[t] for t in self.record["bottom"]]
             line = Text(f"  {w['bottom']}: ")
-            if seat is None or landlord is not None:
+            if seat is None or self.shown_words.declarer(table) is not None:  # the bottom taken: open
                 line.append_text(cards_text(bottom, lang))
             else:
                 line.append(f"[3 {w['hidden']}]", style="dim")
@@ -501,11 +506,12 @@ class _View(Visitor):
         act, s = action["act"], action["seat"]
         line = Text(f"{i:>3}  {name(s):<12} ", style="")
         if v is not None:
-            line.append(_action_words(action, w), style="bold red")
+            line.append(_action_words(action, w, self.game), style="bold red")
             screen.print(line)
             self.show(v)
             if v.code == Code.NOT_IN_HAND and self.held is not None:
-                for note in _holders(action, self.held, s, table, self.record, w, name, self.card_words):
+                for note in _holders(action, self.held, s, table, self.record, w, name, self.card_words,
+                                     self.shown_words.declarer(table) is not None):
                     screen.print(Text(f"       {note}", style="red"))
             return
         if act == "play":
@@ -516,16 +522,17 @@ class _View(Visitor):
             line.append_text(cards_text(ids, lang, self.wild, table.strength))
             line.append(f"   ({w['left']} {table.left[s]})", style="dim")
         else:
-            line.append(_action_words(action, w), style="dim" if act == "pass" else "")
+            line.append(_action_words(action, w, self.game), style="dim" if act == "pass" else "")
         screen.print(line)
         marks = self.marks
         if marks and i in marks:
             screen.print(Text(f"       {marks[i]}", style="bold yellow" if "⚠" in marks[i] else "bold white on red"))
         causes = []
         for e in table.events[self.n_events:]:
-            words = _event_words(e, w, name, kinds, lang)
+            words = _event_words(e, w, name, kinds, lang, self.game)
             if words:
-                screen.print(Text(f"       {words}", style="bold magenta" if e.kind in ("bomb", "rocket", "xiqian") else "magenta"))
+                bold = e.kind in ("bomb", "rocket") or e.kind in self.shown_words.highlighted
+                screen.print(Text(f"       {words}", style="bold magenta" if bold else "magenta"))
             if e.kind == "show" and e.seat is not None:
                 self.shown.add(e.seat)
             if e.kind in kinds:
@@ -533,13 +540,13 @@ class _View(Visitor):
         mult = self.mult
         now = table.multiplier_now()
         if now is not None and mult is not None and now != mult:
-            cause = ", ".join(causes) or _action_words(action, w)
+            cause = ", ".join(causes) or _action_words(action, w, self.game)
             screen.print(Text(f"       {w['multiplier']} {mult} → {now} ({cause})", style="bold yellow"))
         mult = now if now is not None else mult
         if self.before_phase != "play" and table.phase == "play" and (i > 0 or act not in ("play", "pass")):
-            landlord = getattr(table, "landlord", None)
-            if landlord is not None:
-                screen.print(Text(f"       {name(landlord)} {w['becomes']}", style="bold cyan"))
+            declarer = self.shown_words.declarer(table)
+            if declarer is not None:  # the bidding gave a seat its role: "becomes <role>"
+                screen.print(Text(f"       {name(declarer)} {w['becomes']}", style="bold cyan"))
                 mult = table.multiplier_now()
                 if mult is not None:
                     screen.print(Text(f"       {w['multiplier']} {mult}", style="yellow"))
@@ -575,27 +582,30 @@ class _View(Visitor):
     def result(self, out: dict) -> None:
         """The settlement."""
         w, screen, name, role = self.w, self.screen, self.name, self.role
-        last_step = end_multiplier(out, self.mult, w)
+        last_step = end_multiplier(out, self.mult, w, self.shown_words.end_cause)
         if last_step:
             screen.print(Text(f"       {last_step}", style="bold yellow"))
         screen.print(Text(f"{w['result']}:", style="bold"))
         if out.get("order"):
             screen.print(f"  {w['winner']}: {name(out['order'][0])}" + (f" ({role(out['order'][0])})" if role(out['order'][0]) else ""))
-        for key in ("multiplier", "spring_kind", "let_go"):
+        shown = self.shown_words
+        for key in shown.result_lines:
             if out.get(key) is not None:
                 value = w.get(out[key], out[key]) if isinstance(out[key], str) else out[key]
                 screen.print(f"  {w.get(key, key)}: {value}")
-        for key in ("scores", "xiqian", "coins"):
+        for key in ("scores", *shown.seat_lines, "coins"):
             if out.get(key) is not None:
                 screen.print(f"  {w.get(key, key)}: " + "  ".join(f"{name(k)} {signed(x)}" for k, x in enumerate(out[key])))
 
 
-def end_multiplier(out: dict, mult: int | None, w: dict) -> str | None:
-    """The multiplier's last step, which only the end decides (Dou Dizhu's spring ×2), in words."""
+def end_multiplier(out: dict, mult: int | None, w: dict, field: str | None = None) -> str | None:
+    """The multiplier's last step, which only the end decides (a spring's ×2), in words: its
+    cause the outcome's *field* (the game's ``Shown.end_cause``), when it has one."""
     final = out.get("multiplier")
     if final is None or mult is None or final == mult:
         return None
-    cause = w.get(out.get("spring_kind") or "", out.get("spring_kind") or "")
+    named = (out.get(field) or "") if field else ""
+    cause = w.get(named, named)
     return f"{w['multiplier']} {mult} → {final}" + (f" ({cause})" if cause else "")
 
 
@@ -642,9 +652,10 @@ def _dealt(screen: _Unwrapped, record: dict, w: dict, lang: str) -> None:
         screen.print(line)
 
 
-def _holders(action: dict, held: list[int], seat: int, table, record: dict, w: dict, name, card_words) -> list[str]:
+def _holders(action: dict, held: list[int], seat: int, table, record: dict, w: dict, name, card_words,
+             taken: bool = False) -> list[str]:
     """Where each card of a play that *seat* did not hold is: another seat's hand, the
-    bottom (not taken yet) or already played."""
+    bottom (not *taken* yet) or already played."""
     from collections import Counter
 
     wanted = Counter(CARD_OF[t] for t in action.get("cards") or () if t in CARD_OF)
@@ -656,7 +667,7 @@ def _holders(action: dict, held: list[int], seat: int, table, record: dict, w: d
         bottom = {CARD_OF[t] for t in record.get("bottom") or () if t in CARD_OF}
         if others:
             notes.append(w["held_by"].format(card=card_words(c), who=", ".join(name(t) for t in others)))
-        elif c in bottom and getattr(table, "landlord", None) is None:
+        elif c in bottom and not taken:
             notes.append(w["in_bottom"].format(card=card_words(c)))
         elif held[c] or any(c in (CARD_OF.get(t) for t in a.get("cards") or ()) for a in record["actions"]):
             notes.append(w["played"].format(card=card_words(c)))
@@ -665,30 +676,32 @@ def _holders(action: dict, held: list[int], seat: int, table, record: dict, w: d
     return notes
 
 
-def _action_words(action: dict, w: dict) -> str:
+def _shown_all(game: Game | None) -> list[type[ShownWords]]:
+    """The views' words of *game*, then every registered game's (an act or event a record of
+    *game* holds that its game does not have is named as the game that has it names it)."""
+    return [shown_of(game)] + [shown_of(g) for g in games() if g is not game]
+
+
+def _action_words(action: dict, w: dict, game: Game | None = None) -> str:
     act = action["act"]
     if act == "play":
         return f"{w['plays']} {token_words(action['cards'], w['lang'])}"
-    if act == "bid":
-        return w["bid_yes"] if action["call"] else w["bid_no"]
-    if act == "grab":
-        return w["grab_yes"] if action["grab"] else w["grab_no"]
-    if act == "show":
-        return f"{w['show']} ×{action['factor']}"
-    if act in ("tribute", "return"):
-        return f"{w[act]} {token_words(action.get('card'), w['lang'])} → {w['seat']} {action.get('to')}"
+    if act != "pass":
+        for shown in _shown_all(game):
+            text = shown.act_text(action, w, lambda tokens: token_words(tokens, w["lang"]))
+            if text is not None:
+                return text
     return w.get(act, act)
 
 
-def _event_words(e, w: dict, name, kinds: Mapping[str, str] | None = None, lang: str = "en") -> str | None:
+def _event_words(e, w: dict, name, kinds: Mapping[str, str] | None = None, lang: str = "en",
+                 game: Game | None = None) -> str | None:
     if e.kind == "out":
         return f"{name(e.seat)} {w['out']} (#{e.data.get('place')})"
-    if e.kind == "redeal":
-        return w["redeal"]
-    if e.kind == "let_go":
-        return f"{w['let_go']}: {name(e.seat)} → {name(e.data['released'])}"
-    if e.kind == "xiqian":
-        return f"{w['xiqian']}: {name(e.seat)} +{e.data['received']:,}"
+    for shown in _shown_all(game):
+        text = shown.event_text(e, w, name)
+        if text is not None:
+            return text
     if e.kind in ("bomb", "rocket"):
         return "💣 " + ((kinds or {}).get(e.kind, e.kind) if lang == "zh" else e.kind)
     if e.kind == "escape":
@@ -701,7 +714,7 @@ def _violation(console: _Unwrapped, w: dict, v: Violation, kinds: Mapping[str, s
     code = str(v.code)
     if w["violation"] == "违规":
         where = f" 第 {v.action} 步" if v.action is not None else ""
-        code = f"{code}（{CODE_ZH.get(code, code)}）"
+        code = f"{code}（{zh().codes.get(code, code)}）"
     console.print(Text(f"  !! {w['violation']} {code}{where}: {message_words(v.message, w['lang'], kinds)}",
                        style="bold white on red"))
 

@@ -369,6 +369,13 @@ def test_chip_flow_reads_each_t_through_students_t_with_the_hands_met(monkeypatc
     assert test.effect == pytest.approx(3.699, abs=1e-3)  # as normal t's: 4.40 (p 5e-6), now p 1.1e-4
     assert (test.player, test.other, test.n) == ("D", "R", 25)
     assert test.evidence["t_giver"] == -3.575 and test.evidence["t_receiver"] == 5.225 and test.evidence["t_df"] == 24
+    assert "p_giver" not in test.evidence  # sides of two (farmers): what the giver loses the receiver's side wins
+    # every seat for itself (Paodekuai): the giver's t alone too, 2 x the smaller
+    alone = pl.DataFrame({"game": ["g"], "variant": ["v"], "side": ["seat 0"]})
+    (each,) = fraud.chip_flow(pl.DataFrame([row]), alone, eligible, 20)
+    p_giver = float(norm.sf(norm.isf(student.sf(3.575, 24))))
+    assert each.evidence["p_giver"] == float(f"{p_giver:.3g}")
+    assert each.p == pytest.approx(2 * min(norm.sf((z_r - z_d) / 2), p_giver))
     # many hands met: Student's t is the normal
     assert fraud._t_as_z(3.0, 10_000) == pytest.approx(3.0, abs=1e-3)
     assert fraud._t_as_z(-2.0, 5) == pytest.approx(-fraud._t_as_z(2.0, 5))

@@ -84,10 +84,14 @@ def table_digests(root: str) -> dict[str, tuple[int, str]]:
     """(rows, sha256 of the rows in order) of each audit table of the dataset *root*."""
     import pyarrow.dataset as ds
 
+    from paipu.replay.decisions import SHARING_COLUMNS
+
     out = {}
     for name in ("verdicts", "plays", "outcomes", "seats", "decisions"):
-        rows = sorted(json.dumps(row, sort_keys=True, ensure_ascii=False, default=str)
-                      for row in ds.dataset(f"{root}/{name}", partitioning="hive").to_table().to_pylist())
+        table = ds.dataset(f"{root}/{name}", partitioning="hive").to_table()
+        if name == "decisions":  # the columns added since keep the older ones' values: digested as before
+            table = table.drop_columns(list(SHARING_COLUMNS))
+        rows = sorted(json.dumps(row, sort_keys=True, ensure_ascii=False, default=str) for row in table.to_pylist())
         out[name] = (len(rows), hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16])
     return out
 

@@ -46,6 +46,7 @@ def test_frames_of_the_handmade_hand():
     assert frames[-1]["notes"][-1]["en"] == "multiplier 4 → 8 (spring)"
     assert frames[3]["landlord"] == 0 and frames[2]["landlord"] is None
     assert frames[3]["left"] == [20, 17, 17]
+    assert frames[4]["act"]["en"] == "seat 0 张三 plays straight to A" and frames[-1]["hands"][0] == []
     bomb = frames[7]
     assert bomb["bomb"] and bomb["cards"] == ["2s", "2h", "2d", "2c"]
     assert [n["kind"] for n in bomb["notes"]] == ["bomb", "mult"]

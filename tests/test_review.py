@@ -102,6 +102,25 @@ def test_rows_are_flat_and_json_is_plain():
                            "mean_loss": 0.0, "mistakes": 0, "blunders": 0}]
 
 
+def test_the_review_document_is_its_typed_dicts():
+    """``HandReview.to_json`` is typed (``HandReviewJson`` and its parts, checked by mypy):
+    the document holds exactly the keys the types declare, in their order."""
+    from typing import get_type_hints
+
+    from paipu.replay.review import DecisionJson, HandReviewJson, OptionJson, SeatJson, ThresholdsJson, ValueJson
+
+    j = review_hand(handmade(), seats=[1], samples=8, budget_ms=None).to_json()
+    assert list(j) == list(get_type_hints(HandReviewJson))
+    assert list(j["thresholds"]) == list(get_type_hints(ThresholdsJson))
+    assert [list(s) for s in j["seats"]] == [list(get_type_hints(SeatJson))]
+    assert [d["index"] for d in j["decisions"]] == [1, 10]  # the farmer 李四: a grab and a pass
+    for d in j["decisions"]:
+        assert list(d) == list(get_type_hints(DecisionJson))
+        for o in d["options_valued"]:
+            assert list(o) == list(get_type_hints(OptionJson))
+            assert list(o["win"]) == list(get_type_hints(ValueJson))
+
+
 def test_one_deal_gives_no_standard_error_and_json_has_no_nan():
     import json
 

@@ -260,3 +260,57 @@ def test_each_game_compares_the_figures_it_declares(monkeypatch):
     monkeypatch.setattr(compare, "find_game", lambda name: odd)
     with pytest.raises(ValueError, match=r"^guandan: report\['figures'\] names nope, which neither compare.sql"):
         compare.figures_of("guandan")
+
+
+def test_the_display_modules_name_no_game():
+    """The terminal view, the page and the review for people (replay/view.py, html.py,
+    review_view.py and the page's templates) name no built-in game and no game's role: each
+    game's words and display particulars are its package's ``words.Shown``.
+
+    The words: each built-in game's registry name, English and Chinese titles and aliases
+    (``ddz``, ``斗地主``, ``鬥地主``, ``gd`` ...), and its roles in both languages (``Game.roles``:
+    landlord, farmer, 地主, 农民, also inside 叫地主), matched as :func:`named_in` matches (an
+    English word whole, its plural too; a Chinese one anywhere). Unlike the analysis side's
+    :func:`game_words`, a game's terms (spring, tribute, kou, 喜钱 ...) are not in the list:
+    they name no game, and the views say them where any game's outcome or event holds them
+    (the page's 喜钱 column, the settlement's spring)."""
+    from importlib.resources import files
+
+    from paipu.replay.games import BUILTIN, find_game
+
+    words = set()
+    for name in BUILTIN:
+        g = find_game(name)
+        words |= {g.name, g.title, g.title_zh, *g.aliases, *g.roles, *g.roles.values()}
+    assert {"doudizhu", "Dou Dizhu", "斗地主", "ddz", "dou_dizhu", "paodekuai", "跑得快", "guandan", "掼蛋", "shuangkou",
+            "双扣", "landlord", "farmer", "地主", "农民"} <= words
+    replay = files("paipu.replay")
+    shown = [replay / "view.py", replay / "html.py", replay / "review_view.py"]
+    shown += sorted((f for f in (replay / "templates").iterdir() if f.is_file()), key=lambda f: f.name)
+    assert len(shown) >= 5
+    named = {f.name: found for f in shown if (found := named_in(f.read_text(encoding="utf-8"), words))}
+    assert not named, f"display modules naming a game: {named}"
+
+
+def test_the_toy_game_replays_with_the_shared_words(tmp_path):
+    """A game that declares no words of its own (no ``Shown``) replays in the terminal and on
+    the page with the defaults: no role, no bottom, the settlement's shared fields."""
+    src = tmp_path / "toy.jsonl"
+    src.write_text(json.dumps(hand("toy-a", WON), ensure_ascii=False) + "\n", encoding="utf-8")
+    cwd = str(tmp_path)
+    r = paipu("replay", "toy.jsonl", "--hand", "toy-a", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "toy-a · 比大小 toy/plain"
+    assert lines[1].split() == ["seat", "0", "甲", "7♠", "7♥", "7♦", "6♠", "5♠", "5♥", "4♠", "3♠", "3♥", "3♦"]  # no role
+    assert lines[3] == "  0  0 甲          plays pair 对子  3♠ 3♥   (left 8)"
+    assert lines[-3:] == ["result:", "  winner: 1 <b>乙</b>", "  scores: 0 甲 -2  1 <b>乙</b> +2"]
+    r = paipu("replay", "toy.jsonl", "--hand", "toy-a", "--lang", "zh", "--html", "toy.html", cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "toy.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r"<script type='application/json' id='hand-data'>(.*?)</script>", page, re.S)[1])
+    assert data["game"] == "toy" and data["game_zh"] == "比大小" and data["bottom"] is None and data["teams"] is None
+    assert "role" in data["ui"]["en"] and "landlord" not in data["ui"]["en"]
+    assert all("landlord" not in f for f in data["frames"]) and len(data["frames"]) == 19
+    assert data["result"]["fields"] == [] and [s["score"] for s in data["result"]["seats"]] == [-2, 2]
+    assert data["frames"][-1]["act"]["zh"] == "座位 1 <b>乙</b> 出 单张 6"

@@ -21,6 +21,7 @@ import polars as pl
 
 from .. import inference
 from ..queries import connect, frame, sql_text
+from . import share
 
 SQL_DIR = Path(__file__).with_name("sql")
 #: half-width (seconds) of the time window that says who was available to sit with a player
@@ -43,7 +44,7 @@ BOT_SIGNS = 3
 MIN_SOFT, MIN_FLOW = 10, 20
 #: least hands as opponents for chip flow's stake reading (a dumper met at chance shares ~10)
 MIN_STAKE = 8
-KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing")
+KINDS = ("co_seating", "soft_play", "feeding", "chip_flow", "bot_timing", "card_sharing")
 #: the watch list: tests not flagged with q at most this, or whose p times the tests of the
 #: run (K kinds x m of its kind) is at most 1: fewer than one test that strong is expected by
 #: chance in the whole run (strong evidence, not yet significant)
@@ -785,13 +786,17 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
     (:func:`pair_effects`: skill is not fraud); results are shares of what each hand
     moved, so rooms and multipliers do not dominate. z = (t_receiver - t_giver) / 2: in a
     zero-sum hand the two move together, so their mean, not their √2-scaled sum, is
-    standard normal at worst.
+    standard normal at worst. Where every seat plays for itself (no side of two), what a giver
+    throws may go to a third seat: there p = 2 · the smaller of that and the giver's t
+    alone (``p_giver``).
 
     With *stakes* (``pair_net.sql``, pairs met at least MIN_STAKE times), the stake
     readings too (:func:`stake_flow`): the points that flowed, and the giver's raises lost
     to the receiver. A pair with both gets p = 2 · the smaller (Bonferroni over the two);
     a pair met too few times for the share reading has the stake readings alone."""
     zs = pair_effects(presence_fit(seats, min_pair))
+    alone = set() if seats.is_empty() else {
+        (g, v) for (g, v), part in seats.group_by(["game", "variant"]) if part["side"].str.starts_with("seat ").all()}
     stake = {} if stakes is None else {(r["game"], r["variant"], r["d"], r["r"]): r
                                        for r in stakes.iter_rows(named=True)}
     tests = []
@@ -808,7 +813,11 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         # t, so that 20-odd heavy-tailed results do not pass for a normal mean
         df = max(int(r["n_with"]) - 1, 1)
         z = (_t_as_z(zr, df) - _t_as_z(zd, df)) / 2  # the mean: the two are correlated (zero-sum hands), not √2
-        p, extra = normal_upper(z), dict[str, object]()
+        # each for himself (no side of two): a third seat may take what is thrown, so that the giver
+        # loses far more at the receiver's table while the receiver gains little: the giver alone too
+        p_giver = normal_upper(-_t_as_z(zd, df))
+        p = min(1.0, 2 * min(normal_upper(z), p_giver)) if (game, variant) in alone else normal_upper(z)
+        extra = dict[str, object]()
         key = (game, variant, d, rcv)
         if key in stake:
             shared.add(key)
@@ -820,14 +829,15 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
             "receiver_result_with": round(r["r_mean_with"], 4), "receiver_result_elsewhere": _round(r["r_mean_other"]),
             "giver_hands_elsewhere": r["d_n_other"], "receiver_hands_elsewhere": r["r_n_other"],
             "share_flowed": round(r["flow"], 3), "coins_flowed": round(r["coins_flow"] or 0.0, 2),
-            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3), "t_df": df, **extra}))
+            "t_giver": round(float(zd), 3), "t_receiver": round(float(zr), 3), "t_df": df,
+            **({"p_giver": _sig(p_giver)} if (game, variant) in alone else {}), **extra}))
     for key, r in stake.items():
         game, variant, d, rcv = key
         if key in shared or (game, variant, d) not in eligible or (game, variant, rcv) not in eligible:
             continue
-        p_s, alone = stake_flow(r)
-        tests.append(Test("chip_flow", game, variant, d, rcv, p_s, alone["z_net"] or 0.0, r["n_with"],
-                          {"hands_as_opponents": r["n_with"], **alone}))
+        p_s, by_stake = stake_flow(r)
+        tests.append(Test("chip_flow", game, variant, d, rcv, p_s, by_stake["z_net"] or 0.0, r["n_with"],
+                          {"hands_as_opponents": r["n_with"], **by_stake}))
     return tests
 
 
@@ -912,6 +922,10 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
                            eligible, MIN_FLOW, _frame(con, "pair_net", {"min_pair": MIN_STAKE}))
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
+        con.execute(sql_text("share_chances", SQL_DIR))
+        share_counts = _frame(con, "share_counts", {})
+        tests += [Test("card_sharing", f.game, f.variant, f.player, f.other, f.p, f.effect, f.n, f.evidence)
+                  for f in share.card_sharing(share_counts, eligible)]
         for t, q in zip(tests, bh_by_kind(tests)):
             t.q = q
         watch_list(tests, alpha)
@@ -919,7 +933,8 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         for t in tests:
             if t.q > alpha and not t.watch:
                 break
-            t.hands = _telling(con, t, telling)
+            t.hands = share.telling(_frame(con, "telling_share", {"a": t.player, "b": t.other, "g": t.game}),
+                                    share_counts, t, telling) if t.kind == "card_sharing" else _telling(con, t, telling)
         return FraudResult(players.drop("regularity"), tests, alpha)
     finally:
         con.close()

@@ -31,6 +31,9 @@ SENTENCES = {
                  "in {receiver_hands_elsewhere} other hands; {share_flowed} hands' worth of the giver's losses "
                  "({coins_flowed} coins) went to the receiver; t {t_giver} (giver), {t_receiver} (receiver), "
                  "{t_df} degrees of freedom",
+    "card_sharing": "acted as a partner who sees the cards would on {hits} of {chances} chances ({rate}, 95% interval "
+                    "{ci95}) where the population's rates at the same kinds of decision give {expected} "
+                    "({baseline_rate})",
 }
 #: a kind's other sentences, tried in turn when the first does not fit (chip flow by stake alone:
 #: a pair met too few times for the share reading)
@@ -52,13 +55,21 @@ EXTRAS = {"hands": ("over {hands} hands, variance {design_effect} times the bino
                     "over {hands} hands, z {z_hands}"),
           "p_net": (NET,),
           "p_stake": (STAKE,),
-          "dispersion": ("over-dispersion {dispersion}",)}
+          "dispersion": ("over-dispersion {dispersion}",),
+          # card sharing's signatures, each with its own null and over-dispersion, and its telling decisions
+          **{f"{sig}_hits": (f"{what} {{{sig}_hits}} of {{{sig}_chances}} (expected {{{sig}_expected}}, over-dispersion "
+                             f"{{{sig}_dispersion}}, z {{z_{sig}}}, p {{p_{sig}}})",)
+             for sig, what in (("leave", "passes left to a partner who could beat"),
+                               ("block", "the partner's plays let stand"),
+                               ("lead", "leads only the partner could beat"))},
+          "telling": ("telling decisions {telling}",)}
 
 
 def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
     """A suspect's lines: rank, mark, kind, who, q, p, effect and n; its evidence; its telling hands."""
-    # soft play, feeding and chip flow are directed (the sparer, the feeder, the giver first); co-seating is not
-    who = t.player + (f" {'&' if t.kind == 'co_seating' else '->'} {t.other}" if t.other else "")
+    # soft play, feeding and chip flow are directed (the sparer, the feeder, the giver first); co-seating
+    # and card sharing are not
+    who = t.player + (f" {'&' if t.kind in ('co_seating', 'card_sharing') else '->'} {t.other}" if t.other else "")
     mark = "FLAG" if t.q <= alpha else "    "
     lines = [f"{rank:3d} {mark} {t.kind:<10} {t.game}/{t.variant} {who}  q {human.p_value(t.q)}  p {human.p_value(t.p)}  "
              f"effect {_number(t.effect)}  n {t.n:,}",
@@ -70,7 +81,7 @@ def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
 
 #: what each kind's n counts (the watch list says how many more of them would settle a test)
 UNITS = {"co_seating": "sittings", "soft_play": "chances", "feeding": "leads", "chip_flow": "hands met",
-         "bot_timing": "decisions"}
+         "bot_timing": "decisions", "card_sharing": "chances"}
 
 
 def watch_lines(rank: int, t: Test) -> list[str]:
@@ -134,6 +145,8 @@ def _values(evidence: dict) -> dict[str, str]:
                              f"z {_z(x.get('z'))})")
             else:
                 out[name] = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in x.items())
+        elif name == "telling" and isinstance(x, list):  # card sharing's [hand id, action index, signature, who]
+            out[name] = ", ".join(f"{d[0]} #{d[1]} ({d[2]}, {d[3]})" for d in x if isinstance(d, list) and len(d) == 4)
         elif isinstance(x, list) and len(x) == 2 and all(isinstance(v, (int, float)) for v in x):
             out[name] = f"{human.percent(x[0])} to {human.percent(x[1])}" if name == "ci95" else \
                 f"{_number(x[0])} to {_number(x[1])}"

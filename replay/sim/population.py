@@ -283,8 +283,9 @@ def _ally_seat(table, mate: str | None) -> int | None:
     if s == table.turn:
         return None
     sides = table.partners(table.turn)
-    # no partner and no landlord (a Dou Dizhu landlord has no partner either): each for himself
-    return s if s in sides or (not sides and getattr(table, "landlord", None) is None) else None
+    # no partner at a table where each plays for himself (a seat without partners in a game
+    # whose sides form during the hand is not such a table)
+    return s if s in sides or (not sides and table.plays_alone()) else None
 
 
 @dataclass(frozen=True)

@@ -251,6 +251,10 @@ class Doudizhu(Table):
             return frozenset()
         return frozenset(s for s in range(self.n) if s not in (seat, self.landlord))
 
+    def plays_alone(self) -> bool:
+        """No: the bidding forms the sides (the landlord against the farmers)."""
+        return False
+
     def known_cards(self, viewer: int, played: list[list[tuple[int, int]]]) -> dict[int, list[int]]:
         """A shown hand (明牌) whole; the bottom's cards the landlord has not played (the
         bottom is public after the bidding)."""

@@ -5,10 +5,11 @@ a key stands for, a run's position under the classic rules) and the balance repo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...cards import RANK_NAMES
-from ...words import HandWords
+from ...words import HandWords, ShownWords
 from . import _POSITION_RANK, PaodekuaiRules
 
 if TYPE_CHECKING:
@@ -34,6 +35,27 @@ REPORT: dict[str, dict[str, str]] = {
         "paodekuai_events": "放走、包赔与喜钱", "m_let_go": "放走", "m_let_go_paid": "包赔", "m_xiqian": "有喜钱的牌局",
     },
 }
+
+
+# ---- the views' words (replay/view.py, html.py, review_view.py ask replay.words.shown_of) ----
+
+class Shown(ShownWords):
+    """Paodekuai in the views: let-go (放走) and 喜钱."""
+
+    words = {"en": {"let_go": "let-go", "xiqian": "喜钱 bonus"}, "zh": {"let_go": "放走", "xiqian": "喜钱"}}
+    result_fields = {"let_go": ("let-go paid by seat", "放走包赔座位"), "escape": ("escaped seat", "逃跑座位")}
+    result_lines = ("multiplier", "let_go")
+    seat_lines = ("xiqian",)
+    highlighted = frozenset({"xiqian"})
+    zh_result = {"let_go": "放走", "let_goes": "放走", "xiqian": "喜钱", "xiqian_bombs": "喜钱炸弹"}
+
+    @staticmethod
+    def event_text(e: Any, w: Mapping[str, str], name: Callable[[int], str]) -> str | None:
+        if e.kind == "let_go":
+            return f"{w['let_go']}: {name(e.seat)} → {name(e.data['released'])}"
+        if e.kind == "xiqian":
+            return f"{w['xiqian']}: {name(e.seat)} +{e.data['received']:,}"
+        return None
 
 
 # --- rule settings in words (how the report names variants and --rule settings) -----------

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...cards import RANK_2, RANK_A, RANK_NAMES
-from ...words import HandWords
+from ...words import HandWords, ShownWords
 from . import KINDS, stars_of
 
 if TYPE_CHECKING:
@@ -41,6 +41,23 @@ REPORT: dict[str, dict[str, str]] = {
         "kou": "扣：胜负差距", "m_kou_double": "双扣", "double": "双扣 (×3)", "single": "单扣 (×2)", "flat": "平扣 (×1)",
     },
 }
+
+
+# ---- the views' words (replay/view.py, html.py, review_view.py ask replay.words.shown_of) ----
+
+class Shown(ShownWords):
+    """Shuangkou in the views: the kou (扣) of the result, the drawn card that names the leader."""
+
+    result_fields = {"winning_team": ("winning team", "获胜队"), "kou": ("kou (扣)", "扣"),
+                     "kou_multiplier": ("kou multiplier", "扣倍数"), "escape": ("escaped seat", "逃跑座位")}
+    zh_rules = {"the holder of the drawn card leads": "翻出的牌在谁手里谁先出"}
+    zh_result = {"kou": "扣数", "stars": "星数", "winning_team": "赢的队"}
+    zh_values = {"'double'": "双扣", "'single'": "单扣", "'flat'": "平扣"}
+    zh_messages = (
+        (r"both copies of (?P<cards1>\S+) were dealt to seats \[(?P<seats>[\d, ]*)\]: the record must name the leader",
+         "两张 {cards1} 分别发给了座位 {seats}：记录必须写明首出座位"),
+        (r"the leader, seat (\d+), was not dealt the drawn card (?P<cards1>\S+)", "首出的座位 {0} 没有发到翻出的牌 {cards1}"),
+    )
 
 
 # --- rule settings in words (how the report names variants and --rule settings) -----------
