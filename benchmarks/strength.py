@@ -101,9 +101,11 @@ def run_game(game: str, deals: int, budget: float, rlcard: int, everywhere: int,
     from paipu.replay.sim.rlcard_agent import ByRole
     from paipu.replay.sim.search import Search
 
-    search = Counted(Search(budget, screen=screen))
+    bot = Search(budget, screen=screen)
+    search = Counted(bot)
     start = time.process_time()
-    looks = "" if screen is None else f", two looks, {screen} deals first"
+    first = bot.screen_for(game)
+    looks = f", two looks, {first} deals first" if first else ", one look"
     out = [f"{game}/{VARIANTS[game]}: search (budget {budget:g} ms{looks}) against fast, {deals} duplicate deals"]
     if game == "doudizhu":
         land, farm = [], []
@@ -211,7 +213,8 @@ def main() -> None:
     ap.add_argument("--everywhere", type=int, default=0, help="Dou Dizhu deals with search in every seat")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     ap.add_argument("--screen", type=int, default=None,
-                    help="the search bot's two looks: every option on this many deals first (Search.screen)")
+                    help="the search bot's two looks: every option on this many deals first (Search.screen; 0: one "
+                         "look; default: the game's, search.SCREEN)")
     args = ap.parse_args()
     games = [g for g in args.games.split(",") if g]
     jobs = [(g, args.deals, args.budget, args.rlcard, args.everywhere, args.screen) for g in games]

@@ -206,3 +206,33 @@ def test_two_looks_play_legal_hands_and_look_again_only_when_the_first_disagrees
     assert seconds and all(n >= 2 for n in seconds)
     # a second look follows a first look, never another second look
     assert all(not calls[k - 1][1] for k, (_, second) in enumerate(calls) if second)
+
+
+
+def _looks(monkeypatch, bot: Search) -> list[tuple[int, bool]]:
+    """(deals, a second look) of each evaluation *bot* asks for in seats 0 and 2 of a Guandan hand."""
+    from paipu.replay import evaluate as ev_module
+
+    calls: list[tuple[int, bool]] = []
+    inner = ev_module.evaluate
+
+    def spy(record, index, **kw):
+        calls.append((kw["samples"], kw.get("only") is not None))
+        return inner(record, index, **kw)
+
+    monkeypatch.setattr(ev_module, "evaluate", spy)
+    seats = [Seat(None, bot if s % 2 == 0 else FAST) for s in range(4)]
+    hand = next(iter(simulate("guandan", None, 1, 4, seats_for=lambda k: seats)))
+    assert Matches().replay(hand).ok
+    return calls
+
+
+def test_guandan_searches_in_two_looks_by_default_and_screen_0_is_one_look(monkeypatch):
+    """Guandan's default is two looks on 2 deals first (search.SCREEN: one look kept fast's
+    choice nearly always there); the other games, and ``screen=0``, look once."""
+    assert [Search().screen_for(g) for g, _ in GAMES] == [0, 0, 2, 0]
+    assert Search(screen=0).screen_for("guandan") == 0 and Search(screen=3).screen_for("doudizhu") == 3
+    two = _looks(monkeypatch, Search(budget_ms=50, max_options=3))
+    assert {n for n, second in two if not second} == {2} and any(second for _, second in two)
+    one = _looks(monkeypatch, Search(budget_ms=50, max_options=3, screen=0))
+    assert one and all(n >= 4 and not second for n, second in one)

@@ -47,6 +47,12 @@ MIN_SAMPLES, MAX_SAMPLES = 4, 64
 #: one core (benchmarks/review.py --strength prints the time per decision it gives):
 #: three-seat games, four-seat games (two decks, longer hands, wild cards)
 MS_PER_CARD = {3: 0.016, 4: 0.032}
+#: the games whose search takes two looks by default (:attr:`Search.screen`), with the
+#: first look's deals: Guandan's decisions reach the fewest deals (4 at 8 options), where
+#: one look kept the default bot's choice nearly always (−2.0 points [−11.3, +7.3] as a
+#: team on 50 duplicate deals) and two looks gained +7.2 [+4.4, +9.9] on 425
+#: (docs/review.md, "The search bot")
+SCREEN = {"guandan": 2}
 
 
 def samples_for(budget_ms: float, options: int, cards_left: int, seats: int) -> int:
@@ -73,10 +79,15 @@ class Search:
     max_options: int = MAX_OPTIONS
     bot: str = "fast"
     name: str = "search"
-    #: two looks (None: one): every option on this many deals, then, when the best of them
-    #: is not the default bot's choice, those two alone on the rest of the deals the budget
-    #: gives (new deals: the first look's winner is not also its judge); see :func:`two_looks`
+    #: two looks: every option on this many deals, then, when the best of them is not the
+    #: default bot's choice, those two alone on the rest of the deals the budget gives (new
+    #: deals: the first look's winner is not also its judge); see :func:`two_looks`. 0: one
+    #: look; None: the game's default (:data:`SCREEN`, else one look)
     screen: int | None = None
+
+    def screen_for(self, game: str) -> int:
+        """The first look's deals in *game* (0: one look)."""
+        return SCREEN.get(game, 0) if self.screen is None else self.screen
 
     def bid(self, table: Any, rng: random.Random, seat: int, power: float, stage: str) -> bool:
         return FAST.bid(table, rng, seat, power, stage)
@@ -96,8 +107,9 @@ class Search:
         samples = samples_for(self.budget_ms, options, sum(table.left), table.n)
         look = partial(evaluate, record, len(actions), budget_ms=None, bot=self.bot,
                        previous=getattr(table, "previous", None), rules=table.rules, max_options=self.max_options)
-        if self.screen is not None and samples * options > self.screen * options + 2 * 2:
-            best = two_looks(look, own, samples * options, options, self.screen)
+        screen = self.screen_for(table.rules.game)
+        if screen and samples * options > screen * options + 2 * 2:
+            best = two_looks(look, own, samples * options, options, screen)
         else:
             best = choice(look(samples=samples, seed=own.getrandbits(32)))
         return None if best.cards is None else [CARD_OF[c] for c in best.cards]
