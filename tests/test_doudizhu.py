@@ -236,6 +236,22 @@ def test_coins_with_coefficient_and_fee():
     assert r.outcome["coins"] == [-410, 190, 190]
 
 
+def test_a_whole_amount_of_coins_is_a_whole_number_with_either_engine(monkeypatch):
+    """A float score or stack whose coins come out whole gives ints (200, not 200.0), with
+    the compiled kernel's whole-coin case or the pure reference: the pure one returned
+    floats for a float score before its seam (rules.md §2.6); a fraction stays a fraction."""
+    from paipu.replay import settle
+
+    cases = [([2.0, -1, -1], 100, 0, [1000, 1000, 1000]), ([2, -1, -1], 100, 10, [1000.0, 1000, 1000]),
+             ([2, -1, -1], 100, 0, None)]
+    for whole in {settle.SETTLE_WHOLE, settle._settle_whole}:
+        monkeypatch.setattr(settle, "SETTLE_WHOLE", whole)
+        got = [settle.settle_coins(*case) for case in cases]
+        assert got == [[200, -100, -100], [190, -110, -110], [200, -100, -100]]
+        assert {type(c) for coins in got for c in coins} == {int}
+        assert settle.settle_coins([1, -1], 0.5, 0, None) == [0.5, -0.5]
+
+
 def test_coins_capped_by_what_losers_carried():
     r = run(SPRING, room={"coef": 100, "fee": 10}, stacks=[10000, 500, 300])
     assert r.outcome["coins"] == [790, -500, -300]
