@@ -59,7 +59,6 @@ UI = {
 }
 
 
-
 def ui_words(game) -> dict[str, dict[str, str]]:
     """The page's words (:data:`UI`) for a hand of *game*, its roles' names among them
     (after ``team``: each role's own name in English, its Chinese from the declaration)."""
@@ -72,6 +71,7 @@ def ui_words(game) -> dict[str, dict[str, str]]:
         items = list(words.items())
         out[lang] = dict(items[:at] + [(r, zh if lang == "zh" else r) for r, zh in roles.items()] + items[at:])
     return out
+
 
 #: events highlighted as bombs: the engine's bomb events (and a game's own: its ``Shown.highlighted``)
 HIGHLIGHTED = BOMB_EVENTS
@@ -107,6 +107,8 @@ class _Frames(Visitor):
         self.record = record
         self.game = game = known_game(record["game"])
         self.shown_words = shown_of(game)
+        #: the events shown as bombs in this game's hands
+        self.highlighted = HIGHLIGHTED | self.shown_words.highlighted
         self.players = players = [str(p) for p in record["players"]]
         self.words = {k: view_words(game, k) for k in ("en", "zh")}
         self.data: dict[str, Any] = {
@@ -205,7 +207,7 @@ class _Frames(Visitor):
             else:
                 note = {k: _event_words(e, w, name, game=self.game) for k, w in words.items()}
             if note["en"]:
-                notes.append({**note, "kind": "bomb" if e.kind in HIGHLIGHTED or e.kind in self.shown_words.highlighted else e.kind})
+                notes.append({**note, "kind": "bomb" if e.kind in self.highlighted else e.kind})
             if e.kind == "show" and e.seat is not None:
                 self.shown.add(e.seat)
         mult = self.mult

@@ -251,12 +251,12 @@ def beating_exists(hand: bytearray, natural: int, wilds: int, level: int, last: 
         straight_flush_exists(hand, wilds, level, key if tier == TIER_STRAIGHT_FLUSH else -1)
 
 
-
 #: the compiled kernel's seam: its guandan_beats where it is built (the same answers, and
 #: None for a value it does not take, which beating_exists then answers), else
 #: beating_exists itself (replay/_kernel.pyx; tests/test_kernel.py compares the two)
 BEATING_EXISTS: Callable[[bytearray, int, int, int, Combo, frozenset[str]], bool | None] = (
     beating_exists if compiled is None else compiled.guandan_beats)
+
 
 def same_kind_exists(natural: int, wilds: int, level: int, last: Combo) -> bool:
     """A play of the kind and size of the (non-bomb) *last* with a higher key."""
