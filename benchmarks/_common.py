@@ -57,6 +57,16 @@ def peak_of(code: str, cwd: str | None = None) -> tuple[float, float, str]:
     return seconds, peak, out
 
 
+#: the start of a child script that times CPU: ``cpu()``, the seconds of this process and of
+#: the child processes it has reaped (a pool's workers, once the pool closes)
+CPU_CLOCK = """
+import resource, time
+def cpu():
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
+"""
+
+
 def dump(obj) -> str:
     return json.dumps(obj, ensure_ascii=False)
 

@@ -22,17 +22,13 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 # run as a script, this folder is first on the path and this file would shadow the package
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-from benchmarks._common import base_hands, dump, peak_of  # noqa: E402
+from benchmarks._common import CPU_CLOCK, base_hands, dump, peak_of  # noqa: E402
 
 #: the audit of DS with WORKERS workers, DECISIONS or not: its CPU seconds (this process
 #: and the pool's worker processes, reaped when the pool closes) and the decisions rows
-AUDIT = """
-import resource, time
+AUDIT = CPU_CLOCK + """
 from paipu.replay.audit import audit_dataset
 from paipu.replay.io.commit import read_table
-def cpu():
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + kids.ru_utime + kids.ru_stime
 c = cpu()
 audit_dataset(DS, workers=WORKERS, force=True, decisions=DECISIONS)
 spent = cpu() - c

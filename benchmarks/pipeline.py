@@ -31,16 +31,12 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-from benchmarks._common import base_hands, dump, peak_of  # noqa: E402
+from benchmarks._common import CPU_CLOCK, base_hands, dump, peak_of  # noqa: E402
 
 #: the audit of dataset DS with WORKERS workers, timed: wall seconds and CPU seconds of
 #: this process and of the pool's worker processes (reaped when the pool closes)
-AUDIT = """
-import resource, time
+AUDIT = CPU_CLOCK + """
 from paipu.replay.audit import audit_dataset
-def cpu():
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + kids.ru_utime + kids.ru_stime
 t, c = time.perf_counter(), cpu()
 audit_dataset(DS, workers=WORKERS, ray_address=ADDRESS, force=FORCE)
 print("AUDIT", time.perf_counter() - t, cpu() - c)
