@@ -20,6 +20,7 @@ from .cards import CARD_OF, RANK, RANK_NAMES, SUIT, card_name
 from .game import Game
 from .games import UnknownGame, find_game, games
 from .replayer import Replay, Visitor, walk
+from .table import BOMB_EVENTS
 from .rows import rows_of
 from .words import ShownWords, shown_of
 from .verdicts import Code, Violation
@@ -531,7 +532,7 @@ class _View(Visitor):
         for e in table.events[self.n_events:]:
             words = _event_words(e, w, name, kinds, lang, self.game)
             if words:
-                bold = e.kind in ("bomb", "rocket") or e.kind in self.shown_words.highlighted
+                bold = e.kind in BOMB_EVENTS or e.kind in self.shown_words.highlighted
                 screen.print(Text(f"       {words}", style="bold magenta" if bold else "magenta"))
             if e.kind == "show" and e.seat is not None:
                 self.shown.add(e.seat)
@@ -702,7 +703,7 @@ def _event_words(e, w: dict, name, kinds: Mapping[str, str] | None = None, lang:
         text = shown.event_text(e, w, name)
         if text is not None:
             return text
-    if e.kind in ("bomb", "rocket"):
+    if e.kind in BOMB_EVENTS:  # every bomb, as the replayer page marks them
         return "💣 " + ((kinds or {}).get(e.kind, e.kind) if lang == "zh" else e.kind)
     if e.kind == "escape":
         return f"{name(e.seat)} {w['escape']}"

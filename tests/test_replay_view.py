@@ -218,3 +218,17 @@ def test_a_long_player_name_is_cut_in_the_terminal_too():
     text, _ = shown(record)
     assert "  4  1 " + "长" * 31 + "… pass" in text.splitlines()
     assert max(len(line) for line in text.splitlines()) < 120
+
+
+def test_every_kind_of_bomb_is_marked_as_on_the_replayer_page():
+    """A straight flush (Guandan) and a three-joker bomb (Shuangkou) get the terminal's 💣 line,
+    bold, as a plain bomb does; the page highlights the engine's every bomb event (BOMB_EVENTS)."""
+    from paipu.replay.sim import simulate
+
+    [gd] = [r for r in simulate("guandan", hands=11, seed=5) if r["id"] == "guandan-standard-s5-000010"]
+    text, _ = shown(gd)
+    assert "       💣 straight_flush" in text.splitlines()
+    sk = list(simulate("shuangkou", hands=136, seed=5))[135]
+    assert sk["id"] == "shuangkou-huopin-s5-000135"
+    text, _ = shown(sk, lang="zh")
+    assert "       💣 三王炸弹" in text.splitlines()
