@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from paipu.analysis.fraud import (bh, bh_by_kind, bot_timing, co_seating, feeding, fisher_greater, pair_effects, poisson_upper,
+from paipu.analysis.fraud import (bh, bh_by_kind, bot_timing, in_family, co_seating, feeding, fisher_greater, pair_effects, poisson_upper,
                                   presence_z, ratings, robust_z, soft_play, sql_text, wilson, SQL_DIR)
 from paipu.analysis.fraud import Test as FraudTest
 from paipu.analysis.queries import connect
@@ -161,6 +161,24 @@ def test_benjamini_hochberg_within_each_screen():
     assert q == pytest.approx([0.008, 0.8, 1.0, 1.0, 0.0016, 0.6])
     # pooled, the bot test's q would be 0.0004·6 = 0.0024 ... its own screen gives 0.0016
     assert bh_by_kind([]) == []
+
+
+def test_independent_filtering_keeps_the_pairs_with_most_data():
+    """A pair screen's family is its tests with n at least the kind's median (ties kept);
+    player screens (bots) and co-seating keep every test; the filtered-out get q = 1."""
+    def t(kind, p, n):
+        return FraudTest(kind, "g", "v", "a", "b", p, 0.0, n, {})
+    soft = [t("soft_play", p, n) for p, n in ((0.0001, 40), (0.001, 10), (0.03, 25), (0.5, 30), (0.9, 12))]
+    flow = [t("chip_flow", p, n) for p, n in ((0.002, 8), (0.2, 20), (0.4, 20))]  # median 20: the tie kept
+    bots = [t("bot_timing", p, n) for p, n in ((0.0004, 1), (0.3, 2))]
+    seat = [t("co_seating", 0.01, 1)]
+    assert in_family(soft + flow + bots + seat) == [True, False, True, True, False,
+                                                     False, True, True, True, True, True]
+    q = bh_by_kind(soft + flow + bots + seat)
+    # 4 kinds; soft play's family (n >= 25): p 0.0001, 0.03, 0.5 -> bh 0.0003, 0.045, 0.5, x4
+    # chip flow's (n >= 20): 0.2, 0.4 -> 0.4, 0.4, x4 capped; bots 0.0008, 0.3 x4; co-seating 0.01 x4
+    assert q == pytest.approx([0.0012, 1.0, 0.18, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0032, 1.0, 0.04])
+    # without the filter soft play's 0.0001 would have q 0.0005 x 4 = 0.002, its 0.001 (n 10) 0.01
 
 
 def test_poisson_and_fisher_tails():

@@ -138,15 +138,42 @@ class FraudResult:
 # ----------------------------------------------------------------------------- statistics
 
 
+#: the pair screens whose family is filtered before Benjamini–Hochberg (:func:`in_family`)
+FILTERED = ("soft_play", "feeding", "chip_flow", "card_sharing")
+
+
+def in_family(tests: list) -> list[bool]:
+    """Which *tests* enter their screen's Benjamini–Hochberg family (independent filtering,
+    Bourgon, Gentleman & Huber 2010): of each pair screen in FILTERED, the tests whose n
+    (chances, hands as opponents) is at least the median n of that screen's tests (ties
+    kept); every test of the other screens. Each of these p's is computed given its n
+    (the null's tail at that n), so under the null it stays uniform or conservative
+    whatever n is, and a rule on n alone leaves the kept p's valid; half the family means
+    half the correction. The blind spot: a pair below the median is not tested (q = 1),
+    only its p can put it on the watch list. The rule is fixed (the median, not a cut
+    chosen to flag more). docs/fraud.md."""
+    keep = [True] * len(tests)
+    for kind in FILTERED:
+        idx = [i for i, t in enumerate(tests) if t.kind == kind]
+        if not idx:
+            continue
+        cut = float(np.median([tests[i].n for i in idx]))
+        for i in idx:
+            keep[i] = tests[i].n >= cut
+    return keep
+
+
 def bh_by_kind(tests: list) -> list[float]:
     """q-values of *tests*: Benjamini–Hochberg within each screen (kind) at α/K, K the
-    screens with a test (reported as K·q, capped at 1, so that q ≤ α still flags). The
-    false discovery rate over all of them stays ≤ α (V/R ≤ Σ V_k/R_k), and a screen of a
-    few dozen player tests is not drowned by thousands of pair tests."""
+    screens with a test (reported as K·q, capped at 1, so that q ≤ α still flags), over the
+    tests :func:`in_family` keeps (the others q = 1). The false discovery rate over all of
+    them stays ≤ α (V/R ≤ Σ V_k/R_k), and a screen of a few dozen player tests is not
+    drowned by thousands of pair tests."""
     kinds = sorted({t.kind for t in tests})
     out = [1.0] * len(tests)
+    keep = in_family(tests)
     for kind in kinds:
-        idx = [i for i, t in enumerate(tests) if t.kind == kind]
+        idx = [i for i, t in enumerate(tests) if t.kind == kind and keep[i]]
         for i, q in zip(idx, bh([tests[i].p for i in idx])):
             out[i] = min(1.0, len(kinds) * q)
     return out
