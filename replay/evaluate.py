@@ -323,10 +323,11 @@ class Knowledge:
 
 
 def knowledge(table: Table, record: dict[str, Any], index: int,
-              passes: list[tuple[int, int, tuple[Any, ...]]]) -> Knowledge:
+              passes: list[tuple[int, int, tuple[Any, ...]]], reveal: Collection[int] = ()) -> Knowledge:
     """What the seat of action *index* knows then (*passes*: (action, seat, play passed
     on) of the revealing passes before it). Cards in no hand yet (Dou Dizhu's bottom while
-    bidding) are dealt too, under the key :data:`BOTTOM`."""
+    bidding) are dealt too, under the key :data:`BOTTOM`. *reveal*: seats whose whole hand
+    the seat is also given (a card sharer's partner: the fraud screen's partner-aware value)."""
     viewer = record["actions"][index]["seat"]
     count = [0] * 54
     for c in table.rules.deck:
@@ -352,6 +353,9 @@ def knowledge(table: Table, record: dict[str, Any], index: int,
     for seat, cards in handed.items():
         gone = {c for _, c in played[seat]}  # (one of two copies played: which one is not known)
         known[seat] = known.get(seat, []) + [c for c in cards if c not in gone]
+    for seat in reveal:
+        if seat != viewer:
+            known[seat] = cards_of(table.hands[seat])  # (the hand it holds, its known cards among them)
     for cards in known.values():
         for c in cards:
             count[c] -= 1
@@ -828,7 +832,7 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
              seed: int = 0, bot: str | Any = "fast", exact_cards: int = EXACT_CARDS,
              previous: dict[str, Any] | None = None, rules: Rules | None = None,
              max_options: int | None = MAX_OPTIONS, only: Collection[str] | None = None,
-             clock: Callable[[], float] = time.perf_counter) -> Evaluation:
+             clock: Callable[[], float] = time.perf_counter, reveal: Collection[int] = ()) -> Evaluation:
     """The options of the decision at action *index* of *record*, valued for the side of
     the seat to act (see the module's text and docs/review.md).
 
@@ -844,7 +848,9 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     *only*: value only the chosen option and those whose ``Option.label()`` is in it (the
     others counted in ``dropped``: the search bot's second look at two options);
     *clock*: the seconds the budget counts (``time.process_time``: the process's CPU
-    time, the same figures on a loaded machine as on an idle one).
+    time, the same figures on a loaded machine as on an idle one);
+    *reveal*: seats whose hands the deciding seat is given as well (their cards are not
+    dealt at random: the value with a partner's hand known, ``paipu fraud --deep``).
 
     :raises ValueError: when the action is no play, pass or bid, or the hand breaks a rule before it.
     """
@@ -856,7 +862,7 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     table, passes = decision_state(record, index, previous, rules)
     recorded = record["actions"][index]
     seat = recorded["seat"]
-    know = knowledge(table, record, index, passes)
+    know = knowledge(table, record, index, passes, reveal)
     hints = hints_of(table)
     firsts, options = decision_options(table, index, recorded)
     dropped = 0

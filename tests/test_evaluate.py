@@ -601,3 +601,18 @@ def test_the_recorded_play_is_played_as_the_seat_declared_it(declared, key):
     ev = evaluate(record, 0, samples=2, budget_ms=None, bot=watcher)
     assert ev.chosen.cards == play["cards"]
     assert watcher.seen == {key}
+
+
+def test_reveal_gives_the_partners_hand_and_deals_only_the_rest():
+    from paipu.replay.evaluate import decision_state, knowledge
+
+    hand = next(paipu.read_records("sample_logs/doudizhu_handmade.paipu"))
+    table, passes = decision_state(hand, 9)
+    viewer = hand["actions"][9]["seat"]
+    others = [s for s in range(table.n) if s != viewer]
+    own = knowledge(table, hand, 9, passes)
+    one = knowledge(table, hand, 9, passes, reveal=others[:1])
+    every = knowledge(table, hand, 9, passes, reveal=others)
+    assert sorted(one.known[others[0]]) == sorted(c for c in range(54) for _ in range(table.hands[others[0]][c]))
+    assert len(one.unseen) == len(own.unseen) - table.left[others[0]] + len(own.known.get(others[0], []))
+    assert every.unseen == [] and sum(every.need.values()) == 0
