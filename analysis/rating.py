@@ -58,17 +58,32 @@ def loss_interval(n: list[int], loss: list[float]) -> tuple[float, float, float]
     >>> round(m, 3), round(lo, 3), round(hi, 3)
     (1.2, -1.955, 4.355)
     """
+    return ratio_interval(n, loss)
+
+
+def ratio_interval(n: list[int], total: list[float]) -> tuple[float, float, float]:
+    """Σtotal / Σn over clusters (hands: *n* decisions and the summed figure *total* of
+    each) and its 95% t interval, the ratio estimator's linearised (cluster-robust)
+    standard error, t with clusters − 1 degrees of freedom; NaN with fewer than two
+    clusters or no decision. The mean loss is one (``loss_interval``); the match rate,
+    with each hand's matches as *total*, is another, whose interval, unlike Wilson's,
+    does not take the decisions of one hand as independent.
+
+    >>> m, lo, hi = ratio_interval([2, 2, 1], [1, 2, 0])
+    >>> round(m, 3), round(lo, 3), round(hi, 3)
+    (0.6, -0.475, 1.675)
+    """
     from scipy.stats import t
 
-    total = sum(n)
-    if not total:
+    decisions = sum(n)
+    if not decisions:
         return math.nan, math.nan, math.nan
-    mean = sum(loss) / total
+    mean = sum(total) / decisions
     hands = len(n)
     if hands < 2:
         return mean, math.nan, math.nan
-    resid = sum((x - mean * k) ** 2 for k, x in zip(n, loss))
-    se = math.sqrt(hands / (hands - 1) * resid) / total
+    resid = sum((x - mean * k) ** 2 for k, x in zip(n, total))
+    se = math.sqrt(hands / (hands - 1) * resid) / decisions
     half = float(t.ppf(0.975, hands - 1)) * se
     return mean, mean - half, mean + half
 

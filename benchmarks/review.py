@@ -2,7 +2,8 @@
 
     python benchmarks/review.py [--hands 3] [--samples 64] [--budget 50]
                                 [--agreement 40] [--agree-hands 200] [--gap 5]
-    python benchmarks/review.py --separation [--hands 300] [--game doudizhu] [--samples 16] [--budget 20] [--workers 2]
+    python benchmarks/review.py --separation [--hands 300] [--game doudizhu] [--samples 16] [--budget 0] [--workers 2]
+                                [--strength N] [--levels random,simple,fast,search]
 
 Speed: --hands simulated hands of each game (seed 1) are reviewed whole: every play and
 pass of every seat evaluated at --samples deals at most and a budget of --budget ms (the
@@ -33,6 +34,7 @@ the levels come in order with intervals apart (issue 26's target at 300 hands).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
@@ -173,53 +175,132 @@ def population(game: str, level: str, policy, hands: int, seed: int = 1) -> list
     return list(paipu.simulate(game, hands=hands, seed=seed, seats_for=seats_for))
 
 
+def side_won(record: dict, seat: int) -> int | None:
+    """1 when *seat*'s side won the hand (Dou Dizhu: the landlord, or the farmers together;
+    four seats: the team of seats of the same parity; else the seat alone), 0 when it lost,
+    None for a hand without a winner (a redeal)."""
+    result = record["result"]
+    order = result.get("order")
+    if result.get("redeal") or not order:
+        return None
+    first = order[0]
+    if result.get("landlord") is not None:
+        return int((first == result["landlord"]) == (seat == result["landlord"]))
+    if len(record["players"]) == 4:
+        return int(first % 2 == seat % 2)
+    return int(first == seat)
+
+
+def paired(diffs: list[float]) -> tuple[float, float, float]:
+    """The mean of paired differences and its 95% t interval (NaN with fewer than two)."""
+    from scipy.stats import t
+
+    n = len(diffs)
+    if n < 2:
+        return (diffs[0] if diffs else math.nan), math.nan, math.nan
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def strength_gaps(names: list[str], pops: list[list[dict]], n: int) -> list[tuple[str, int, tuple, tuple]]:
+    """Between neighbouring levels, on the same deals (deal k: the level at seat k % *n*):
+    (pair, deals, the win rate of its side B − A, its points B − A), each a paired mean with
+    its 95% interval, over the deals that both hands finished (no redeal)."""
+    out = []
+    for (a, pa), (b, pb) in zip(zip(names, pops), list(zip(names, pops))[1:]):
+        wins, points = [], []
+        for k, (ra, rb) in enumerate(zip(pa, pb)):
+            wa, wb = side_won(ra, k % n), side_won(rb, k % n)
+            if wa is None or wb is None:
+                continue
+            wins.append(wb - wa)
+            points.append(rb["result"]["scores"][k % n] - ra["result"]["scores"][k % n])
+        out.append((f"{b} - {a}", len(wins), paired(wins), paired(points)))
+    return out
+
+
 def _review_seat(job: tuple) -> tuple[int, int, float, int, int, float]:
-    """(decisions, matches, summed loss, mistakes, blunders, seconds) of one hand's seat."""
+    """(decisions, matches, summed loss, mistakes, blunders, CPU seconds) of one hand's seat."""
     import paipu
 
     record, seat, samples, budget = job
-    start = time.perf_counter()
+    start = time.process_time()
     review = paipu.review_hand(record, seats=[seat], samples=samples, budget_ms=budget, seed=0)
     ds = review.decisions
     return (len(ds), sum(d.chosen == d.best or d.loss <= 0 for d in ds), sum(d.loss for d in ds),
-            sum(d.flag == "mistake" for d in ds), sum(d.flag == "blunder" for d in ds), time.perf_counter() - start)
+            sum(d.flag == "mistake" for d in ds), sum(d.flag == "blunder" for d in ds), time.process_time() - start)
 
 
-def separation(game: str, hands: int, samples: int, budget: float | None, workers: int) -> None:
+def level_row(per_hand: list[tuple]) -> dict:
+    """A level's figures from its hands' (decisions, matches, summed loss, mistakes, blunders, …):
+    the match rate with its Wilson interval (decisions as independent trials) and its
+    interval clustered by hand, the mean loss clustered by hand (the rating: docs/review.md)."""
     from paipu.analysis.inference import wilson
-    from paipu.analysis.rating import loss_interval
+    from paipu.analysis.rating import loss_interval, ratio_interval
+
+    counted = [x for x in per_hand if x[0]]
+    d = sum(x[0] for x in per_hand)
+    m = sum(x[1] for x in per_hand)
+    wlo, whi = wilson(m, d)
+    _, clo, chi = ratio_interval([x[0] for x in counted], [x[1] for x in counted])
+    loss, llo, lhi = loss_interval([x[0] for x in counted], [x[2] for x in counted])
+    return {"hands": len(per_hand), "decisions": d, "match": m / d, "wilson": (wlo, whi), "clustered": (clo, chi),
+            "loss": (loss, llo, lhi), "mistakes": sum(x[3] for x in per_hand) / d,
+            "blunders": sum(x[4] for x in per_hand) / d, "cpu": sum(x[5] for x in per_hand)}
+
+
+def separated(rows: list[dict]) -> tuple[bool, bool]:
+    """(in order, 95% intervals apart between neighbours) of the mean loss, weakest level first."""
+    ordered = all(b["loss"][0] < a["loss"][0] for a, b in zip(rows, rows[1:]))
+    apart = all(b["loss"][2] < a["loss"][1] for a, b in zip(rows, rows[1:]))
+    return ordered, apart
+
+
+def separation(game: str, hands: int, samples: int, budget: float | None, workers: int, strength: int,
+               only: list[str] | None = None) -> None:
+    from paipu.replay.distributed import run_parts
     from paipu.replay.games import find_rules
 
     n = find_rules(game).players
-    measured = levels()
+    measured = [(name, p) for name, p in levels() if not only or name in only]
+    deals = max(hands, strength)
     print(f"separation: {game}, {hands} hands per level (the level's player at each seat in turn, fast bots "
           f"elsewhere, the same deals), its decisions reviewed at {samples} samples, budget "
-          f"{'none' if budget is None else f'{budget:g} ms'}; {workers} worker(s)")
-    print(f"{'level':8} {'hands':>5} {'decisions':>9} {'match %':>7} {'95% interval':>14} {'mean loss':>9} "
-          f"{'95% interval':>14} {'mistake %':>9} {'blunder %':>9} {'s':>6}")
+          f"{'none' if budget is None else f'{budget:g} ms'}; {workers} worker(s)", flush=True)
+    start = time.process_time()
+    pops = [population(game, level, policy, deals) for level, policy in measured]
+    print(f"{deals} hands played per level ({time.process_time() - start:.0f} s CPU)", flush=True)
+    if strength:
+        print(f"\nstrength on the same {strength} deals (paired, 95% t interval):")
+        for pair, k, (w, wlo, whi), (p, plo, phi) in strength_gaps([m for m, _ in measured],
+                                                                    [pop[:strength] for pop in pops], n):
+            print(f"  {pair:16} {k:5d} deals  win rate {100 * w:+6.1f} points [{100 * wlo:+.1f}, {100 * whi:+.1f}]"
+                  f"  points {p:+6.2f} [{plo:+.2f}, {phi:+.2f}]", flush=True)
+    if not hands:
+        return
+    print(f"\n{'level':8} {'hands':>5} {'decisions':>9} {'match %':>7} {'Wilson 95%':>11} {'by hand 95%':>11} "
+          f"{'mean loss':>9} {'95% (by hand)':>13} {'mistake %':>9} {'blunder %':>9} {'CPU s':>6}")
     rows = []
-    for level, policy in measured:
-        records = population(game, level, policy, hands)
-        from paipu.replay.distributed import run_parts
-
+    for (level, _), pop in zip(measured, pops):
         # (paipu's pool: its workers die with this process, however it ends)
-        per_hand = run_parts(_review_seat, [((r, k % n, samples, budget),) for k, r in enumerate(records)],
+        per_hand = run_parts(_review_seat, [((r, k % n, samples, budget),) for k, r in enumerate(pop[:hands])],
                              workers=workers)
-        d = sum(x[0] for x in per_hand)
-        m = sum(x[1] for x in per_hand)
-        counted = [(x[0], x[2]) for x in per_hand if x[0]]
-        mean, llo, lhi = loss_interval([k for k, _ in counted], [x for _, x in counted])
-        mlo, mhi = wilson(m, d)
-        mistakes, blunders = sum(x[3] for x in per_hand), sum(x[4] for x in per_hand)
-        rows.append((level, m / d, mlo, mhi, mean, llo, lhi))
-        print(f"{level:8} {len(records):5d} {d:9,d} {100 * m / d:7.1f} {f'{100 * mlo:.1f}-{100 * mhi:.1f}':>14} "
-              f"{mean:9.2f} {f'{llo:.2f}-{lhi:.2f}':>14} {100 * mistakes / d:9.1f} {100 * blunders / d:9.1f} "
-              f"{sum(x[5] for x in per_hand):6.0f}", flush=True)
-    for name, value, lo, hi, better in (("match rate", 1, 2, 3, 1), ("mean loss", 4, 5, 6, -1)):
-        ordered = all(better * (b[value] - a[value]) > 0 for a, b in zip(rows, rows[1:]))
-        apart = all((b[lo] > a[hi]) if better > 0 else (b[hi] < a[lo]) for a, b in zip(rows, rows[1:]))
-        print(f"{name}: levels {'in order' if ordered else 'NOT in order'}, "
-              f"95% intervals {'apart' if apart else 'overlapping'} between neighbours")
+        row = level_row(per_hand)
+        rows.append(row)
+        (wlo, whi), (clo, chi), (loss, llo, lhi) = row["wilson"], row["clustered"], row["loss"]
+        print(f"{level:8} {row['hands']:5d} {row['decisions']:9,d} {100 * row['match']:7.1f} "
+              f"{f'{100 * wlo:.1f}-{100 * whi:.1f}':>11} {f'{100 * clo:.1f}-{100 * chi:.1f}':>11} "
+              f"{loss:9.2f} {f'{llo:.2f}-{lhi:.2f}':>13} {100 * row['mistakes']:9.1f} {100 * row['blunders']:9.1f} "
+              f"{row['cpu']:6.0f}", flush=True)
+    ordered, apart = separated(rows)
+    print(f"the rating (mean loss): levels {'in order' if ordered else 'NOT in order'}, 95% intervals "
+          f"{'apart' if apart else 'overlapping'} between neighbours")
+    m_ordered = all(b["match"] > a["match"] for a, b in zip(rows, rows[1:]))
+    m_apart = all(b["clustered"][0] > a["clustered"][1] for a, b in zip(rows, rows[1:]))
+    print(f"(the match rate: {'in order' if m_ordered else 'NOT in order'}, intervals by hand "
+          f"{'apart' if m_apart else 'overlapping'})")
 
 
 def main() -> None:
@@ -234,9 +315,14 @@ def main() -> None:
     ap.add_argument("--separation", action="store_true")
     ap.add_argument("--game", default="doudizhu", help="--separation: the game")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--strength", type=int, default=None,
+                    help="--separation: deals of the strength check between neighbouring levels (default: --hands; 0: none)")
+    ap.add_argument("--levels", default="", help="--separation: only these levels (comma-separated)")
     args = ap.parse_args()
     if args.separation:
-        separation(args.game, args.hands, args.samples, args.budget or None, args.workers)
+        strength = args.hands if args.strength is None else args.strength
+        separation(args.game, args.hands, args.samples, args.budget or None, args.workers, strength,
+                   [x for x in args.levels.split(",") if x])
         return
     games = [g for g in GAMES if not args.games or g[0] in args.games.split(",")]
     if args.hands:
