@@ -71,9 +71,6 @@ class Decisions(Visitor):
         self.hand_id, self.variant = record.get("id"), record.get("variant")
         self.last_t: float | None = 0.0
         self.broken = False
-        #: each seat's partners, where they are the game's fixed ones (Table.partners not
-        #: overridden): asked once a seat, not at every row
-        self.partners: dict[int, frozenset[int]] = {}
 
     def before(self, table, i: int, action: dict) -> None:
         if self.broken:
@@ -98,20 +95,12 @@ class Decisions(Visitor):
         row = (self.hand_id, self.variant, i, seat, players[seat] if seat < len(players) else None, act, lead,
                moves + (not lead), (not lead) and bool(moves), act == "pass" and not lead and bool(moves), target,
                players[target] if target is not None and target < len(players) else None,
-               None if target is None else ("partner" if target in self.partners_of(table, seat) else "opponent"),
+               None if target is None else ("partner" if target in table.partners(seat) else "opponent"),
                _lead_low(table, seat, action.get("cards")) if lead and act == "play" else None,
                table.left[seat], think,
                None if lead else _beaters(table, seat, bool(moves)), list(table.left))
         for column, value in zip(self.cols.values(), row):  # (in DECISIONS' order)
             column.append(value)
-
-    def partners_of(self, table, seat: int) -> frozenset[int]:
-        if type(table).partners is not Table.partners:
-            return table.partners(seat)  # sides formed during the hand: the table's own answer
-        found = self.partners.get(seat)
-        if found is None:
-            found = self.partners[seat] = table.partners(seat)
-        return found
 
 
 def _beaters(table: Table, seat: int, mine: bool) -> int:
