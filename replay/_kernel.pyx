@@ -1038,6 +1038,93 @@ def wild_moves(WildTable t, out, dict made, list by_rank, list spare, natural, l
             PyList_Append(out, (cards, readings))  # (a list's subclass: its own append unchanged)
 
 
+
+def wild_count(WildTable t, bytearray hand, Py_ssize_t skip, list spare, natural, last, classify, dict memo, remember):
+    """wild._wild_count (the reference): how many moves wild_moves would append, counted
+    without making them (a move's cards are put together only where its readings are not
+    cached), the names of the moves of one suit's cards from flushable entries, each
+    with its suit, and the names met. The natural cards of a rank are read from *hand* (card counts by id)
+    as cards_by_rank(hand, skip) lists them: lowest suit first, *skip* (a wild card) left out."""
+    cdef u128 nat = as128(natural), d, lack, entry
+    cdef Py_ssize_t i, r, wilds = len(spare), short, need, k, n = 0, last_size = -1
+    cdef long suit, s, c, m
+    cdef list cards
+    cdef unsigned char *held
+    cdef tuple lasts = None
+    cdef set seen = set()
+    cdef dict one_suit = {}
+    cdef bint follow = last is not None, mixed
+    if natural < 0 or natural >> 75:
+        raise ValueError("natural counts out of range")
+    if PyByteArray_GET_SIZE(hand) != 54:
+        raise ValueError("a hand of 54 card counts")
+    held = <unsigned char *>PyByteArray_AS_STRING(hand)
+    if follow:
+        lasts = tuple(last)
+        if not any(x.tier for x in lasts):
+            last_size = lasts[0].size
+    for i in range(t.n):
+        entry = t.packed[i]
+        d = (entry | GUARD128) - nat
+        lack = d & (((d & GUARD128) >> 4) * 15)  # what each rank lacks
+        if lack & JOKER_FIELDS:
+            continue  # jokers are never wild here
+        short = <Py_ssize_t>(((lack * ONES128) >> 70) & 31)  # the sum of the fields (entries of 30 cards at most)
+        if short > wilds:
+            continue
+        if follow and not (t.always[i] or (t.size[i] >= t.wild_bomb and short > 0) or t.size[i] == last_size):
+            continue
+        entry -= lack  # the move's natural counts
+        key = (PyLong_FromUnsignedLongLong(<unsigned long long>(entry & LOW40_128)),
+               PyLong_FromUnsignedLongLong(<unsigned long long>(entry >> 40)), short)
+        if key in seen:
+            continue
+        seen.add(key)
+        name = key
+        if not (entry & FIELD_MASK):
+            name = tuple(spare[:short])  # wild cards alone: which ones
+        elif t.flushable[i]:
+            suit = -1
+            mixed = False
+            for r in range(13):  # (a flushable entry: natural ranks only)
+                need = <Py_ssize_t>((entry >> (5 * r)) & 31)
+                for c in range(4 * r, 4 * r + 4):  # the rank's lowest *need* cards, lowest suit first
+                    if need <= 0:
+                        break
+                    m = held[c] if c != skip else 0
+                    if m:
+                        need -= m
+                        if suit < 0:
+                            suit = c & 3
+                        elif (c & 3) != suit:
+                            mixed = True
+                            break
+                if mixed:
+                    break
+            if not mixed and suit >= 0:
+                one_suit[key] = suit
+                name = (key, True)  # a straight of one suit also reads as a straight flush
+        readings = memo.get(name)
+        if readings is None:
+            cards = []
+            for r in range(15):
+                need = <Py_ssize_t>((entry >> (5 * r)) & 31)
+                c = 4 * r if r < 13 else 39 + r  # (the jokers: 52 and 53)
+                while need > 0 and c < (4 * r + 4 if r < 13 else 40 + r):
+                    m = held[c] if c != skip else 0
+                    while m > 0 and need > 0:
+                        cards.append(c)
+                        m -= 1
+                        need -= 1
+                    c += 1
+            for k in range(short):
+                cards.append(spare[k])
+            readings = classify(cards)
+            remember(name, readings)
+        if readings and (not follow or any_beats_c(tuple(readings), lasts)):
+            n += 1
+    return n, one_suit, seen
+
 # ----------------------------------------------------------------- the result check
 
 def same(a, b, python_same):

@@ -125,7 +125,8 @@ def move_count(table: Table, seat: int) -> int:
         return 0  # (the games' direct test: no move to make)
     kind = type(table)
     if kind.legal_moves is not Table.legal_moves:
-        return len(table.legal_moves(seat))
+        count = getattr(table, "count_moves", None)  # (the wild-card games: counted, not made)
+        return count(seat) if count is not None else len(table.legal_moves(seat))
     if table.last is None and kind.allows is Table.allows:
         return table.combos.count_plays(table.packed[seat])
     return len(table.legal_plays(seat))

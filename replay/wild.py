@@ -1,6 +1,6 @@
 """Move generation with wild cards over a game's :class:`~replay.combos.ComboIndex`
 (Guandan's level hearts, Shuangkou's jokers): :class:`WildMoves`, the Python loop beside
-the compiled kernel's (``replay/_kernel.pyx``, ``wild_moves``), which it calls where it is
+the compiled kernel's (``replay/_kernel.pyx``, ``wild_moves``; and their count, ``wild_count``), which it calls where it is
 built (:data:`WILD_MOVES`). Apart from :mod:`replay.combos` because the kernel imports that module.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .cards import GUARD, counts
-from .combos import MEMO, Classify, Combo, ComboIndex, any_beats, total
+from .combos import MEMO, Classify, Combo, ComboIndex, any_beats, cards_by_rank, total
 from .kernel import compiled
 
 LOW40 = (1 << 40) - 1
@@ -38,6 +38,7 @@ class WildMoves:
 
     #: the loop of :meth:`moves` and what it reads of the table (see :data:`WILD_MOVES`)
     fill: Callable[..., None]
+    count_fill: Callable[..., tuple[int, dict[tuple[int, int, int], int], set[tuple[int, int, int]]]]
     entries: object
 
     def __init__(self, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()):
@@ -61,9 +62,9 @@ class WildMoves:
         if WildTable is not None and int(self.size.max(initial=0)) <= 30:
             self.entries = WildTable(list(table.packed), self.size.tolist(), self.always.tolist(), self.flushable,
                                      wild_bomb)
-            self.fill = WILD_MOVES
+            self.fill, self.count_fill = WILD_MOVES, WILD_COUNT
         else:
-            self.entries, self.fill = self, _wild_moves
+            self.entries, self.fill, self.count_fill = self, _wild_moves, _wild_count
 
     @classmethod
     def of(cls, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()) -> WildMoves:
@@ -108,6 +109,15 @@ class WildMoves:
         self.fill(self.entries, out, out.made, by_rank, spare, natural, last, classify, self.memo, self.remember)
         return out
 
+    def count(self, hand: bytearray, skip: int, spare: list[int], natural: int, last: tuple[Combo, ...] | None,
+              classify: Classify) -> tuple[int, dict[tuple[int, int, int], int], set[tuple[int, int, int]]]:
+        """``len(self.moves(cards_by_rank(hand, skip), spare, ...))`` counted without making
+        the moves, the names of the moves of one suit with their suit, and the names met
+        (:func:`_wild_count`)."""
+        if self.fill is _wild_moves or self.count_fill is _wild_count:
+            return _wild_count(self, hand, skip, spare, natural, last, classify, self.memo, self.remember)
+        return self.count_fill(self.entries, hand, skip, spare, natural, last, classify, self.memo, self.remember)
+
 
 def _wild_moves(gen: WildMoves, out: MoveList, made: dict[tuple[int, int, int], list[int] | int],
                 by_rank: list[list[int]], spare: list[int], natural: int, last: tuple[Combo, ...] | None,
@@ -146,15 +156,60 @@ def _wild_moves(gen: WildMoves, out: MoveList, made: dict[tuple[int, int, int], 
             out.append((cards, readings))
 
 
+def _wild_count(gen: WildMoves, hand: bytearray, skip: int, spare: list[int], natural: int,
+                last: tuple[Combo, ...] | None, classify: Classify, memo: dict[object, tuple[Combo, ...]],
+                remember: Callable[[object, tuple[Combo, ...]], None]) -> tuple[int, dict[tuple[int, int, int], int], set[tuple[int, int, int]]]:
+    """How many moves :func:`_wild_moves` would append (the same names, the same readings),
+    counted without making them: a move's cards are put together only where its readings
+    are not cached yet. Also returns the names of the moves made of one suit's natural cards
+    and of a flushable entry (a straight of one suit, read as a straight flush too), each with
+    its suit: a game's own straight flushes of the same cards are the same move
+    (:meth:`MoveList.add`), which the game's count must not count twice; and the names
+    of every move met (counted or not: the moves :class:`MoveList` has ``made``). *hand*: the card
+    counts by id, *skip* a wild card not among the natural cards (-1: none), as
+    :func:`~replay.combos.cards_by_rank` reads them."""
+    by_rank = cards_by_rank(hand, skip)
+    idx, low, high, shorts = gen.candidates(natural, len(spare), last)
+    parts, flushable = gen.parts, gen.flushable
+    seen: set[tuple[int, int, int]] = set()
+    one_suit: dict[tuple[int, int, int], int] = {}
+    n = 0
+    for k, i in enumerate(idx):
+        key = (low[k], high[k], shorts[k])
+        if key in seen:
+            continue
+        seen.add(key)
+        name: object = key
+        if not (key[0] or key[1]):
+            name = tuple(spare[:key[2]])  # wild cards alone: which ones
+        elif flushable[i]:
+            suits = {c & 3 for r, m in parts[i] for c in by_rank[r][:m]}
+            if len(suits) == 1:
+                one_suit[key] = suits.pop()
+                name = (key, True)
+        readings = memo.get(name)
+        if readings is None:
+            cards = []
+            for r, m in parts[i]:
+                cards += by_rank[r][:m]
+            readings = classify(cards + spare[:key[2]])
+            remember(name, readings)
+        if readings and (last is None or any_beats(readings, last)):
+            n += 1
+    return n, one_suit, seen
+
+
 #: the compiled kernel's seam (replay/_kernel.pyx): its copy of a table's entries and its
-#: loop of moves over it where it is built, else none, and _wild_moves over the WildMoves
+#: loops of moves and of their count over it where it is built, else none, and
+#: _wild_moves and _wild_count over the WildMoves
 #: (the same moves in the same order: tests/test_kernel.py, tests/test_kernel_wild.py)
 WildTable: Callable[..., object] | None
 WILD_MOVES: Callable[..., None]
+WILD_COUNT: Callable[..., tuple[int, dict[tuple[int, int, int], int], set[tuple[int, int, int]]]]
 if compiled is None:
-    WildTable, WILD_MOVES = None, _wild_moves
+    WildTable, WILD_MOVES, WILD_COUNT = None, _wild_moves, _wild_count
 else:
-    WildTable, WILD_MOVES = compiled.WildTable, compiled.wild_moves
+    WildTable, WILD_MOVES, WILD_COUNT = compiled.WildTable, compiled.wild_moves, compiled.wild_count
 
 
 class MoveList(list[tuple[list[int], tuple[Combo, ...]]]):

@@ -600,7 +600,8 @@ SEAMS: dict[str, dict[str, tuple[str, str]]] = {
     "replay/table.py": {"Base": ("PlayState", "PlayState"), "HAND_SETUP": ("_hand_setup", "hand_setup"),
                         "CHECKED_DEAL": ("_checked_deal", "checked_deal"),
                         "RESULTS_AGREE": ("_results_agree", "results_agree")},
-    "replay/wild.py": {"WildTable": ("", "WildTable"), "WILD_MOVES": ("_wild_moves", "wild_moves")},
+    "replay/wild.py": {"WildTable": ("", "WildTable"), "WILD_MOVES": ("_wild_moves", "wild_moves"),
+                       "WILD_COUNT": ("_wild_count", "wild_count")},
     "replay/io/dataset.py": {"ACTION_COLUMNS": ("_no_columns", "action_columns")},
     "replay/io/text.py": {"LINES": ("_lines", "text_lines")},
     "replay/games/guandan/__init__.py": {"BEATING_EXISTS": ("beating_exists", "guandan_beats")},
@@ -747,6 +748,19 @@ def _seam_cases():
     fast_entries = gd.combos._wild_moves.entries
     yield "wild.WILD_MOVES", lambda s: moves(wild._wild_moves, lambda g: g, gd, s), \
         lambda s: moves(compiled.wild_moves, lambda g: fast_entries, gd, s), [(0,), (1,), (2,), (3,)]
+
+    def counted(fill, entries_of, t, seat, last):  # a Guandan seat's moves counted with the given loop
+        gen = t.combos._wild_moves
+        saved = gen.count_fill, gen.entries, t.last
+        gen.count_fill, gen.entries, t.last = fill, entries_of(gen), last
+        try:
+            return t.count_moves(seat)
+        finally:
+            gen.count_fill, gen.entries, t.last = saved
+
+    yield "wild.WILD_COUNT", lambda s, last: counted(wild._wild_count, lambda g: g, gd, s, last), \
+        lambda s, last: counted(compiled.wild_count, lambda g: fast_entries, gd, s, last), [
+            (s, last) for s in range(4) for last in (None, (plays[0],), (plays[2],), (plays[3],))]
     yield "dataset.ACTION_COLUMNS", lambda flat: _fields_of(flat, False), lambda flat: _fields_of(flat, True), [
         ([a for r in records for a in r["actions"]],), ([{"seat": 0, "act": "play", "cards": ["3s"], "note": 1}],), ([],)]
     yield "text.LINES", lambda data: _read_text(data, "_lines"), lambda data: _read_text(data, None), [

@@ -183,3 +183,72 @@ def test_kernel_beating_tests_agree_with_the_python_ones(game):
             assert last.kind == "odd" or (game == "shuangkou" and last.tier and "bomb_chain" in allowed), last
         answers[got] = answers.get(got, 0) + 1
     assert answers[True] > 5000 and answers[False] > 2000
+
+
+def _count_both(table, seat: int, monkeypatch) -> tuple[int, int]:
+    """The seat's moves counted (``count_moves``, with the kernel's count where it is built)
+    and with the Python count, each against ``len(legal_moves)``: (count, moves)."""
+    moves = len(table.legal_moves(seat))
+    fast = table.count_moves(seat)
+    gen = table.combos._wild_moves
+    with monkeypatch.context() as m:
+        m.setattr(gen, "count_fill", wild._wild_count)
+        slow = table.count_moves(seat)
+    assert fast == slow == moves, (fast, slow, moves)
+    return fast, moves
+
+
+@pytest.mark.parametrize("game", sorted(MODULES))
+def test_counted_moves_are_the_legal_moves_on_recorded_positions(game, monkeypatch):
+    """decisions' option counts for the wild-card games (count_moves) are len(legal_moves)
+    for every seat with cards at every turn, leading and following."""
+    checked = leads = nonzero = 0
+    for seed in range(3):
+        record = list(simulate(game, None, 1, 200 + seed))[-1]
+        for k, action, table in stepping(record):
+            if table.phase == "tribute" and action["act"] in ("play", "pass"):
+                assert table.start_play(k, action["seat"]) is None
+            if table.phase == "play" and not table.over and action["act"] in ("play", "pass"):
+                for seat in range(4):
+                    if table.left[seat]:
+                        n, _ = _count_both(table, seat, monkeypatch)
+                        checked += 1
+                        leads += table.last is None
+                        nonzero += n > 0
+    assert checked > 300 and leads > 20 and nonzero > checked // 3
+
+
+@pytest.mark.parametrize("game", sorted(MODULES))
+@pytest.mark.parametrize("wilds", range(5))
+def test_counted_moves_are_the_legal_moves_on_random_hands(game, wilds, monkeypatch):
+    """The same on random hands with every number of wild cards (Guandan: up to two level
+    hearts; Shuangkou: up to four jokers), leading and following every kind of play,
+    straight flushes and joker plays included; suits chosen so that straights of one suit
+    (a table entry's move that is also a straight flush) are met."""
+    table = make_table(list(simulate(game, None, 1, 5))[0])
+    table.setup()
+    if table.phase == "tribute":
+        table.start_play(0, table.turn)
+    rng = random.Random(100 + wilds)
+    wild_cards = ([table.wild] * 2 if game == "guandan" else [52, 52, 53, 53])[:wilds]
+    not_drawn = {table.wild} if game == "guandan" else {52, 53}
+    deck = [c for c in table.rules.deck if c not in not_drawn]
+    lasts = _lasts(game)
+    counted = flushes = 0
+    for trial in range(15):
+        if trial % 3 == 0:  # mostly one suit: straights of one suit, straight flushes
+            suit = rng.randrange(4)
+            pool = [c for c in deck if c & 3 == suit] + rng.sample(deck, 6)
+        else:
+            pool = deck
+        cards = rng.sample(pool, min(len(pool), rng.randint(1, 27 - len(wild_cards)))) + wild_cards
+        with_hand(table, table.turn, cards)
+        for last in [None] + rng.sample(lasts, 12):
+            table.last = None if last is None else (last,)
+            n, _ = _count_both(table, table.turn, monkeypatch)
+            counted += n
+            if game == "guandan":
+                flushes += sum(any(c.kind == "straight_flush" for c in r) for _, r in table.legal_moves(table.turn))
+    assert counted > 100
+    if game == "guandan" and wilds == 0:
+        assert flushes > 0

@@ -31,7 +31,7 @@ from ...kernel import compiled
 from ...rules import Rules, per_rules
 from ...table import HandSetup, Table
 from ...verdicts import Code, Event, Violation
-from ...wild import WildMoves
+from ...wild import LOW40, WildMoves
 from ...words import words_of
 
 KINDS = {
@@ -754,6 +754,9 @@ class GuandanHand(Guandan):
     def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
         return legal_moves(self, seat)  # with wild hearts, below
 
+    def count_moves(self, seat: int) -> int:
+        return count_moves(self, seat)  # len(legal_moves), below
+
     #: the hand's effect on the match, kept when the hand ends (on_out)
     after: LevelsAfter | None = None
 
@@ -834,6 +837,50 @@ def legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[i
             missing = 5 - len(have)
             moves.add(have + [wild] * missing, sum(RANK_BIT[c] for c in have), missing, flush=True)
     return list(moves)
+
+
+def count_moves(self: GuandanHand, seat: int) -> int:
+    """``len(legal_moves(self, seat))``, counted without making the moves
+    (:meth:`WildMoves.count`): a straight flush is the move of a table entry already
+    counted when that entry's lowest cards are the same cards (all of the flush's suit)."""
+    hand = self.hands[seat]
+    wild = self.wild
+    wilds = hand[wild]
+    last = self.last
+    table = self.combos
+    gen = WildMoves.of(table, 4, FLUSHABLE)
+
+    def classify(cards: list[int]) -> tuple[Combo, ...]:
+        return classify_cards(table, cards, wild)
+
+    n, one_suit, _ = gen.count(hand, wild, [wild] * wilds, self.packed[seat] - (wilds << (5 * self.level)),
+                            last, classify)
+    if last is not None and last[0].tier > TIER_STRAIGHT_FLUSH:
+        return n
+    memo = gen.memo
+    seen: set[tuple[int, ...]] = set()
+    for suit in range(4):  # straight flushes
+        ends = flush_windows(hand, suit, wilds, self.level)
+        while ends:
+            bit = ends & -ends
+            ends ^= bit
+            have = [c for c in STRAIGHT_FLUSH_CARDS[suit][bit.bit_length() // 8 - 5] if hand[c] and c != wild]
+            cards = tuple(have)
+            if cards in seen:
+                continue  # the same cards as a window before (wild hearts in other places)
+            seen.add(cards)
+            missing = 5 - len(have)
+            natural = sum(RANK_BIT[c] for c in have)
+            key = (natural & LOW40, natural >> 40, missing)
+            if one_suit.get(key) == suit:
+                continue  # the table entry's move: the same cards
+            readings = memo.get((key, True))
+            if readings is None:
+                readings = classify(have + [wild] * missing)
+                gen.remember((key, True), readings)
+            if readings and (last is None or any_beats(readings, last)):
+                n += 1
+    return n
 
 
 FLUSHABLE = frozenset({"straight"})

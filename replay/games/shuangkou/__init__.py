@@ -29,7 +29,7 @@ from ...kernel import compiled
 from ...rules import Rules
 from ...table import Table
 from ...verdicts import Code, Event, Violation
-from ...wild import WildMoves
+from ...wild import LOW40, WildMoves
 
 KINDS = {
     "single": "单张", "pair": "对子", "triple": "三张", "straight": "顺子", "pair_chain": "连对",
@@ -424,6 +424,9 @@ class Shuangkou(Table):
     def legal_moves(self, seat: int | None = None) -> list[tuple[list[int], tuple[Combo, ...]]]:
         return legal_moves(self, seat)  # with wild jokers, below
 
+    def count_moves(self, seat: int) -> int:
+        return count_moves(self, seat)  # len(legal_moves), below
+
     def beats_exist(self, seat: int, last: Combo) -> bool:
         hand = self.hands[seat]
         rules = self.rules
@@ -511,6 +514,61 @@ def legal_moves(self: Shuangkou, seat: int | None = None) -> list[tuple[list[int
                         moves.add(cards + jokers[:short], sum(len(by_rank[r]) << (5 * r) for r in run), short)
     return list(moves)
 
+
+
+def count_moves(self: Shuangkou, seat: int) -> int:
+    """``len(legal_moves(self, seat))``, counted without making the moves
+    (:meth:`WildMoves.count`). A joker-only play is the table entries' move of the same
+    name when that move's jokers are the same cards; a bomb chain is that of any table
+    entry of its name (both take every natural card of its ranks and the lowest jokers)."""
+    hand = self.hands[seat]
+    last = self.last
+    table, rules = self.combos, self.rules
+    gen = WildMoves.of(table, 3)
+    jokers = [52] * hand[52] + [53] * hand[53]
+    natural = self.packed[seat] & NATURAL
+
+    def classify(cards: list[int]) -> tuple[Combo, ...]:
+        return classify_cards(table, rules, cards)
+
+    n, _, made = gen.count(hand, -1, jokers, natural, last, classify)
+    memo = gen.memo
+
+    def beats(name: object, cards: list[int]) -> bool:
+        readings = memo.get(name)
+        if readings is None:
+            readings = classify(cards)
+            gen.remember(name, readings)
+        return bool(readings) and (last is None or any_beats(readings, last))
+
+    for k, combo in joker_plays(hand[52], hand[53]):
+        if (0, 0, k) in made and tuple(jokers[:k]) == combo:
+            continue  # (both sorted: small jokers first)
+        n += beats(combo, list(combo))
+    most, shortest = len(jokers), rules.chain_min_bombs
+    if not chain_possible(natural, most, shortest):
+        return n
+    by_rank = cards_by_rank(hand)
+    lack = [max(0, 4 - len(x)) for x in by_rank]
+    seen: set[tuple[int, int, int]] = set()
+    for order in (ORDER_HIGH, ORDER_LOW):
+        for start in range(len(order)):
+            short = 0
+            for end in range(start, len(order)):
+                short += lack[order[end]]
+                if short > most:
+                    break
+                if end - start + 1 >= shortest:
+                    run = order[start:end + 1]
+                    size = sum(len(by_rank[r]) for r in run)
+                    if size + short <= 27:
+                        packed = sum(len(by_rank[r]) << (5 * r) for r in run)
+                        key = (packed & LOW40, packed >> 40, short)
+                        if key in made or key in seen:
+                            continue  # the same cards: every natural card of the ranks, the lowest jokers
+                        seen.add(key)
+                        n += beats(key, [c for r in run for c in by_rank[r]] + jokers[:short])
+    return n
 
 _JOKER_PLAYS: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
 
