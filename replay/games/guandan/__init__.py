@@ -329,13 +329,15 @@ _NOT_WILD = [_suits_layout(((1 << (8 * 52)) - 1) ^ (0xFF << (8 * (4 * level + HE
 _FLUSHES: dict[tuple[bytes, int], int] = {}
 
 
-def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> bool:
-    """A straight flush whose top position is above *key*, the wild hearts filling gaps:
-    the hand's cards as one byte each (1 if held) in sequence order, four suits side by
-    side, every window of five positions of every suit summed by one multiplication (the
-    windows a hand can make are kept: a seat is asked again at every pass until it plays)."""
-    if key >= 13:
-        return False
+def flush_ends(hand: bytearray, wilds: int, level: int) -> int:
+    """The straight flushes of every suit the hand can make, the wild hearts filling gaps,
+    as :func:`flush_windows` finds them suit by suit: bit 8·(4·top + suit) + 7 set for the
+    window of five positions whose top position is *top* (the layout of
+    :func:`straight_flush_exists`)."""
+    return _flush_bits(hand, wilds, level) & _SUITS_ENDS[4]
+
+
+def _flush_bits(hand: bytearray, wilds: int, level: int) -> int:
     name = (bytes(hand), level)
     ends = _FLUSHES.get(name)
     if ends is None:
@@ -343,7 +345,17 @@ def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> 
             _FLUSHES.clear()
         x = _suits_layout(int.from_bytes(hand.translate(_NONZERO), "little")) & _NOT_WILD[level]
         ends = _FLUSHES[name] = ((x * _SUITS_FIVE | _SUITS_HIGH) - _SUITS_NEED[wilds]) & _SUITS_HIGH
-    return bool(ends & _SUITS_ENDS[max(4, key + 1)])
+    return ends
+
+
+def straight_flush_exists(hand: bytearray, wilds: int, level: int, key: int) -> bool:
+    """A straight flush whose top position is above *key*, the wild hearts filling gaps:
+    the hand's cards as one byte each (1 if held) in sequence order, four suits side by
+    side, every window of five positions of every suit summed by one multiplication (the
+    windows a hand can make are kept: a seat is asked again at every pass until it plays)."""
+    if key >= 13:
+        return False
+    return bool(_flush_bits(hand, wilds, level) & _SUITS_ENDS[max(4, key + 1)])
 
 
 def classify_cards(table: ComboIndex, ids: list[int], wild: int, declared: list[str] | None = None) -> tuple[Combo, ...]:
@@ -859,27 +871,28 @@ def count_moves(self: GuandanHand, seat: int) -> int:
         return n
     memo = gen.memo
     seen: set[tuple[int, ...]] = set()
-    for suit in range(4):  # straight flushes
-        ends = flush_windows(hand, suit, wilds, self.level)
-        while ends:
-            bit = ends & -ends
-            ends ^= bit
-            have = [c for c in STRAIGHT_FLUSH_CARDS[suit][bit.bit_length() // 8 - 5] if hand[c] and c != wild]
-            cards = tuple(have)
-            if cards in seen:
-                continue  # the same cards as a window before (wild hearts in other places)
-            seen.add(cards)
-            missing = 5 - len(have)
-            natural = sum(RANK_BIT[c] for c in have)
-            key = (natural & LOW40, natural >> 40, missing)
-            if one_suit.get(key) == suit:
-                continue  # the table entry's move: the same cards
-            readings = memo.get((key, True))
-            if readings is None:
-                readings = classify(have + [wild] * missing)
-                gen.remember((key, True), readings)
-            if readings and (last is None or any_beats(readings, last)):
-                n += 1
+    ends = flush_ends(hand, wilds, self.level)  # straight flushes: every suit's windows at once
+    while ends:
+        bit = ends & -ends
+        ends ^= bit
+        at = bit.bit_length() // 8 - 1  # the byte of the window's top: 4 x position + suit
+        suit = at & 3
+        have = [c for c in STRAIGHT_FLUSH_CARDS[suit][(at >> 2) - 4] if hand[c] and c != wild]
+        cards = tuple(have)
+        if cards in seen:
+            continue  # the same cards as a window before (wild hearts in other places)
+        seen.add(cards)
+        missing = 5 - len(have)
+        natural = sum(RANK_BIT[c] for c in have)
+        key = (natural & LOW40, natural >> 40, missing)
+        if one_suit.get(key) == suit:
+            continue  # the table entry's move: the same cards
+        readings = memo.get((key, True))
+        if readings is None:
+            readings = classify(have + [wild] * missing)
+            gen.remember((key, True), readings)
+        if readings and (last is None or any_beats(readings, last)):
+            n += 1
     return n
 
 
