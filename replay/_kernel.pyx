@@ -907,14 +907,28 @@ def shuangkou_beats(natural, long small, long big, last, frozenset kinds, long m
 
 from cpython.list cimport PyList_Append
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.ref cimport Py_DECREF
+from libc.stdlib cimport calloc, free
 
 cdef u128 LOW40_128 = ((<u128>1) << 40) - 1
 cdef u128 NATURAL_FIELDS = ((<u128>1) << 65) - 1  # the count fields of the ranks 3..2
 cdef u128 JOKER_FIELDS = (((<u128>1) << 75) - 1) ^ NATURAL_FIELDS
 
 
+cdef enum:
+    READINGS_SLOTS = 16384  # wild_count's readings by name (a power of two), emptied when half full
+
+
+cdef inline size_t slot_of(u128 key, size_t mask):
+    cdef unsigned long long x = <unsigned long long>key ^ (<unsigned long long>(key >> 64) * 0x9E3779B97F4A7C15ULL)
+    return <size_t>((x * 0x9E3779B97F4A7C15ULL) >> 40) & mask
+
+
 cdef class WildTable:
-    """A combination table's entries as C arrays, for :func:`wild_moves`."""
+    """A combination table's entries as C arrays, for :func:`wild_moves` and
+    :func:`wild_count`; and wild_count's own cache of readings by name (the name as one
+    128-bit number: a move's natural counts, its wild cards, whether it is of one suit),
+    beside the Python memo it fills from."""
 
     cdef u128 *packed
     cdef unsigned char *size
@@ -922,13 +936,31 @@ cdef class WildTable:
     cdef unsigned char *flushable
     cdef Py_ssize_t n
     cdef int wild_bomb
+    cdef u128 *names  # 0: an empty slot (a name has bit 127 set)
+    cdef PyObject **readings
+    cdef Py_ssize_t used
+    cdef u128 *met  # wild_count's names met in one call: slots of this call's stamp
+    cdef unsigned int *stamps
+    cdef unsigned int stamp
+    cdef size_t met_mask
 
     def __cinit__(self, list packed, list sizes, list always, list flushable, int wild_bomb):
         cdef Py_ssize_t i, n = len(packed)
+        cdef size_t slots = 64
         self.n = 0
         self.packed = <u128 *>PyMem_Malloc(max(n, 1) * sizeof(u128))
         self.size = <unsigned char *>PyMem_Malloc(max(n, 1) * 3)
-        if self.packed is NULL or self.size is NULL:
+        self.names = <u128 *>calloc(READINGS_SLOTS, sizeof(u128))
+        self.readings = <PyObject **>calloc(READINGS_SLOTS, sizeof(PyObject *))
+        while slots < <size_t>(2 * n):
+            slots *= 2
+        self.met = <u128 *>calloc(slots, sizeof(u128))
+        self.stamps = <unsigned int *>calloc(slots, sizeof(unsigned int))
+        self.met_mask = slots - 1
+        self.stamp = 0
+        self.used = 0
+        if self.packed is NULL or self.size is NULL or self.names is NULL or self.readings is NULL \
+                or self.met is NULL or self.stamps is NULL:
             raise MemoryError()
         self.always = self.size + n
         self.flushable = self.size + 2 * n
@@ -945,6 +977,55 @@ cdef class WildTable:
     def __dealloc__(self):
         PyMem_Free(self.packed)
         PyMem_Free(self.size)
+        if self.readings is not NULL:
+            self.forget()
+        free(self.names)
+        free(self.readings)
+        free(self.met)
+        free(self.stamps)
+
+    cdef void forget(self):
+        cdef Py_ssize_t k
+        for k in range(READINGS_SLOTS):
+            if self.readings[k] is not NULL:
+                Py_DECREF(<object>self.readings[k])
+                self.readings[k] = NULL
+            self.names[k] = 0
+        self.used = 0
+
+    cdef PyObject *cached(self, u128 name):
+        cdef size_t k = slot_of(name, READINGS_SLOTS - 1)
+        while self.names[k]:
+            if self.names[k] == name:
+                return self.readings[k]
+            k = (k + 1) & (READINGS_SLOTS - 1)
+        return NULL
+
+    cdef void keep(self, u128 name, object readings):
+        cdef size_t k
+        if self.used * 2 >= READINGS_SLOTS:
+            self.forget()
+        k = slot_of(name, READINGS_SLOTS - 1)
+        while self.names[k] and self.names[k] != name:
+            k = (k + 1) & (READINGS_SLOTS - 1)
+        if self.names[k]:
+            Py_DECREF(<object>self.readings[k])
+        else:
+            self.names[k] = name
+            self.used += 1
+        Py_INCREF(readings)
+        self.readings[k] = <PyObject *>readings
+
+    cdef bint meet(self, u128 name):
+        """Marks *name* met in this call of wild_count; False if it was already."""
+        cdef size_t k = slot_of(name, self.met_mask)
+        while self.stamps[k] == self.stamp:
+            if self.met[k] == name:
+                return False
+            k = (k + 1) & self.met_mask
+        self.stamps[k] = self.stamp
+        self.met[k] = name
+        return True
 
 
 cdef bint beats_c(object a, object b) except -1:
@@ -1039,19 +1120,24 @@ def wild_moves(WildTable t, out, dict made, list by_rank, list spare, natural, l
 
 
 
-def wild_count(WildTable t, bytearray hand, Py_ssize_t skip, list spare, natural, last, classify, dict memo, remember):
+def wild_count(WildTable t, bytearray hand, Py_ssize_t skip, list spare, natural, last, classify, dict memo,
+               remember, bint names=False):
     """wild._wild_count (the reference): how many moves wild_moves would append, counted
-    without making them (a move's cards are put together only where its readings are not
-    cached), the names of the moves of one suit's cards from flushable entries, each
-    with its suit, and the names met. The natural cards of a rank are read from *hand* (card counts by id)
-    as cards_by_rank(hand, skip) lists them: lowest suit first, *skip* (a wild card) left out."""
-    cdef u128 nat = as128(natural), d, lack, entry
+    without making them (a move's cards are put together only where its readings are in
+    neither cache), the names of the moves of one suit's cards from flushable entries, each
+    with its suit, (with *names*; else None) the names met, and the numbers of wild cards
+    of the moves of wild cards alone met, as a bit mask (bit k: k wild cards). The natural cards of a rank
+    are read from *hand* (card counts by id) as cards_by_rank(hand, skip) lists them:
+    lowest suit first, *skip* (a wild card) left out."""
+    cdef u128 nat = as128(natural), d, lack, entry, name128
     cdef Py_ssize_t i, r, wilds = len(spare), short, need, k, n = 0, last_size = -1
-    cdef long suit, s, c, m
+    cdef unsigned long long alone = 0
+    cdef long suit, c, m
     cdef list cards
     cdef unsigned char *held
+    cdef PyObject *found
     cdef tuple lasts = None
-    cdef set seen = set()
+    cdef set seen = set() if names else None
     cdef dict one_suit = {}
     cdef bint follow = last is not None, mixed
     if natural < 0 or natural >> 75:
@@ -1063,6 +1149,10 @@ def wild_count(WildTable t, bytearray hand, Py_ssize_t skip, list spare, natural
         lasts = tuple(last)
         if not any(x.tier for x in lasts):
             last_size = lasts[0].size
+    t.stamp += 1
+    if t.stamp == 0:  # (wrapped: every slot's stamp is stale again)
+        memset(t.stamps, 0, (t.met_mask + 1) * sizeof(unsigned int))
+        t.stamp = 1
     for i in range(t.n):
         entry = t.packed[i]
         d = (entry | GUARD128) - nat
@@ -1075,55 +1165,76 @@ def wild_count(WildTable t, bytearray hand, Py_ssize_t skip, list spare, natural
         if follow and not (t.always[i] or (t.size[i] >= t.wild_bomb and short > 0) or t.size[i] == last_size):
             continue
         entry -= lack  # the move's natural counts
-        key = (PyLong_FromUnsignedLongLong(<unsigned long long>(entry & LOW40_128)),
-               PyLong_FromUnsignedLongLong(<unsigned long long>(entry >> 40)), short)
-        if key in seen:
-            continue
-        seen.add(key)
-        name = key
-        if not (entry & FIELD_MASK):
-            name = tuple(spare[:short])  # wild cards alone: which ones
-        elif t.flushable[i]:
-            suit = -1
-            mixed = False
-            for r in range(13):  # (a flushable entry: natural ranks only)
-                need = <Py_ssize_t>((entry >> (5 * r)) & 31)
-                for c in range(4 * r, 4 * r + 4):  # the rank's lowest *need* cards, lowest suit first
-                    if need <= 0:
-                        break
-                    m = held[c] if c != skip else 0
-                    if m:
-                        need -= m
-                        if suit < 0:
-                            suit = c & 3
-                        elif (c & 3) != suit:
-                            mixed = True
+        name128 = entry | (<u128>short << 75) | ((<u128>1) << 127)
+        if not t.meet(name128):
+            continue  # a name met before: the same move
+        key = None
+        if names:
+            key = (PyLong_FromUnsignedLongLong(<unsigned long long>(entry & LOW40_128)),
+                   PyLong_FromUnsignedLongLong(<unsigned long long>(entry >> 40)), short)
+            seen.add(key)
+        if not (entry & FIELD_MASK):  # wild cards alone: named by which ones, the Python memo's
+            alone |= 1ULL << short
+            name = tuple(spare[:short])
+            readings = memo.get(name)
+            if readings is None:
+                readings = classify(list(name))
+                remember(name, readings)
+        else:
+            if t.flushable[i]:
+                suit = -1
+                mixed = False
+                for r in range(13):  # (a flushable entry: natural ranks only)
+                    need = <Py_ssize_t>((entry >> (5 * r)) & 31)
+                    for c in range(4 * r, 4 * r + 4):  # the rank's lowest *need* cards, lowest suit first
+                        if need <= 0:
                             break
-                if mixed:
-                    break
-            if not mixed and suit >= 0:
-                one_suit[key] = suit
-                name = (key, True)  # a straight of one suit also reads as a straight flush
-        readings = memo.get(name)
-        if readings is None:
-            cards = []
-            for r in range(15):
-                need = <Py_ssize_t>((entry >> (5 * r)) & 31)
-                c = 4 * r if r < 13 else 39 + r  # (the jokers: 52 and 53)
-                while need > 0 and c < (4 * r + 4 if r < 13 else 40 + r):
-                    m = held[c] if c != skip else 0
-                    while m > 0 and need > 0:
-                        cards.append(c)
-                        m -= 1
-                        need -= 1
-                    c += 1
-            for k in range(short):
-                cards.append(spare[k])
-            readings = classify(cards)
-            remember(name, readings)
+                        m = held[c] if c != skip else 0
+                        if m:
+                            need -= m
+                            if suit < 0:
+                                suit = c & 3
+                            elif (c & 3) != suit:
+                                mixed = True
+                                break
+                    if mixed:
+                        break
+                if not mixed and suit >= 0:
+                    if key is None:
+                        key = (PyLong_FromUnsignedLongLong(<unsigned long long>(entry & LOW40_128)),
+                               PyLong_FromUnsignedLongLong(<unsigned long long>(entry >> 40)), short)
+                    one_suit[key] = suit
+                    name128 |= (<u128>1) << 80  # a straight of one suit also reads as a straight flush
+            found = t.cached(name128)
+            if found is not NULL:
+                readings = <object>found
+            else:
+                if key is None:
+                    key = (PyLong_FromUnsignedLongLong(<unsigned long long>(entry & LOW40_128)),
+                           PyLong_FromUnsignedLongLong(<unsigned long long>(entry >> 40)), short)
+                name = (key, True) if name128 >> 80 & 1 else key
+                readings = memo.get(name)
+                if readings is None:
+                    cards = []
+                    for r in range(15):
+                        need = <Py_ssize_t>((entry >> (5 * r)) & 31)
+                        c = 4 * r if r < 13 else 39 + r  # (the jokers: 52 and 53)
+                        while need > 0 and c < (4 * r + 4 if r < 13 else 40 + r):
+                            m = held[c] if c != skip else 0
+                            while m > 0 and need > 0:
+                                cards.append(c)
+                                m -= 1
+                                need -= 1
+                            c += 1
+                    for k in range(short):
+                        cards.append(spare[k])
+                    readings = classify(cards)
+                    remember(name, readings)
+                t.keep(name128, readings)
         if readings and (not follow or any_beats_c(tuple(readings), lasts)):
             n += 1
-    return n, one_suit, seen
+    return n, one_suit, seen, alone
+
 
 # ----------------------------------------------------------------- the result check
 

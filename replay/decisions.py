@@ -32,18 +32,26 @@ SHARING_COLUMNS = ("beaters", "seats_left")
 
 
 class DecisionRows:
-    """Columns of the ``decisions`` table for a batch of hands."""
+    """Rows of the ``decisions`` table for a batch of hands (a tuple a row, in
+    :data:`DECISIONS`' order; columns when the table is made)."""
 
     def __init__(self) -> None:
-        self.cols: dict[str, list] = {name: [] for name in DECISIONS.names}
+        self.rows: list[tuple] = []
 
     def visitor(self, record: dict) -> Decisions:
-        """The visitor of a walk through *record* that adds its decisions to these columns."""
-        return Decisions(record, self.cols)
+        """The visitor of a walk through *record* that adds its decisions to these rows."""
+        return Decisions(record, self.rows)
 
     def add(self, record: dict, previous: dict | None = None) -> None:
         """The decisions of one hand (up to its first violation, if any)."""
         walk(record, self.visitor(record), previous=previous)
+
+    @property
+    def cols(self) -> dict[str, list]:
+        """The rows as columns, by name."""
+        if not self.rows:
+            return {name: [] for name in DECISIONS.names}
+        return {name: list(values) for name, values in zip(DECISIONS.names, zip(*self.rows))}
 
     def table(self) -> pa.Table:
         return pa.table({k: pa.array(v, DECISIONS.field(k).type) for k, v in self.cols.items()}, schema=DECISIONS)
@@ -56,21 +64,22 @@ def hand_decisions(record: dict, previous: dict | None = None) -> list[dict]:
     """
     rows = DecisionRows()
     rows.add(record, previous)
-    cols = rows.cols
-    return [dict(zip(cols, row)) for row in zip(*cols.values())]
+    return [dict(zip(DECISIONS.names, row)) for row in rows.rows]
 
 
 class Decisions(Visitor):
-    """A walk's visitor that adds a row to *cols* (the columns of :data:`DECISIONS`) for
+    """A walk's visitor that adds a row to *rows* (tuples in :data:`DECISIONS`' order) for
     each play or pass of the play phase by the seat to act, as the table is before it. An
     engine error met here ends the rows of the hand (the walk's verdict names it)."""
 
-    def __init__(self, record: dict, cols: dict[str, list]):
-        self.cols = cols
+    def __init__(self, record: dict, rows: list[tuple]):
+        self.rows = rows
         self.players = record.get("players") or []
         self.hand_id, self.variant = record.get("id"), record.get("variant")
         self.last_t: float | None = 0.0
         self.broken = False
+        #: each seat's partners, asked once a hand: sides do not change in the play phase
+        self.partners: dict[int, frozenset[int]] = {}
 
     def before(self, table, i: int, action: dict) -> None:
         if self.broken:
@@ -84,23 +93,29 @@ class Decisions(Visitor):
         act, seat = action.get("act"), action.get("seat")
         t = action.get("t")
         last_t = self.last_t
-        think = t - last_t if isinstance(t, (int, float)) and last_t is not None else None
-        self.last_t = t if isinstance(t, (int, float)) else None
+        if isinstance(t, (int, float)):
+            think = t - last_t if last_t is not None else None
+            self.last_t = t
+        else:
+            think = self.last_t = None
         if act not in ("play", "pass") or table.phase != "play" or seat != table.turn:
             return
         players = self.players
-        lead = table.last is None
+        player = players[seat] if seat < len(players) else None
         moves = move_count(table, seat)
-        target = None if lead else table.last_seat
-        row = (self.hand_id, self.variant, i, seat, players[seat] if seat < len(players) else None, act, lead,
-               moves + (not lead), (not lead) and bool(moves), act == "pass" and not lead and bool(moves), target,
-               players[target] if target is not None and target < len(players) else None,
-               None if target is None else ("partner" if target in table.partners(seat) else "opponent"),
-               _lead_low(table, seat, action.get("cards")) if lead and act == "play" else None,
-               table.left[seat], think,
-               None if lead else _beaters(table, seat, bool(moves)), list(table.left))
-        for column, value in zip(self.cols.values(), row):  # (in DECISIONS' order)
-            column.append(value)
+        if table.last is None:  # a lead
+            self.rows.append((self.hand_id, self.variant, i, seat, player, act, True, moves, False, False, None, None,
+                              None, _lead_low(table, seat, action.get("cards")) if act == "play" else None,
+                              table.left[seat], think, None, list(table.left)))
+            return
+        target = table.last_seat
+        partners = self.partners.get(seat)
+        if partners is None:
+            partners = self.partners[seat] = table.partners(seat)
+        self.rows.append((self.hand_id, self.variant, i, seat, player, act, False, moves + 1, moves > 0,
+                          act == "pass" and moves > 0, target, players[target] if target < len(players) else None,
+                          "partner" if target in partners else "opponent", None, table.left[seat], think,
+                          _beaters(table, seat, moves > 0), list(table.left)))
 
 
 def _beaters(table: Table, seat: int, mine: bool) -> int:

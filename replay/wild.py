@@ -15,6 +15,10 @@ from .combos import MEMO, Classify, Combo, ComboIndex, any_beats, cards_by_rank,
 from .kernel import compiled
 
 LOW40 = (1 << 40) - 1
+#: a count of moves (:meth:`WildMoves.count`): how many, the names of the moves of one suit
+#: with their suit, the names met (or None), the numbers of wild cards of the moves of
+#: wild cards alone met (bit k: k wilds)
+Counted = tuple[int, dict[tuple[int, int, int], int], set[tuple[int, int, int]] | None, int]
 _GUARD_LOW = GUARD & LOW40
 _GUARD_HIGH = GUARD >> 40
 #: in the high half (ranks 8..14): the count fields of the jokers, and of the ranks 8..12
@@ -38,7 +42,7 @@ class WildMoves:
 
     #: the loop of :meth:`moves` and what it reads of the table (see :data:`WILD_MOVES`)
     fill: Callable[..., None]
-    count_fill: Callable[..., tuple[int, dict[tuple[int, int, int], int], set[tuple[int, int, int]]]]
+    count_fill: Callable[..., Counted]
     entries: object
 
     def __init__(self, table: ComboIndex, wild_bomb: int, flushable: frozenset[str] = frozenset()):
@@ -110,13 +114,14 @@ class WildMoves:
         return out
 
     def count(self, hand: bytearray, skip: int, spare: list[int], natural: int, last: tuple[Combo, ...] | None,
-              classify: Classify) -> tuple[int, dict[tuple[int, int, int], int], set[tuple[int, int, int]]]:
+              classify: Classify, names: bool = False
+              ) -> Counted:
         """``len(self.moves(cards_by_rank(hand, skip), spare, ...))`` counted without making
-        the moves, the names of the moves of one suit with their suit, and the names met
-        (:func:`_wild_count`)."""
+        the moves, the names of the moves of one suit with their suit, and (with *names*)
+        the names met (:func:`_wild_count`)."""
         if self.fill is _wild_moves or self.count_fill is _wild_count:
-            return _wild_count(self, hand, skip, spare, natural, last, classify, self.memo, self.remember)
-        return self.count_fill(self.entries, hand, skip, spare, natural, last, classify, self.memo, self.remember)
+            return _wild_count(self, hand, skip, spare, natural, last, classify, self.memo, self.remember, names)
+        return self.count_fill(self.entries, hand, skip, spare, natural, last, classify, self.memo, self.remember, names)
 
 
 def _wild_moves(gen: WildMoves, out: MoveList, made: dict[tuple[int, int, int], list[int] | int],
@@ -158,14 +163,17 @@ def _wild_moves(gen: WildMoves, out: MoveList, made: dict[tuple[int, int, int], 
 
 def _wild_count(gen: WildMoves, hand: bytearray, skip: int, spare: list[int], natural: int,
                 last: tuple[Combo, ...] | None, classify: Classify, memo: dict[object, tuple[Combo, ...]],
-                remember: Callable[[object, tuple[Combo, ...]], None]) -> tuple[int, dict[tuple[int, int, int], int], set[tuple[int, int, int]]]:
+                remember: Callable[[object, tuple[Combo, ...]], None], names: bool = False
+                ) -> Counted:
     """How many moves :func:`_wild_moves` would append (the same names, the same readings),
     counted without making them: a move's cards are put together only where its readings
     are not cached yet. Also returns the names of the moves made of one suit's natural cards
     and of a flushable entry (a straight of one suit, read as a straight flush too), each with
     its suit: a game's own straight flushes of the same cards are the same move
-    (:meth:`MoveList.add`), which the game's count must not count twice; and the names
-    of every move met (counted or not: the moves :class:`MoveList` has ``made``). *hand*: the card
+    (:meth:`MoveList.add`), which the game's count must not count twice; and, with
+    *names* (else None), the names of every move met (counted or not: the moves
+    :class:`MoveList` has ``made``); and the numbers of wild cards of the moves of wild
+    cards alone met, as a bit mask (bit k: k wilds). *hand*: the card
     counts by id, *skip* a wild card not among the natural cards (-1: none), as
     :func:`~replay.combos.cards_by_rank` reads them."""
     by_rank = cards_by_rank(hand, skip)
@@ -173,7 +181,7 @@ def _wild_count(gen: WildMoves, hand: bytearray, skip: int, spare: list[int], na
     parts, flushable = gen.parts, gen.flushable
     seen: set[tuple[int, int, int]] = set()
     one_suit: dict[tuple[int, int, int], int] = {}
-    n = 0
+    n = alone = 0
     for k, i in enumerate(idx):
         key = (low[k], high[k], shorts[k])
         if key in seen:
@@ -181,6 +189,7 @@ def _wild_count(gen: WildMoves, hand: bytearray, skip: int, spare: list[int], na
         seen.add(key)
         name: object = key
         if not (key[0] or key[1]):
+            alone |= 1 << key[2]
             name = tuple(spare[:key[2]])  # wild cards alone: which ones
         elif flushable[i]:
             suits = {c & 3 for r, m in parts[i] for c in by_rank[r][:m]}
@@ -196,7 +205,7 @@ def _wild_count(gen: WildMoves, hand: bytearray, skip: int, spare: list[int], na
             remember(name, readings)
         if readings and (last is None or any_beats(readings, last)):
             n += 1
-    return n, one_suit, seen
+    return n, one_suit, seen if names else None, alone
 
 
 #: the compiled kernel's seam (replay/_kernel.pyx): its copy of a table's entries and its
@@ -205,7 +214,7 @@ def _wild_count(gen: WildMoves, hand: bytearray, skip: int, spare: list[int], na
 #: (the same moves in the same order: tests/test_kernel.py, tests/test_kernel_wild.py)
 WildTable: Callable[..., object] | None
 WILD_MOVES: Callable[..., None]
-WILD_COUNT: Callable[..., tuple[int, dict[tuple[int, int, int], int], set[tuple[int, int, int]]]]
+WILD_COUNT: Callable[..., Counted]
 if compiled is None:
     WildTable, WILD_MOVES, WILD_COUNT = None, _wild_moves, _wild_count
 else:

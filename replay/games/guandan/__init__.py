@@ -861,11 +861,10 @@ def count_moves(self: GuandanHand, seat: int) -> int:
     last = self.last
     table = self.combos
     gen = WildMoves.of(table, 4, FLUSHABLE)
-
-    def classify(cards: list[int]) -> tuple[Combo, ...]:
-        return classify_cards(table, cards, wild)
-
-    n, one_suit, _ = gen.count(hand, wild, [wild] * wilds, self.packed[seat] - (wilds << (5 * self.level)),
+    classify = _COUNT_CLASSIFY.get((id(table), wild))
+    if classify is None:
+        classify = _COUNT_CLASSIFY[id(table), wild] = _classifier(table, wild)
+    n, one_suit, _, _ = gen.count(hand, wild, [wild] * wilds, self.packed[seat] - (wilds << (5 * self.level)),
                             last, classify)
     if last is not None and last[0].tier > TIER_STRAIGHT_FLUSH:
         return n
@@ -895,6 +894,13 @@ def count_moves(self: GuandanHand, seat: int) -> int:
             n += 1
     return n
 
+
+def _classifier(table: ComboIndex, wild: int) -> Callable[[list[int]], tuple[Combo, ...]]:
+    return lambda cards: classify_cards(table, cards, wild)
+
+
+#: count_moves' classification of cards by table (whose identity the function keeps) and wild card
+_COUNT_CLASSIFY: dict[tuple[int, int], Callable[[list[int]], tuple[Combo, ...]]] = {}
 
 FLUSHABLE = frozenset({"straight"})
 

@@ -525,50 +525,57 @@ def count_moves(self: Shuangkou, seat: int) -> int:
     last = self.last
     table, rules = self.combos, self.rules
     gen = WildMoves.of(table, 3)
-    jokers = [52] * hand[52] + [53] * hand[53]
+    small, big = hand[52], hand[53]
+    jokers = [52] * small + [53] * big
     natural = self.packed[seat] & NATURAL
-
-    def classify(cards: list[int]) -> tuple[Combo, ...]:
-        return classify_cards(table, rules, cards)
-
-    n, _, made = gen.count(hand, -1, jokers, natural, last, classify)
+    may_chain = chain_possible(natural, small + big, rules.chain_min_bombs)
+    classify = _COUNT_CLASSIFY.get((id(table), rules))
+    if classify is None:
+        classify = _COUNT_CLASSIFY[id(table), rules] = _classifier(table, rules)
+    n, _, made, alone = gen.count(hand, -1, jokers, natural, last, classify, names=may_chain)
+    if not (jokers or may_chain):
+        return n
     memo = gen.memo
-
-    def beats(name: object, cards: list[int]) -> bool:
+    found: list[tuple[object, list[int]]] = []  # the plays beside the table entries' moves: (name, cards)
+    for k, combo in joker_plays(small, big):
+        if not (alone >> k & 1 and tuple(jokers[:k]) == combo):  # (both sorted: small jokers first)
+            found.append((combo, list(combo)))
+    if made is not None:  # (a chain is possible)
+        by_rank = cards_by_rank(hand)
+        lack = [max(0, 4 - len(x)) for x in by_rank]
+        most, shortest = len(jokers), rules.chain_min_bombs
+        seen: set[tuple[int, int, int]] = set()
+        for order in (ORDER_HIGH, ORDER_LOW):
+            for start in range(len(order)):
+                short = 0
+                for end in range(start, len(order)):
+                    short += lack[order[end]]
+                    if short > most:
+                        break
+                    if end - start + 1 >= shortest:
+                        run = order[start:end + 1]
+                        if sum(len(by_rank[r]) for r in run) + short <= 27:
+                            packed = sum(len(by_rank[r]) << (5 * r) for r in run)
+                            key = (packed & LOW40, packed >> 40, short)
+                            if key not in made and key not in seen:  # else the same cards: every natural
+                                seen.add(key)  # card of the ranks, the lowest jokers
+                                found.append((key, [c for r in run for c in by_rank[r]] + jokers[:short]))
+    for name, cards in found:
         readings = memo.get(name)
         if readings is None:
             readings = classify(cards)
             gen.remember(name, readings)
-        return bool(readings) and (last is None or any_beats(readings, last))
-
-    for k, combo in joker_plays(hand[52], hand[53]):
-        if (0, 0, k) in made and tuple(jokers[:k]) == combo:
-            continue  # (both sorted: small jokers first)
-        n += beats(combo, list(combo))
-    most, shortest = len(jokers), rules.chain_min_bombs
-    if not chain_possible(natural, most, shortest):
-        return n
-    by_rank = cards_by_rank(hand)
-    lack = [max(0, 4 - len(x)) for x in by_rank]
-    seen: set[tuple[int, int, int]] = set()
-    for order in (ORDER_HIGH, ORDER_LOW):
-        for start in range(len(order)):
-            short = 0
-            for end in range(start, len(order)):
-                short += lack[order[end]]
-                if short > most:
-                    break
-                if end - start + 1 >= shortest:
-                    run = order[start:end + 1]
-                    size = sum(len(by_rank[r]) for r in run)
-                    if size + short <= 27:
-                        packed = sum(len(by_rank[r]) << (5 * r) for r in run)
-                        key = (packed & LOW40, packed >> 40, short)
-                        if key in made or key in seen:
-                            continue  # the same cards: every natural card of the ranks, the lowest jokers
-                        seen.add(key)
-                        n += beats(key, [c for r in run for c in by_rank[r]] + jokers[:short])
+        if readings and (last is None or any_beats(readings, last)):
+            n += 1
     return n
+
+
+def _classifier(table: ComboIndex, rules: ShuangkouRules) -> Callable[[list[int]], tuple[Combo, ...]]:
+    return lambda cards: classify_cards(table, rules, cards)
+
+
+#: count_moves' classification of cards by table (whose identity the function keeps) and rules
+_COUNT_CLASSIFY: dict[tuple[int, ShuangkouRules], Callable[[list[int]], tuple[Combo, ...]]] = {}
 
 _JOKER_PLAYS: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
 
