@@ -125,9 +125,12 @@ def _beaters(table: Table, seat: int, mine: bool) -> int:
     restriction of the seat's own turn). What a card sharer knows of its partner's hand."""
     mask = 1 << seat if mine else 0
     last, left = table.last_seat, table.left
+    play = table.last
+    assert play is not None  # (asked only following a play)
+    one = play[0] if len(play) == 1 else None
     for s in range(len(left)):
-        if s != seat and s != last and left[s] and table.can_beat(s):
-            mask |= 1 << s
+        if s != seat and s != last and left[s] and (table.beats_exist(s, one) if one is not None else table.can_beat(s)):
+            mask |= 1 << s  # (beats_exist: can_beat's test of a play of one reading, called directly)
     return mask
 
 
@@ -136,13 +139,14 @@ def move_count(table: Table, seat: int) -> int:
     makes one per legal packed play (no wild cards): a lead's plays counted in one pass
     over the combination table, a following seat that cannot beat the table answered by
     the games' direct test (``can_beat``)."""
-    if table.last is not None and not table.can_beat(seat):
+    last = table.last
+    if last is not None and not (table.beats_exist(seat, last[0]) if len(last) == 1 else table.can_beat(seat)):
         return 0  # (the games' direct test: no move to make)
     kind = type(table)
     if kind.legal_moves is not Table.legal_moves:
         count = getattr(table, "count_moves", None)  # (the wild-card games: counted, not made)
         return count(seat) if count is not None else len(table.legal_moves(seat))
-    if table.last is None and kind.allows is Table.allows:
+    if last is None and kind.allows is Table.allows:
         return table.combos.count_plays(table.packed[seat])
     return len(table.legal_plays(seat))
 

@@ -571,7 +571,8 @@ class Table(Base, Dispatch):
         the table is empty and the seat holds cards (any play leads). The games answer by
         direct tests on the packed hand per combination kind (:meth:`beats_exist`), never by
         scanning the combination table: the must-play check and the fraud screens ask this
-        at every pass."""
+        at every pass (the decisions pass calls :meth:`beats_exist` directly for a play
+        of one reading: a game changes this answer there, not here)."""
         seat = self.turn if seat is None else seat
         last = self.last
         if last is None:
