@@ -35,7 +35,7 @@ _EXPORTS = {
     "SeatSummary": ".replay.review",
     # the library behind the command line (docs/api.md, "The library behind the command line")
     "game_name": ".replay.games", "is_dataset": ".replay.api", "find_records": ".replay.api",
-    "nearest_ids": ".replay.api", "hand_ids": ".replay.api", "play_cards": ".replay.api", "readings": ".replay.api",
+    "nearest_ids": ".replay.api", "unread_note": ".replay.api", "hand_ids": ".replay.api", "play_cards": ".replay.api", "readings": ".replay.api",
     "Reading": ".replay.api",
     "InputError": ".replay.io.sources", "expand_inputs": ".replay.io.sources", "read_size": ".replay.io.sources",
     "FORMATS": ".replay.io.readers", "check_format": ".replay.io.readers", "MappingError": ".replay.io.mapping",
@@ -94,7 +94,7 @@ if TYPE_CHECKING:  # the names as mypy sees them (at run time each is imported o
     from .analysis.rating import rating_table, update_players  # noqa: F401
     from .analysis.report import report_html, write_report  # noqa: F401
     from .replay import fmt  # noqa: F401
-    from .replay.api import Reading, find_records, hand_ids, is_dataset, nearest_ids, play_cards, readings  # noqa: F401
+    from .replay.api import Reading, find_records, hand_ids, is_dataset, nearest_ids, play_cards, readings, unread_note  # noqa: F401
     from .replay.audit import Tally, audit_dataset, dataset_hands, dataset_verdicts, iter_verdicts  # noqa: F401
     from .replay.audit import verdict_counts  # noqa: F401
     from .replay.distributed import ClusterError  # noqa: F401

@@ -731,10 +731,12 @@ def interactive() -> bool:
 
 def _nearest(source: str, hand: str) -> str:
     """"; nearest: a, b" for the ids of *source* that look like *hand* (difflib), and where
-    to list them; "" when none does."""
+    to list them; then the line of a record file that could not be read (the one that gave
+    the id *hand*, else the first); "" when there is nothing to say."""
     near = paipu.nearest_ids(source, hand)
     return (f"; nearest: {', '.join(near)}" if near else "") + (f" (list them with 'paipu hands {source}')"
-                                                                 if paipu.is_dataset(source) else "")
+                                                                 if paipu.is_dataset(source) else "") \
+        + paipu.unread_note(source, hand)
 
 
 def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> None:

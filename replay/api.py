@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .replayer import Replay
 
 __all__ = ["RecordError", "read_records", "replay_hand", "previous_hand", "classify", "beats", "legal_moves", "ingest", "audit",
-           "play_cards", "Reading", "readings", "find_records", "nearest_ids", "hand_ids", "is_dataset"]
+           "play_cards", "Reading", "readings", "find_records", "nearest_ids", "unread_note", "hand_ids", "is_dataset"]
 
 
 def read_records(*inputs: str, fmt: str = "auto", errors: str = "raise") -> Iterator[dict]:
@@ -94,6 +94,28 @@ def nearest_ids(source: str, hand: str, n: int = 5) -> list[str]:
     else:
         ids = [item.record["id"] for item in iter_items([source], strict=False) if item.record is not None]
     return difflib.get_close_matches(hand, ids, n=n, cutoff=0.5)
+
+
+def unread_note(source: str, hand: str) -> str:
+    """For a hand *hand* not found in *source* (a record file or folder; "" for a dataset,
+    whose rejects table lists what was not taken): "; FILE line N has hand ID but could not
+    be read: REASON" for the line that gave that id but no hand, else "; FILE line N could
+    not be read: REASON" for the first such line, with how many more; "" when every line
+    was read."""
+    from .io.readers import iter_items
+
+    if is_dataset(source):
+        return ""
+    bad = [item for item in iter_items([source], strict=False) if item.record is None]
+    if not bad:
+        return ""
+    mine = [item for item in bad if item.hand_id == hand]
+    item = (mine or bad)[0]
+    where, reason = f"{item.source} line {item.line}", item.message or str(item.code)
+    if mine:
+        return f"; {where} has hand {hand!r} but could not be read: {reason}"
+    more = len(bad) - 1
+    return f"; {where} could not be read: {reason}" + (f" (and {more} more line{'s' * (more > 1)})" if more else "")
 
 
 #: the largest @FILE of hand ids read (a million ids and more)

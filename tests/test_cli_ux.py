@@ -343,3 +343,21 @@ def test_sql_safe_reads_the_views_only(dataset, tmp_path):
     r = invoke("sql", dataset, "select v.code, count(*) as n from verdicts v join hands h on h.id = v.hand_id "
                                "group by all order by all", "--safe", "--csv")
     assert r.stdout == "code,n\ndoes_not_beat,1\n,2\n"
+
+
+def test_a_hand_not_found_names_the_lines_that_could_not_be_read(tmp_path, hands_file):
+    """A hand asked for in a record file that has lines it could not read: the line that
+    gave the id but no hand (file, line, reason), else the first unreadable one and how
+    many more; one line, for replay and review alike."""
+    good = hands_file.read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "some bad.jsonl"
+    path.write_text("\n".join([good[0], '{"id": "x1", "game": "doudizhu", "deal": 3}', "{not json", good[1]]) + "\n",
+                    encoding="utf-8")
+    for command in ("replay", "review"):
+        one_line_error(invoke(command, str(path), "--hand", "x1"),
+                       f"no hand 'x1' in {path}; {path} line 2 has hand 'x1' but could not be read: field ")
+        r = invoke(command, str(path), "--hand", "zz9")
+        one_line_error(r, f"no hand 'zz9' in {path}; {path} line 2 could not be read: ")
+        assert r.stderr.endswith(" (and 1 more line)\n"), r.stderr
+    r = invoke("replay", str(hands_file), "--hand", "zzzzzz")  # every line read: nothing more to say
+    assert r.stderr == f"error: no hand 'zzzzzz' in {hands_file}\n"
