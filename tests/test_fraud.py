@@ -266,6 +266,26 @@ def test_soft_play_one_beta_binomial_test_per_direction():
     assert beta_binomial_upper(0, 20, 0.3, 5.0) == (1.0, 0.0)
 
 
+def test_soft_play_has_no_test_where_nobody_could_spare():
+    """Under 有出必出 (Paodekuai huopin) no chance to beat is ever spared: that variant gets
+    no soft-play test (its p's would all be 1), so soft play does not count among the
+    screens of the correction there, while a variant with a spare is tested as before."""
+    def row(v, a, b, n, k, n_other, k_other):
+        return {"game": "g", "variant": v, "a": a, "b": b, "place": 1, "n_ab": n, "k_ab": k, "n_other": n_other,
+                "k_other": k_other}
+    rows = pl.DataFrame([row("huopin", "A", "B", 40, 0, 300, 0), row("huopin", "B", "A", 35, 0, 280, 0),
+                         row("classic", "A", "B", 40, 9, 300, 30)])
+    eligible = {("g", v, p) for v in ("huopin", "classic") for p in "AB"}
+    tests = soft_play(rows, eligible)
+    assert [(t.variant, t.player, t.other, t.evidence["spared"]) for t in tests] == [("classic", "A", "B", 9)]
+    # the correction: co-seating's p 0.001 alone with the huopin screen's p = 1 tests was K = 2
+    seat = FraudTest("co_seating", "g", "huopin", "A", "B", 0.001, 0.0, 10, {})
+    dead = [FraudTest("soft_play", "g", "huopin", "A", "B", 1.0, 0.0, 40, {})]
+    assert bh_by_kind([seat] + dead)[0] == pytest.approx(0.002)
+    assert bh_by_kind([seat] + [t for t in soft_play(rows.filter(pl.col("variant") == "huopin"), eligible)])[0] == \
+        pytest.approx(0.001)
+
+
 def test_soft_play_runs_within_a_hand_weigh_less_than_a_steady_habit():
     """The same 6 spares of 10 chances against a 1% baseline: in one hand's run they are
     far less telling than spread one a hand, because the hand term inflates the variance."""
@@ -464,6 +484,18 @@ def test_chip_flow_by_stake_nets_the_points_and_counts_raises_lost_to_the_receiv
     # no raise anywhere: the net gain alone
     quiet = row | {"raised_lost": 0, "d_raised_lost_other": 0}
     assert fraud.stake_flow(quiet)[0] == pytest.approx(p_net)
+    # a game whose hands have no multiplier (Paodekuai, Shuangkou): no raise to read, the net
+    # gain alone whatever the bombs, and the evidence says only that
+    assert {g: fraud.raises_stake(g) for g in ("doudizhu", "paodekuai", "guandan", "shuangkou", "g")} == {
+        "doudizhu": True, "paodekuai": False, "guandan": True, "shuangkou": False, "g": True}
+    p_alone, ev_alone = fraud.stake_flow(row, raises=False)
+    assert p_alone == pytest.approx(p_net) and p_alone < p
+    assert ev_alone == {"net_gain": 12.0, "z_net": round(z, 3), "p_net": float(f"{p_net:.3g}")}
+    (pdk,) = fraud.chip_flow(pl.DataFrame(schema={"game": pl.Utf8}), pl.DataFrame(), {
+        ("paodekuai", "v", "D"), ("paodekuai", "v", "R")}, 20, pl.DataFrame([row | {"game": "paodekuai"}]))
+    assert pdk.p == pytest.approx(p_net) and "p_raise" not in pdk.evidence
+    assert evidence_words("chip_flow", pdk.evidence) == (
+        "met as opponents in 3 hands; the receiver's net gain from the giver 12 points (z 1.0, p 0.22)")
 
 
 def test_watch_list_marks_strong_unflagged_tests_and_how_many_more_would_flag():
