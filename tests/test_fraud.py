@@ -184,6 +184,17 @@ def test_independent_filtering_keeps_the_pairs_with_most_data():
 def test_poisson_and_fisher_tails():
     assert poisson_upper(3, 1.0) == pytest.approx(1 - 2.5 / math.e)
     assert poisson_upper(0, 5.0) == 1.0
+    from scipy.stats import binom
+
+    from paipu.analysis.fraud import poisson_binomial_upper
+
+    # chances 0.5, 0.5, 0.2: P(X >= 2) = 0.25 + 0.5 x 0.2
+    assert poisson_binomial_upper(2, np.array([0.5, 0.5, 0.2])) == pytest.approx(0.35)
+    assert poisson_binomial_upper(0, np.array([0.5])) == 1.0 and poisson_binomial_upper(2, np.array([0.9])) == 0.0
+    # equal chances: the binomial, exact far in the tail; below the Poisson of the same mean
+    chances = np.full(300, 0.2)
+    assert poisson_binomial_upper(100, chances) == pytest.approx(float(binom.sf(99, 300, 0.2)), rel=1e-9)
+    assert poisson_binomial_upper(100, chances) < poisson_upper(100, 60.0) / 30
     assert fisher_greater(3, 3, 0, 3) == pytest.approx(1 / 20)
     assert fisher_greater(0, 3, 3, 3) == 1.0
 
@@ -203,12 +214,17 @@ def test_co_seating_expected_from_who_was_playing_then(monkeypatch):
     # each of A's 4 sittings: 1 other seat; the window holds 10 seats, A's 4 among them,
     # B's 3: P(B) = 3 / (10 - 4) per sitting, expected 4 × 0.5 = 2; observed 3
     assert t.evidence["expected"] == 2.0 and t.evidence["sittings_together"] == 3
-    assert t.p == pytest.approx(poisson_upper(3, 2.0))
+    # each sitting a Bernoulli of chance 0.5: P(X >= 3) of four = 5/16 (the Poisson's 0.32 before)
+    assert t.p == pytest.approx(5 / 16)
     # A and B seated together again and again within SITTING_GAP: one sitting
     monkeypatch.setattr(fraud, "SITTING_GAP", 1800)
     again = frame.with_columns(pl.when((pl.col("hand_id") == "h4") & (pl.col("player") == "C")).then(pl.lit("B")).otherwise(pl.col("player"))
                                .alias("player")).filter(~pl.col("hand_id").is_in(["h5"]))
     assert {(t.player, t.other): t.evidence["sittings_together"] for t in co_seating(again, eligible, 1)} == {("A", "B"): 1}
+    # one name on two seats of a hand is one player there: no pair with itself, and B meets it once
+    twice = pl.DataFrame([("g", "v", "h1", 0.0, p) for p in "ABB"], schema=["game", "variant", "hand_id", "ts", "player"],
+                         orient="row")
+    assert fraud.sittings(twice) == {("g", "v"): [(0.0, ("A", "B"))]}
 
 
 def test_soft_play_one_beta_binomial_test_per_direction():

@@ -232,6 +232,23 @@ def poisson_upper(observed: int, expected: float) -> float:
     return float(poisson.sf(observed - 1, expected)) if observed > 0 else 1.0
 
 
+def poisson_binomial_upper(observed: int, chances: np.ndarray) -> float:
+    """P(X >= observed) for X the number of successes of independent Bernoulli trials with
+    these *chances* (Poisson-binomial), exact: the distribution built trial by trial, every
+    count from *observed* up kept as one (O(trials × observed))."""
+    if observed <= 0:
+        return 1.0
+    pmf = np.zeros(observed + 1)
+    pmf[0] = 1.0
+    for c in np.asarray(chances, dtype=float):
+        top = pmf[observed]
+        nxt = pmf * (1 - c)
+        nxt[1:] += pmf[:-1] * c
+        nxt[observed] = top + pmf[observed - 1] * c  # at least *observed*: stays there
+        pmf = nxt
+    return float(min(max(pmf[observed], 0.0), 1.0))
+
+
 def fisher_greater(k1: int, n1: int, k2: int, n2: int) -> float:
     """One-sided Fisher exact p: is the rate k1/n1 higher than k2/n2?"""
     from scipy.stats import fisher_exact
@@ -311,13 +328,16 @@ def sittings(seat_times: pl.DataFrame) -> dict[tuple[str, str], list[tuple[float
     """Per game and variant, the sittings in time order: (start, players). A sitting is a
     run of hands with the same players, each within SITTING_GAP of the one before (a
     match of a game played in matches, or friends staying at a table): hands of one sitting are not
-    independent chances to meet."""
+    independent chances to meet. The players of a hand are its distinct players: one name on
+    two seats (a record's error, or the simulator's before 2026-12-03) is one player there,
+    not a pair with itself, nor twice at its neighbours' table (co-seating's count of one
+    sitting must not exceed one)."""
     out: dict[tuple[str, str], list] = {}
     for (game, variant), part in seat_times.group_by(["game", "variant"], maintain_order=True):
         hands: dict[str, tuple[float, list[str]]] = {}
         for hand_id, ts, player in zip(part["hand_id"], part["ts"], part["player"]):
             hands.setdefault(hand_id, (ts, []))[1].append(player)
-        seq = sorted((ts, tuple(sorted(players))) for ts, players in hands.values())
+        seq = sorted((ts, tuple(sorted(set(players)))) for ts, players in hands.values())
         last: dict[tuple[str, ...], float] = {}
         found = []
         for ts, players in seq:
@@ -332,7 +352,13 @@ def sittings(seat_times: pl.DataFrame) -> dict[tuple[str, str], list[tuple[float
 def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], min_pair: int) -> list[Test]:
     """Sittings shared by each pair against random seating among the players available
     then: each of A's sittings has k-1 other seats, filled in proportion to how much each
-    player played within ±WINDOW of it. Poisson upper tail of the count shared."""
+    player played within ±WINDOW of it, so that B sits there with chance
+    min(1, (k-1)·B's share). The exact upper tail of the count shared, a sum of one
+    Bernoulli per sitting (Poisson-binomial, :func:`poisson_binomial_upper`): the Poisson
+    tail used until 2026-12-03 is its approximation for small chances, and with 3 or 4
+    seats among some fifteen players online each chance is 0.1-0.3, where the Poisson's
+    variance (the mean) is some 30% above the Bernoullis' (Σ p(1 - p)): on honest pairs its
+    p < 0.05 came out at 0.2-0.7% instead of 5%."""
     tests = []
     for (game, variant), seq in sittings(seat_times).items():
         times = np.array([ts for ts, _ in seq])
@@ -362,8 +388,9 @@ def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], mi
             at = times[ka]
             na, nb = window_count(t_of[a], at), window_count(t_of[b], at)
             free = np.maximum(slots_in[ka] - na, 1)
-            expected = float(np.sum((sizes[ka] - 1) * np.minimum(nb / free, 1.0)))
-            p = poisson_upper(observed, expected)
+            chance = np.minimum((sizes[ka] - 1) * np.minimum(nb / free, 1.0), 1.0)  # B at A's table
+            expected = float(np.sum(chance))
+            p = poisson_binomial_upper(observed, chance)
             tests.append(Test("co_seating", game, variant, a, b, p, observed / expected if expected else math.inf,
                               len(ka), {"sittings_together": observed, "expected": round(expected, 2),
                                         "sittings_a": len(by_player[a]), "sittings_b": len(by_player[b])}))
