@@ -184,6 +184,17 @@ def test_independent_filtering_keeps_the_pairs_with_most_data():
 def test_poisson_and_fisher_tails():
     assert poisson_upper(3, 1.0) == pytest.approx(1 - 2.5 / math.e)
     assert poisson_upper(0, 5.0) == 1.0
+    from scipy.stats import binom
+
+    from paipu.analysis.fraud import poisson_binomial_upper
+
+    # chances 0.5, 0.5, 0.2: P(X >= 2) = 0.25 + 0.5 x 0.2
+    assert poisson_binomial_upper(2, np.array([0.5, 0.5, 0.2])) == pytest.approx(0.35)
+    assert poisson_binomial_upper(0, np.array([0.5])) == 1.0 and poisson_binomial_upper(2, np.array([0.9])) == 0.0
+    # equal chances: the binomial, exact far in the tail; below the Poisson of the same mean
+    chances = np.full(300, 0.2)
+    assert poisson_binomial_upper(100, chances) == pytest.approx(float(binom.sf(99, 300, 0.2)), rel=1e-9)
+    assert poisson_binomial_upper(100, chances) < poisson_upper(100, 60.0) / 30
     assert fisher_greater(3, 3, 0, 3) == pytest.approx(1 / 20)
     assert fisher_greater(0, 3, 3, 3) == 1.0
 
@@ -203,12 +214,17 @@ def test_co_seating_expected_from_who_was_playing_then(monkeypatch):
     # each of A's 4 sittings: 1 other seat; the window holds 10 seats, A's 4 among them,
     # B's 3: P(B) = 3 / (10 - 4) per sitting, expected 4 × 0.5 = 2; observed 3
     assert t.evidence["expected"] == 2.0 and t.evidence["sittings_together"] == 3
-    assert t.p == pytest.approx(poisson_upper(3, 2.0))
+    # each sitting a Bernoulli of chance 0.5: P(X >= 3) of four = 5/16 (the Poisson's 0.32 before)
+    assert t.p == pytest.approx(5 / 16)
     # A and B seated together again and again within SITTING_GAP: one sitting
     monkeypatch.setattr(fraud, "SITTING_GAP", 1800)
     again = frame.with_columns(pl.when((pl.col("hand_id") == "h4") & (pl.col("player") == "C")).then(pl.lit("B")).otherwise(pl.col("player"))
                                .alias("player")).filter(~pl.col("hand_id").is_in(["h5"]))
     assert {(t.player, t.other): t.evidence["sittings_together"] for t in co_seating(again, eligible, 1)} == {("A", "B"): 1}
+    # one name on two seats of a hand is one player there: no pair with itself, and B meets it once
+    twice = pl.DataFrame([("g", "v", "h1", 0.0, p) for p in "ABB"], schema=["game", "variant", "hand_id", "ts", "player"],
+                         orient="row")
+    assert fraud.sittings(twice) == {("g", "v"): [(0.0, ("A", "B"))]}
 
 
 def test_soft_play_one_beta_binomial_test_per_direction():
@@ -264,6 +280,26 @@ def test_soft_play_one_beta_binomial_test_per_direction():
 
     assert beta_binomial_upper(9, 20, 0.3, 20 * 0.3 * 0.7) == (pytest.approx(float(binom.sf(8, 20, 0.3))), 0.0)
     assert beta_binomial_upper(0, 20, 0.3, 5.0) == (1.0, 0.0)
+
+
+def test_soft_play_has_no_test_where_nobody_could_spare():
+    """Under 有出必出 (Paodekuai huopin) no chance to beat is ever spared: that variant gets
+    no soft-play test (its p's would all be 1), so soft play does not count among the
+    screens of the correction there, while a variant with a spare is tested as before."""
+    def row(v, a, b, n, k, n_other, k_other):
+        return {"game": "g", "variant": v, "a": a, "b": b, "place": 1, "n_ab": n, "k_ab": k, "n_other": n_other,
+                "k_other": k_other}
+    rows = pl.DataFrame([row("huopin", "A", "B", 40, 0, 300, 0), row("huopin", "B", "A", 35, 0, 280, 0),
+                         row("classic", "A", "B", 40, 9, 300, 30)])
+    eligible = {("g", v, p) for v in ("huopin", "classic") for p in "AB"}
+    tests = soft_play(rows, eligible)
+    assert [(t.variant, t.player, t.other, t.evidence["spared"]) for t in tests] == [("classic", "A", "B", 9)]
+    # the correction: co-seating's p 0.001 alone with the huopin screen's p = 1 tests was K = 2
+    seat = FraudTest("co_seating", "g", "huopin", "A", "B", 0.001, 0.0, 10, {})
+    dead = [FraudTest("soft_play", "g", "huopin", "A", "B", 1.0, 0.0, 40, {})]
+    assert bh_by_kind([seat] + dead)[0] == pytest.approx(0.002)
+    assert bh_by_kind([seat] + [t for t in soft_play(rows.filter(pl.col("variant") == "huopin"), eligible)])[0] == \
+        pytest.approx(0.001)
 
 
 def test_soft_play_runs_within_a_hand_weigh_less_than_a_steady_habit():
@@ -464,6 +500,18 @@ def test_chip_flow_by_stake_nets_the_points_and_counts_raises_lost_to_the_receiv
     # no raise anywhere: the net gain alone
     quiet = row | {"raised_lost": 0, "d_raised_lost_other": 0}
     assert fraud.stake_flow(quiet)[0] == pytest.approx(p_net)
+    # a game whose hands have no multiplier (Paodekuai, Shuangkou): no raise to read, the net
+    # gain alone whatever the bombs, and the evidence says only that
+    assert {g: fraud.raises_stake(g) for g in ("doudizhu", "paodekuai", "guandan", "shuangkou", "g")} == {
+        "doudizhu": True, "paodekuai": False, "guandan": True, "shuangkou": False, "g": True}
+    p_alone, ev_alone = fraud.stake_flow(row, raises=False)
+    assert p_alone == pytest.approx(p_net) and p_alone < p
+    assert ev_alone == {"net_gain": 12.0, "z_net": round(z, 3), "p_net": float(f"{p_net:.3g}")}
+    (pdk,) = fraud.chip_flow(pl.DataFrame(schema={"game": pl.Utf8}), pl.DataFrame(), {
+        ("paodekuai", "v", "D"), ("paodekuai", "v", "R")}, 20, pl.DataFrame([row | {"game": "paodekuai"}]))
+    assert pdk.p == pytest.approx(p_net) and "p_raise" not in pdk.evidence
+    assert evidence_words("chip_flow", pdk.evidence) == (
+        "met as opponents in 3 hands; the receiver's net gain from the giver 12 points (z 1.0, p 0.22)")
 
 
 def test_watch_list_marks_strong_unflagged_tests_and_how_many_more_would_flag():
@@ -735,6 +783,16 @@ def test_dumper_at_stakes_raises_them_and_throws_only_then():
     with_hand(table, mate, parse_cards("6c Tc"))
     table.last, table.last_seat = table.legal_moves(mate)[0][1], mate
     assert Sharer(table.spec.players[mate], share=1.0).play(table, random.Random(0), table.legal_moves(me), {}) is None
+
+
+def test_population_never_seats_a_player_twice_at_one_table():
+    """Overlapping sessions (a session wrapped past midnight meets the next day's) leave a
+    player online once per slot: seed 1 of this population had 12 doubled slots and 8 hands
+    with a player on two seats before."""
+    pop = Population("paodekuai", None, 60, parse_cheats("bot=2"), 6000, seed=1)
+    assert any(len(set(map(id, o))) for o in pop.online)
+    assert all(len(o) == len(set(map(id, o))) for o in pop.online)
+    assert all(len({s.name for s in pop.seats_for(k)}) == 3 for k in range(6000))
 
 
 def test_clocks():

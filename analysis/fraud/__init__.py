@@ -9,6 +9,7 @@ See docs/fraud.md for each screen's statistic, assumptions and blind spots.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -231,6 +232,23 @@ def poisson_upper(observed: int, expected: float) -> float:
     return float(poisson.sf(observed - 1, expected)) if observed > 0 else 1.0
 
 
+def poisson_binomial_upper(observed: int, chances: np.ndarray) -> float:
+    """P(X >= observed) for X the number of successes of independent Bernoulli trials with
+    these *chances* (Poisson-binomial), exact: the distribution built trial by trial, every
+    count from *observed* up kept as one (O(trials × observed))."""
+    if observed <= 0:
+        return 1.0
+    pmf = np.zeros(observed + 1)
+    pmf[0] = 1.0
+    for c in np.asarray(chances, dtype=float):
+        top = pmf[observed]
+        nxt = pmf * (1 - c)
+        nxt[1:] += pmf[:-1] * c
+        nxt[observed] = top + pmf[observed - 1] * c  # at least *observed*: stays there
+        pmf = nxt
+    return float(min(max(pmf[observed], 0.0), 1.0))
+
+
 def fisher_greater(k1: int, n1: int, k2: int, n2: int) -> float:
     """One-sided Fisher exact p: is the rate k1/n1 higher than k2/n2?"""
     from scipy.stats import fisher_exact
@@ -310,13 +328,16 @@ def sittings(seat_times: pl.DataFrame) -> dict[tuple[str, str], list[tuple[float
     """Per game and variant, the sittings in time order: (start, players). A sitting is a
     run of hands with the same players, each within SITTING_GAP of the one before (a
     match of a game played in matches, or friends staying at a table): hands of one sitting are not
-    independent chances to meet."""
+    independent chances to meet. The players of a hand are its distinct players: one name on
+    two seats (a record's error, or the simulator's before 2026-12-03) is one player there,
+    not a pair with itself, nor twice at its neighbours' table (co-seating's count of one
+    sitting must not exceed one)."""
     out: dict[tuple[str, str], list] = {}
     for (game, variant), part in seat_times.group_by(["game", "variant"], maintain_order=True):
         hands: dict[str, tuple[float, list[str]]] = {}
         for hand_id, ts, player in zip(part["hand_id"], part["ts"], part["player"]):
             hands.setdefault(hand_id, (ts, []))[1].append(player)
-        seq = sorted((ts, tuple(sorted(players))) for ts, players in hands.values())
+        seq = sorted((ts, tuple(sorted(set(players)))) for ts, players in hands.values())
         last: dict[tuple[str, ...], float] = {}
         found = []
         for ts, players in seq:
@@ -331,7 +352,13 @@ def sittings(seat_times: pl.DataFrame) -> dict[tuple[str, str], list[tuple[float
 def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], min_pair: int) -> list[Test]:
     """Sittings shared by each pair against random seating among the players available
     then: each of A's sittings has k-1 other seats, filled in proportion to how much each
-    player played within ±WINDOW of it. Poisson upper tail of the count shared."""
+    player played within ±WINDOW of it, so that B sits there with chance
+    min(1, (k-1)·B's share). The exact upper tail of the count shared, a sum of one
+    Bernoulli per sitting (Poisson-binomial, :func:`poisson_binomial_upper`): the Poisson
+    tail used until 2026-12-03 is its approximation for small chances, and with 3 or 4
+    seats among some fifteen players online each chance is 0.1-0.3, where the Poisson's
+    variance (the mean) is some 30% above the Bernoullis' (Σ p(1 - p)): on honest pairs its
+    p < 0.05 came out at 0.2-0.7% instead of 5%."""
     tests = []
     for (game, variant), seq in sittings(seat_times).items():
         times = np.array([ts for ts, _ in seq])
@@ -361,8 +388,9 @@ def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], mi
             at = times[ka]
             na, nb = window_count(t_of[a], at), window_count(t_of[b], at)
             free = np.maximum(slots_in[ka] - na, 1)
-            expected = float(np.sum((sizes[ka] - 1) * np.minimum(nb / free, 1.0)))
-            p = poisson_upper(observed, expected)
+            chance = np.minimum((sizes[ka] - 1) * np.minimum(nb / free, 1.0), 1.0)  # B at A's table
+            expected = float(np.sum(chance))
+            p = poisson_binomial_upper(observed, chance)
             tests.append(Test("co_seating", game, variant, a, b, p, observed / expected if expected else math.inf,
                               len(ka), {"sittings_together": observed, "expected": round(expected, 2),
                                         "sittings_a": len(by_player[a]), "sittings_b": len(by_player[b])}))
@@ -459,11 +487,20 @@ def soft_play(rows: pl.DataFrame, eligible: set, hands: pl.DataFrame | None = No
     A acted (the sparer), B was favoured (the one spared): the pair is the suspect (a
     dumper spares everyone at the receiver's table, but only the receiver at every one;
     colluders show up in both directions). Both ways (:func:`both_ways`) when B had chances
-    to spare A: each direction's p = 2 × the smaller of its own and the both-ways p."""
+    to spare A: each direction's p = 2 × the smaller of its own and the both-ways p.
+
+    A game and variant where no chance was spared at all, by anyone (under 有出必出,
+    Paodekuai huopin, a pass while able to beat is illegal), has no soft-play test: its
+    every p would be 1, and the screen would still count among the K screens of the
+    correction (:func:`bh_by_kind`), costing every other screen's q a factor K / (K − 1)."""
     by_hand = _cluster_rows(hands)
     tests = []
     parts: dict[tuple, tuple[int, int, float, float]] = {}
-    for (game, variant), part in ((gv, p) for gv, p in _group(_by_pair(rows, eligible))):
+    spares: dict[tuple[str, str], int] = {}
+    for r in rows.iter_rows(named=True):
+        gv = (r["game"], r["variant"])
+        spares[gv] = spares.get(gv, 0) + r["k_ab"] + r["k_other"]
+    for (game, variant), part in ((gv, p) for gv, p in _group(_by_pair(rows, eligible)) if spares.get(gv)):
         rho_h, rho_p = (rho or {}).get((game, variant), (0.0, 0.0))
         for (a, b), strata in part.items():
             key = (game, variant, a, b)
@@ -767,7 +804,7 @@ def pair_effects(fits: dict[tuple[str, str, str, str], tuple[float, float]]) -> 
 SHRINK_HANDS = 10
 
 
-def stake_flow(r: dict) -> tuple[float, dict]:
+def stake_flow(r: dict, raises: bool = True) -> tuple[float, dict]:
     """The stake readings of chip flow for one ordered pair (a row of ``pair_net.sql``):
 
     - **net gain**: the receiver's net gain from the giver in points over the n hands they
@@ -783,7 +820,10 @@ def stake_flow(r: dict) -> tuple[float, dict]:
       giver's hands without the receiver where it raised and lost (one-sided Fisher exact):
       a dumper who doubles before throwing the hand.
 
-    p = 2 × the smaller (Bonferroni over the two; the net gain alone without raises). (p, evidence)."""
+    p = 2 × the smaller (Bonferroni over the two; the net gain alone without raises). Without
+    *raises* (a game whose hands have no multiplier, :func:`raises_stake`: a bomb there raises
+    no stake, and there is nothing to call or grab) the net gain alone, and the raise fields
+    are left out of the evidence. (p, evidence)."""
     from scipy.stats import t as student
 
     n = int(r["n_with"])
@@ -796,13 +836,33 @@ def stake_flow(r: dict) -> tuple[float, dict]:
         if var > 0:
             z = (float(r["net"]) - n * (g_r - g_d)) / math.sqrt(var * (n + SHRINK_HANDS))
             p_net = float(student.sf(z, max(n - 1, 1)))
+    net = {"net_gain": round(float(r["net"]), 2), "z_net": _finite(z), "p_net": _sig(p_net)}
+    if not raises:
+        return p_net, net
     k, n_other, k_other = int(r["raised_lost"]), int(r["d_hands_other"] or 0), int(r["d_raised_lost_other"] or 0)
     p_raise = fisher_greater(k, n, k_other, n_other) if k + k_other > 0 else 1.0
     p = min(1.0, 2 * min(p_net, p_raise)) if k + k_other > 0 else p_net
-    return p, {
-        "net_gain": round(float(r["net"]), 2), "z_net": _finite(z), "p_net": _sig(p_net),
-        "raised_and_lost": k, "giver_raised_lost_rate_elsewhere": round(k_other / n_other, 4) if n_other else None,
-        "p_raise": _sig(p_raise)}
+    return p, {**net, "raised_and_lost": k,
+               "giver_raised_lost_rate_elsewhere": round(k_other / n_other, 4) if n_other else None,
+               "p_raise": _sig(p_raise)}
+
+
+@functools.cache
+def raises_stake(game: str) -> bool:
+    """Whether a seat can raise the stake of a hand of *game* (its table has a hand
+    multiplier, ``multiplier_now``: Dou Dizhu's calls, grabs, shows and bombs, Guandan's big
+    bombs). Paodekuai's and Shuangkou's hands have none: a Paodekuai bomb earns its 喜钱 at
+    once, a Shuangkou bomb its stars, neither multiplies what the hand moves, so chip flow's
+    raise reading has nothing to read there (it cost the net gain a factor 2). A game not
+    known here: True (the reading kept)."""
+    from paipu.replay.games import find_game
+    from paipu.replay.table import Table
+
+    try:
+        engine = find_game(game).engine
+    except Exception:  # noqa: BLE001 - an unknown game keeps the reading
+        return True
+    return getattr(engine, "multiplier_now", Table.multiplier_now) is not Table.multiplier_now
 
 
 def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: int,
@@ -848,7 +908,7 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         key = (game, variant, d, rcv)
         if key in stake:
             shared.add(key)
-            p_s, extra = stake_flow(stake[key])
+            p_s, extra = stake_flow(stake[key], raises_stake(game))
             p = min(1.0, 2 * min(p, p_s))
         tests.append(Test("chip_flow", game, variant, d, rcv, p, z, r["n_with"], {
             "hands_as_opponents": r["n_with"], "losses_of_giver": r["d_losses"],
@@ -862,7 +922,7 @@ def chip_flow(rows: pl.DataFrame, seats: pl.DataFrame, eligible: set, min_pair: 
         game, variant, d, rcv = key
         if key in shared or (game, variant, d) not in eligible or (game, variant, rcv) not in eligible:
             continue
-        p_s, by_stake = stake_flow(r)
+        p_s, by_stake = stake_flow(r, raises_stake(game))
         tests.append(Test("chip_flow", game, variant, d, rcv, p_s, by_stake["z_net"] or 0.0, r["n_with"],
                           {"hands_as_opponents": r["n_with"], **by_stake}))
     return tests

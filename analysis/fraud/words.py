@@ -53,7 +53,7 @@ NAMES = {"think_options_corr": "think time's correlation with the options", "hou
 EXTRAS = {"hands": ("over {hands} hands, variance {design_effect} times the binomial (beta-binomial, correlation {rho})",
                     "over {hands} hands, {spared_capped} spared with runs within a hand capped (p {p_capped})",
                     "over {hands} hands, z {z_hands}"),
-          "p_net": (NET,),
+          "p_net": (NET, "the receiver's net gain from the giver {net_gain} points (z {z_net}, p {p_net})"),
           "p_stake": (STAKE,),
           "dispersion": ("over-dispersion {dispersion}",),
           # card sharing's signatures, each with its own null and over-dispersion, and its telling decisions

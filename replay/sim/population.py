@@ -454,7 +454,11 @@ class Population:
         for p in self.people:
             for first, last in p.sessions:
                 for s in range(first, min(last, slots)):
-                    online[s].append(p)
+                    # once a slot however many of its sessions cover it (a session wrapped past
+                    # midnight meets the next one): before 2026-12-03 such a player was online
+                    # twice there, and could be drawn for two seats of one table
+                    if not online[s] or online[s][-1] is not p:  # (p's sessions come one after another)
+                        online[s].append(p)
         weights = [len(o) if len(o) >= self.n else 0 for o in online[:slots]]
         if not any(weights):
             weights = [1] * slots
