@@ -489,8 +489,8 @@ def soft_play(rows: pl.DataFrame, eligible: set, hands: pl.DataFrame | None = No
     colluders show up in both directions). Both ways (:func:`both_ways`) when B had chances
     to spare A: each direction's p = 2 × the smaller of its own and the both-ways p.
 
-    A game and variant where no chance was spared at all, by anyone (under 有出必出,
-    Paodekuai huopin, a pass while able to beat is illegal), has no soft-play test: its
+    A game and variant where no chance was spared at all, by anyone (a rule that makes a
+    pass while able to beat illegal: docs/fraud.md), has no soft-play test: its
     every p would be 1, and the screen would still count among the K screens of the
     correction (:func:`bh_by_kind`), costing every other screen's q a factor K / (K − 1)."""
     by_hand = _cluster_rows(hands)
@@ -850,10 +850,9 @@ def stake_flow(r: dict, raises: bool = True) -> tuple[float, dict]:
 @functools.cache
 def raises_stake(game: str) -> bool:
     """Whether a seat can raise the stake of a hand of *game* (its table has a hand
-    multiplier, ``multiplier_now``: Dou Dizhu's calls, grabs, shows and bombs, Guandan's big
-    bombs). Paodekuai's and Shuangkou's hands have none: a Paodekuai bomb earns its 喜钱 at
-    once, a Shuangkou bomb its stars, neither multiplies what the hand moves, so chip flow's
-    raise reading has nothing to read there (it cost the net gain a factor 2). A game not
+    multiplier, ``multiplier_now``: calls, grabs or bombs that double it). A game whose hands
+    have none (its bombs paid at once, or in stars, docs/fraud.md) moves no more for a
+    raise, so chip flow's raise reading has nothing to read there (it cost the net gain a factor 2). A game not
     known here: True (the reading kept)."""
     from paipu.replay.games import find_game
     from paipu.replay.table import Table
