@@ -37,10 +37,12 @@ class DecisionRows:
 
     def __init__(self) -> None:
         self.rows: list[tuple] = []
+        #: hands whose rows an error cut short: "hand H action I: Error: message", in order
+        self.cut: list[str] = []
 
     def visitor(self, record: dict) -> Decisions:
         """The visitor of a walk through *record* that adds its decisions to these rows."""
-        return Decisions(record, self.rows)
+        return Decisions(record, self.rows, self.cut)
 
     def add(self, record: dict, previous: dict | None = None) -> None:
         """The decisions of one hand (up to its first violation, if any)."""
@@ -70,10 +72,12 @@ def hand_decisions(record: dict, previous: dict | None = None) -> list[dict]:
 class Decisions(Visitor):
     """A walk's visitor that adds a row to *rows* (tuples in :data:`DECISIONS`' order) for
     each play or pass of the play phase by the seat to act, as the table is before it. An
-    engine error met here ends the rows of the hand (the walk's verdict names it)."""
+    error met here ends the rows of the hand, and is said in *cut* (a bug: the table before
+    an action is one the rules reached, so nothing here may fail on it)."""
 
-    def __init__(self, record: dict, rows: list[tuple]):
+    def __init__(self, record: dict, rows: list[tuple], cut: list[str] | None = None):
         self.rows = rows
+        self.cut = cut
         self.players = record.get("players") or []
         self.hand_id, self.variant = record.get("id"), record.get("variant")
         self.last_t: float | None = 0.0
@@ -86,8 +90,10 @@ class Decisions(Visitor):
             return
         try:
             self.row(table, i, action)
-        except Exception:  # noqa: BLE001 - an engine bug is the audit's verdict; keep what was seen
+        except Exception as e:  # noqa: BLE001 - one hand's bug costs only its own rows; said, not hidden
             self.broken = True
+            if self.cut is not None:
+                self.cut.append(f"hand {self.hand_id} action {i}: {type(e).__name__}: {e}")
 
     def row(self, table, i: int, action: dict) -> None:
         act, seat = action.get("act"), action.get("seat")
