@@ -70,6 +70,26 @@ def test_share_chances_of_two_hands(two_hands):
     ]
 
 
+def test_share_counts_take_leads_by_hand_and_passes_by_decision():
+    """An endgame run of leads only the partner could beat is one fact, counted once: a
+    lead chance is a hand (of that stratum) and its hit a hand with such a lead (two
+    honest Shuangkou pairs were flagged on four consecutive leads of one hand); a pass
+    stays a chance per decision."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("create temp table share_chances (game varchar, variant varchar, hand_id varchar, a varchar, "
+                "b varchar, sig varchar, stratum varchar, hit boolean)")
+    rows = ([("h1", "lead", "lead 2 b5 o5", hit) for hit in (True, True, True, True, False)]  # h1: 5 leads, 4 hits
+            + [("h2", "lead", "lead 2 b5 o5", False)] * 2  # h2: 2 leads, no hit
+            + [("h1", "leave", "leave 1/2 b99", hit) for hit in (True, True, False)])
+    con.executemany("insert into share_chances values ('shuangkou', 'huopin', ?, 'A', 'B', ?, ?, ?)", rows)
+    got = con.execute(sql_text("share_counts", SQL_DIR)).fetchall()
+    con.close()
+    assert got == [("shuangkou", "huopin", "A", "B", "lead", "lead 2 b5 o5", 2, 1),
+                   ("shuangkou", "huopin", "A", "B", "leave", "leave 1/2 b99", 3, 2)]
+
+
 def rows_of(data: list[tuple]) -> pl.DataFrame:
     return pl.DataFrame(data, schema=["game", "variant", "a", "b", "sig", "stratum", "n", "k"], orient="row")
 
