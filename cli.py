@@ -470,15 +470,14 @@ def audit(
         in_ds = paipu.dataset_hands(ds)
         progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                             console=err, disable=not err.is_terminal, transient=True)
-        audited = 0
-        cut: list = [0, None]  # hands whose decisions an internal error cut short, the first
+        audited = cut = 0  # cut: hands whose decisions an internal error cut short (the first: first_cut)
+        first_cut = ""
 
-        def on_part(s, cut: list = cut) -> None:
-            nonlocal audited
+        def on_part(s) -> None:
+            nonlocal audited, cut, first_cut
             audited += 0 if s.skipped else s.hands
-            if s.decisions_cut:
-                cut[0] += s.decisions_cut
-                cut[1] = cut[1] or s.first_cut
+            cut += len(s.cut)  # counted, not kept: memory does not grow with the hands
+            first_cut = first_cut or (s.cut[0] if s.cut else "")
             progress.advance(task, s.hands)  # noqa: B023 - called within this iteration only
 
         with progress:
@@ -490,9 +489,9 @@ def audit(
                 fail(str(e))
         err.print(f"{ds}: audited {audited:,} of {human.count(in_ds, 'hand')} ({in_ds - audited:,} "
                   f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)
-        if cut[0]:  # the verdicts stand; the fraud screens see fewer decisions of these hands
-            err.print(f"{ds}: warning: the decisions of {human.count(cut[0], 'hand')} stop early on an internal "
-                      f"error (a paipu bug, please report it), first {cut[1]}", markup=False, soft_wrap=True)
+        if cut:  # the verdicts stand; the fraud screens see fewer decisions of these hands
+            err.print(f"{ds}: warning: the decisions of {human.count(cut, 'hand')} stop early on an internal "
+                      f"error (a paipu bug, please report it), first {first_cut}", markup=False, soft_wrap=True)
         if not jsonl:  # counted as the files are scanned: a billion hands fit
             for code, n in paipu.verdict_counts(ds).items():
                 tally.add(code, n)

@@ -111,10 +111,9 @@ class PartSummary:
     skipped: bool = False
     #: the part's tables, staged and not committed yet (``audit_parts(commit=False)``)
     staged: object = None
-    #: hands whose ``decisions`` rows an internal error cut short, and the first of them
-    #: ("hand H action I: Error: message"; :class:`~replay.decisions.DecisionRows`)
-    decisions_cut: int = 0
-    first_cut: str | None = None
+    #: the hands whose ``decisions`` rows an internal error cut short, a line each
+    #: ("hand H action I: Error: message"; :attr:`~replay.decisions.DecisionRows.cut`)
+    cut: list[str] = field(default_factory=list)
 
 
 def _targets(root: str, game: str, hands_path: str, decisions: bool = False) -> dict[str, str]:
@@ -175,8 +174,7 @@ def audit_parts(root: str, game: str, parts: list[tuple[str, str | None]], force
             tables, unfit = rows.tables()
             if turns is not None:
                 tables["decisions"] = turns.table()
-                summary.decisions_cut = len(turns.cut)
-                summary.first_cut = turns.cut[0] if turns.cut else None
+                summary.cut = turns.cut
             for _, before in unfit:  # a value no column can hold: that hand's verdict says so
                 if before is None:
                     summary.ok -= 1

@@ -75,7 +75,7 @@ class Decisions(Visitor):
     error met here ends the rows of the hand, and is said in *cut* (a bug: the table before
     an action is one the rules reached, so nothing here may fail on it)."""
 
-    def __init__(self, record: dict, rows: list[tuple], cut: list[str] | None = None):
+    def __init__(self, record: dict, rows: list[tuple], cut: list[str]):
         self.rows = rows
         self.cut = cut
         self.players = record.get("players") or []
@@ -92,8 +92,7 @@ class Decisions(Visitor):
             self.row(table, i, action)
         except Exception as e:  # noqa: BLE001 - one hand's bug costs only its own rows; said, not hidden
             self.broken = True
-            if self.cut is not None:
-                self.cut.append(f"hand {self.hand_id} action {i}: {type(e).__name__}: {e}")
+            self.cut.append(f"hand {self.hand_id} action {i}: {type(e).__name__}: {e}")
 
     def row(self, table, i: int, action: dict) -> None:
         act, seat = action.get("act"), action.get("seat")
