@@ -442,6 +442,26 @@ def beats(
     out.print("yes" if yes else "no", markup=False)
 
 
+class CutHands:
+    """The hands whose decisions an internal error cut short, over an audit's parts: counted,
+    not kept (memory does not grow with the hands), the first named; and the warning that
+    says so (the verdicts stand; the fraud screens see fewer decisions of these hands)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first = ""
+
+    def add(self, summary) -> None:
+        """An audit's ``on_part``: a part's summary (:class:`PartSummary`)."""
+        self.count += len(summary.cut)
+        self.first = self.first or (summary.cut[0] if summary.cut else "")
+
+    def warn(self, ds: str) -> None:
+        if self.count:
+            err.print(f"{ds}: warning: the decisions of {human.count(self.count, 'hand')} stop early on an internal "
+                      f"error (a paipu bug, please report it), first {self.first}", markup=False, soft_wrap=True)
+
+
 @app.command()
 def audit(
     inputs: Annotated[list[str], typer.Argument(help="record files (any format paipu reads), folders, globs or datasets",
@@ -470,15 +490,14 @@ def audit(
         in_ds = paipu.dataset_hands(ds)
         progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                             console=err, disable=not err.is_terminal, transient=True)
-        audited = cut = 0  # cut: hands whose decisions an internal error cut short (the first: first_cut)
-        first_cut = ""
+        audited = 0
+        cut = CutHands()
 
         def on_part(s) -> None:
-            nonlocal audited, cut, first_cut
+            nonlocal audited
             audited += 0 if s.skipped else s.hands
-            cut += len(s.cut)  # counted, not kept: memory does not grow with the hands
-            first_cut = first_cut or (s.cut[0] if s.cut else "")
-            progress.advance(task, s.hands)  # noqa: B023 - called within this iteration only
+            cut.add(s)  # noqa: B023 - called within this iteration only
+            progress.advance(task, s.hands)  # noqa: B023
 
         with progress:
             task = progress.add_task("audit", total=in_ds)
@@ -489,9 +508,7 @@ def audit(
                 fail(str(e))
         err.print(f"{ds}: audited {audited:,} of {human.count(in_ds, 'hand')} ({in_ds - audited:,} "
                   f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)
-        if cut:  # the verdicts stand; the fraud screens see fewer decisions of these hands
-            err.print(f"{ds}: warning: the decisions of {human.count(cut, 'hand')} stop early on an internal "
-                      f"error (a paipu bug, please report it), first {first_cut}", markup=False, soft_wrap=True)
+        cut.warn(ds)
         if not jsonl:  # counted as the files are scanned: a billion hands fit
             for code, n in paipu.verdict_counts(ds).items():
                 tally.add(code, n)
@@ -1052,9 +1069,11 @@ def fraud(
     if top < 0:
         fail(f"--top must be 0 or more, got {top}")
     try:
-        done = paipu.audit_dataset(dataset, decisions=True, ray_address=ray)
+        cut = CutHands()
+        done = paipu.audit_dataset(dataset, decisions=True, ray_address=ray, on_part=cut.add)
         if done:
             err.print(f"{dataset}: audited {done} part files with decisions", markup=False)
+        cut.warn(dataset)
         result = paipu.fraud_screen(dataset, game, min_hands=min_hands, alpha=alpha)
         paipu.write_fraud_tables(dataset, result, game)
     except (paipu.DatasetError, paipu.DatasetLocked, paipu.DatasetWriteError, paipu.ClusterError) as e:

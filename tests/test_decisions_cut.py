@@ -52,3 +52,23 @@ def test_a_hand_cut_short_by_an_error_is_counted_and_named(tmp_path, monkeypatch
     cut = dict(_rows(ds))
     assert cut["a"] == whole["a"]  # the neighbour keeps every row
     assert 0 < cut["b"] < whole["b"]  # the rows before action 5 are kept
+
+
+def test_fraud_says_the_hands_its_own_audit_cut_short(tmp_path, monkeypatch):
+    ds = _dataset(tmp_path)  # not audited: paipu fraud makes the decisions table itself
+    row = decisions.Decisions.row
+
+    def failing(self, table, i, action):
+        if self.hand_id == "a" and i == 7:
+            raise KeyError("planted")
+        return row(self, table, i, action)
+
+    monkeypatch.setattr(decisions.Decisions, "row", failing)
+    r = runner.invoke(app, ["fraud", ds], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    line = " ".join(r.stderr.split())
+    assert "the decisions of 1 hand stop early on an internal error" in line
+    assert "first hand a action 7: KeyError: 'planted'" in line
+    assert dict(_rows(ds))["b"] > 7  # the neighbour keeps every row
+    r = runner.invoke(app, ["fraud", ds], catch_exceptions=False)  # audited now: nothing cut again
+    assert r.exit_code == 0 and "warning" not in r.stderr
