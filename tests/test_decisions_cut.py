@@ -30,20 +30,25 @@ def _rows(ds):
                       "group by hand_id order by hand_id").fetchall()
 
 
+def _plant(monkeypatch, hand: str, at: int, error: Exception) -> None:
+    """Decisions' row raises *error* at action *at* of *hand*."""
+    row = decisions.Decisions.row
+
+    def failing(self, table, i, action):
+        if self.hand_id == hand and i == at:
+            raise error
+        return row(self, table, i, action)
+
+    monkeypatch.setattr(decisions.Decisions, "row", failing)
+
+
 def test_a_hand_cut_short_by_an_error_is_counted_and_named(tmp_path, monkeypatch):
     ds = _dataset(tmp_path)
     r = runner.invoke(app, ["audit", ds, "--decisions", "--workers", "1"], catch_exceptions=False)
     assert r.exit_code == 0 and "warning" not in r.stderr
     whole = dict(_rows(ds))
     assert whole["a"] == whole["b"] > 5
-    row = decisions.Decisions.row
-
-    def failing(self, table, i, action):
-        if self.hand_id == "b" and i == 5:
-            raise ZeroDivisionError("planted")
-        return row(self, table, i, action)
-
-    monkeypatch.setattr(decisions.Decisions, "row", failing)
+    _plant(monkeypatch, "b", 5, ZeroDivisionError("planted"))
     r = runner.invoke(app, ["audit", ds, "--decisions", "--workers", "1", "--force"], catch_exceptions=False)
     assert r.exit_code == 0  # the verdicts stand
     line = " ".join(r.stderr.split())
@@ -56,14 +61,7 @@ def test_a_hand_cut_short_by_an_error_is_counted_and_named(tmp_path, monkeypatch
 
 def test_fraud_says_the_hands_its_own_audit_cut_short(tmp_path, monkeypatch):
     ds = _dataset(tmp_path)  # not audited: paipu fraud makes the decisions table itself
-    row = decisions.Decisions.row
-
-    def failing(self, table, i, action):
-        if self.hand_id == "a" and i == 7:
-            raise KeyError("planted")
-        return row(self, table, i, action)
-
-    monkeypatch.setattr(decisions.Decisions, "row", failing)
+    _plant(monkeypatch, "a", 7, KeyError("planted"))
     r = runner.invoke(app, ["fraud", ds], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     line = " ".join(r.stderr.split())
