@@ -196,7 +196,7 @@ def test_card_sharing_in_words():
 
 
 def test_a_players_habit_of_passing_scales_the_null_of_its_passes():
-    from paipu.analysis.fraud.share import player_habit
+    from paipu.analysis.fraud.share import Habit, player_habit
 
     control = [("g", "v", "A", "B", "control", "control s", 10, 5), ("g", "v", "C", "D", "control", "control s", 30, 3)]
     leave = [("g", "v", "A", "B", "leave", "leave s", 20, 9), ("g", "v", "B", "A", "leave", "leave s", 20, 7),
@@ -204,15 +204,16 @@ def test_a_players_habit_of_passing_scales_the_null_of_its_passes():
              ("g", "v", "C", "D", "lead", "lead s", 10, 1)]
     rows = rows_of(control + leave + [("g", "v", "A", "B", "block", "block s", 10, 10),
                                       ("g", "v", "C", "D", "block", "block s", 10, 9)])
-    # control: 8 of 40 (20%); A passed 5 of 10 where 2 were expected: (5 + 1) / (2 + 1) = 2;
-    # C 3 of 30, 6 expected: 4 / 7
+    # control: 8 of 40 (20%); A passed 5 of 10 where 2 were expected: above, so a share
+    # (5 - 2) / (10 - 2 + 1) = 1/3 passed regardless; C 3 of 30, 6 expected: below, the
+    # scale (3 + 1) / (6 + 1) = 4/7
     habit = player_habit(rows, {("g", "v", "control s"): [40, 8]})
-    assert habit == {("g", "v", "A"): 2.0, ("g", "v", "C"): pytest.approx(4 / 7)}
+    assert habit == {("g", "v", "A"): Habit(regardless=pytest.approx(1 / 3)), ("g", "v", "C"): Habit(scale=pytest.approx(4 / 7))}
     counts = pair_counts(rows)
     ab = counts[("g", "v", "A", "B")]
-    # leave without A-B: 10 of 100; A's 20 chances at 2 x 10%, B's (no control chances) at 10%;
-    # the lead is not a pass on an opponent: not scaled
-    assert ab["leave"] == Shared(16, 40, pytest.approx(20 * 0.2 + 20 * 0.1), pytest.approx(20 * 0.2 * 0.8 + 20 * 0.1 * 0.9))
+    # leave without A-B: 10 of 100; A's 20 chances at 1/3 + 2/3 x 10% = 40%, B's (no control
+    # chances) at 10%; the lead is not a pass on an opponent: not scaled
+    assert ab["leave"] == Shared(16, 40, pytest.approx(20 * 0.4 + 20 * 0.1), pytest.approx(20 * 0.4 * 0.6 + 20 * 0.1 * 0.9))
     assert ab["lead"].expected == pytest.approx(1.0) and "control" not in ab
     assert ab["block"].expected == pytest.approx(9.0)  # letting the partner's play stand: not scaled either
     assert counts[("g", "v", "C", "D")]["leave"].expected == pytest.approx(100 * (16 / 40) * 4 / 7)
