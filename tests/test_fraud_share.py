@@ -196,7 +196,7 @@ def test_card_sharing_in_words():
 
 
 def test_a_players_habit_of_passing_scales_the_null_of_its_passes():
-    from paipu.analysis.fraud.share import Habit, player_habit
+    from paipu.analysis.fraud.share import player_habit
 
     control = [("g", "v", "A", "B", "control", "control s", 10, 5), ("g", "v", "C", "D", "control", "control s", 30, 3)]
     leave = [("g", "v", "A", "B", "leave", "leave s", 20, 9), ("g", "v", "B", "A", "leave", "leave s", 20, 7),
@@ -204,16 +204,54 @@ def test_a_players_habit_of_passing_scales_the_null_of_its_passes():
              ("g", "v", "C", "D", "lead", "lead s", 10, 1)]
     rows = rows_of(control + leave + [("g", "v", "A", "B", "block", "block s", 10, 10),
                                       ("g", "v", "C", "D", "block", "block s", 10, 9)])
-    # control: 8 of 40 (20%); A passed 5 of 10 where 2 were expected: above, so a share
-    # (5 - 2) / (10 - 2 + 1) = 1/3 passed regardless; C 3 of 30, 6 expected: below, the
-    # scale (3 + 1) / (6 + 1) = 4/7
+    # control: 8 of 40 (20%); A passed 5 of 10 where 2 were expected: (5 + 1) / (2 + 1) = 2;
+    # C 3 of 30, 6 expected: 4 / 7
     habit = player_habit(rows, {("g", "v", "control s"): [40, 8]})
-    assert habit == {("g", "v", "A"): Habit(regardless=pytest.approx(1 / 3)), ("g", "v", "C"): Habit(scale=pytest.approx(4 / 7))}
+    assert habit == {("g", "v", "A"): 2.0, ("g", "v", "C"): pytest.approx(4 / 7)}
     counts = pair_counts(rows)
     ab = counts[("g", "v", "A", "B")]
-    # leave without A-B: 10 of 100; A's 20 chances at 1/3 + 2/3 x 10% = 40%, B's (no control
-    # chances) at 10%; the lead is not a pass on an opponent: not scaled
-    assert ab["leave"] == Shared(16, 40, pytest.approx(20 * 0.4 + 20 * 0.1), pytest.approx(20 * 0.4 * 0.6 + 20 * 0.1 * 0.9))
+    # leave without A-B: 10 of 100; A's 20 chances at 2 x 10%, B's (no control chances) at 10%;
+    # the lead is not a pass on an opponent: not scaled
+    assert ab["leave"] == Shared(16, 40, pytest.approx(20 * 0.2 + 20 * 0.1), pytest.approx(20 * 0.2 * 0.8 + 20 * 0.1 * 0.9))
     assert ab["lead"].expected == pytest.approx(1.0) and "control" not in ab
     assert ab["block"].expected == pytest.approx(9.0)  # letting the partner's play stand: not scaled either
     assert counts[("g", "v", "C", "D")]["leave"].expected == pytest.approx(100 * (16 / 40) * 4 / 7)
+
+
+def _chances(decisions: list[tuple]) -> list[tuple]:
+    """share_chances.sql on hand-made decisions of Dou Dizhu hands: the landlord L at seat
+    0, the farmers A (seat 1) and B (seat 2); each decision (hand, idx, seat, act, target
+    seat, beaters), every seat with 10 cards; A's rows (hand, idx, sig, hit)."""
+    import duckdb
+
+    con = duckdb.connect()
+    hands = sorted({d[0] for d in decisions})
+    con.execute("create temp table fraud_seats as select * from (values " + ", ".join(
+        f"('doudizhu', '{h}', {s}, '{p}', '{side}')" for h in hands
+        for s, p, side in ((0, "L", "landlord"), (1, "A", "farmers"), (2, "B", "farmers"))
+    ) + ") t(game, hand_id, seat, player, side)")
+    con.execute("create temp table hands as select * from (values " + ", ".join(
+        f"('{h}', 'doudizhu', null)" for h in hands) + ") t(id, game, match_id)")
+    con.execute("create temp table decisions (game varchar, variant varchar, hand_id varchar, idx int, seat tinyint, "
+                "act varchar, lead boolean, can_beat boolean, target_seat tinyint, beaters smallint, seats_left smallint[])")
+    con.executemany("insert into decisions values ('doudizhu', 'classic', ?, ?, ?, ?, false, true, ?, ?, [10, 10, 10])",
+                    decisions)
+    con.execute(sql_text("share_chances", SQL_DIR))
+    rows = con.execute("select hand_id, idx, sig, hit from share_chances where a = 'A' order by all").fetchall()
+    con.close()
+    return rows
+
+
+def test_a_thrown_hands_passes_on_opponents_are_no_chances():
+    """A hand in which a player passed at every one of its (three or more) chances to beat
+    an opponent's play, its partner able to take the trick or not, is thrown (a dumper
+    passes on every play of it): none of its leave or control chances count; a hand with
+    a play among them, or fewer than three, counts."""
+    leave, control = 0b110, 0b010  # beaters: A and B, A alone (bit s: seat s)
+    rows = _chances([
+        ("h1", 1, 1, "pass", 0, leave), ("h1", 4, 1, "pass", 0, control), ("h1", 7, 1, "pass", 0, leave),
+        ("h2", 1, 1, "pass", 0, leave), ("h2", 4, 1, "play", 0, control), ("h2", 7, 1, "pass", 0, leave),
+        ("h3", 1, 1, "pass", 0, leave), ("h3", 4, 1, "pass", 0, leave),
+    ])
+    assert rows == [("h2", 1, "leave", True), ("h2", 4, "control", False), ("h2", 7, "leave", True),
+                    ("h3", 1, "leave", True), ("h3", 4, "leave", True)]

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 import polars as pl
@@ -70,13 +69,13 @@ def pair_counts(rows: pl.DataFrame) -> dict[tuple[str, str, str, str], dict[str,
         acc[0] += r["n"]
         acc[1] += r["k"]
     habit = player_habit(rows, total)
-    parts: dict[tuple[str, str, str, str], list[tuple[str, str, int, int, Habit]]] = {}
+    parts: dict[tuple[str, str, str, str], list[tuple[str, str, int, int, float]]] = {}
     for r in rows.iter_rows(named=True):
         if r["sig"] not in SIGNATURES:
             continue  # (the control chances only measure the player's habit)
         a, b = sorted((r["a"], r["b"]))
-        h = habit.get((r["game"], r["variant"], r["a"]), NO_HABIT) if r["sig"] in PASSES else NO_HABIT
-        parts.setdefault((r["game"], r["variant"], a, b), []).append((r["sig"], r["stratum"], r["n"], r["k"], h))
+        scale = habit.get((r["game"], r["variant"], r["a"]), 1.0) if r["sig"] in PASSES else 1.0
+        parts.setdefault((r["game"], r["variant"], a, b), []).append((r["sig"], r["stratum"], r["n"], r["k"], scale))
     out = {}
     for key, strata in parts.items():
         game, variant = key[0], key[1]
@@ -86,12 +85,12 @@ def pair_counts(rows: pl.DataFrame) -> dict[tuple[str, str, str, str], dict[str,
             acc[0] += n
             acc[1] += k
         by_sig: dict[str, list[float]] = {}
-        for sig, stratum, n, k, h in strata:
+        for sig, stratum, n, k, scale in strata:
             n_all, k_all = total[(game, variant, stratum)]
             n_rest, k_rest = n_all - own[stratum][0], k_all - own[stratum][1]
             if n_rest <= 0:
                 continue  # no one else met this kind of decision: no null for it
-            rate = h.rate(k_rest / n_rest)
+            rate = min(1.0, scale * k_rest / n_rest)
             acc2 = by_sig.setdefault(sig, [0, 0, 0.0, 0.0])
             acc2[0] += k
             acc2[1] += n
@@ -102,50 +101,24 @@ def pair_counts(rows: pl.DataFrame) -> dict[tuple[str, str, str, str], dict[str,
     return out
 
 
-class Habit(NamedTuple):
-    """A player's habit of passing where its partner's cards cannot matter, as it moves the
-    null rate of its ``leave`` chances (:meth:`rate`): passing less than the population,
-    the rate scaled by *scale* (≤ 1); more, a share *regardless* of its chances where it
-    passes whatever happens (a dumper throwing a hand passes on every play of it), the
-    others at the population's rate."""
-
-    scale: float = 1.0
-    regardless: float = 0.0
-
-    def rate(self, base: float) -> float:
-        """The null rate of a chance whose population rate is *base*."""
-        return self.regardless + (1.0 - self.regardless) * base if self.regardless > 0 else min(1.0, self.scale * base)
-
-
-NO_HABIT = Habit()
-
-
-def player_habit(rows: pl.DataFrame, total: dict[tuple[str, str, str], list[int]]) -> dict[tuple[str, str, str], Habit]:
-    """Each player's habit of passing where its partner's cards cannot matter, from its
-    hits of the ``control`` chances (it could beat an opponent's play and its partner, to
-    act before the trick returns, could not) against what the population's rates of those
-    kinds give (expected): below them, the scale (hits + 1) / (expected + 1) (shrunk toward
-    1 with few chances); above, the share of chances passed regardless, (hits − expected) /
-    (chances − expected + 1), which the mixture "passes regardless, else as others do" gives
-    (the +1 shrinking it). It moves the null of the player's ``leave`` chances: a player
-    who passes whenever it may (a dumper throwing a hand, a colluder sparing its friend)
-    passes whatever its partner holds and is not a card sharer for that; a sharer passes as
-    others do when its partner could not take the trick. Why a mixture and not a scale:
-    the population passes on more ``control`` chances than ``leave`` ones, so a dumper
-    passing on every play of a thrown hand raises its control rate by a smaller factor
-    than its leave rate, and the scale left an honest partner of a Shuangkou dumper
-    flagged as a card sharer on the dumper's passes (p 5e-9)."""
+def player_habit(rows: pl.DataFrame, total: dict[tuple[str, str, str], list[int]]) -> dict[tuple[str, str, str], float]:
+    """Each player's habit of passing where its partner's cards cannot matter: its hits of
+    the ``control`` chances (it could beat an opponent's play and its partner, to act
+    before the trick returns, could not) over what the population's rates of those kinds
+    give, (hits + 1) / (expected + 1) (shrunk toward 1 with few chances). It scales the
+    null rates of the player's ``leave`` chances: a player who passes whenever it may (a
+    dumper with its receiver at the table, a colluder sparing its friend) passes whatever
+    its partner holds, and is not a card sharer for that; a sharer passes as others do
+    when its partner could not take the trick."""
     acc: dict[tuple[str, str, str], list[float]] = {}
     for r in rows.iter_rows(named=True):
         if r["sig"] != "control":
             continue
         n_all, k_all = total[(r["game"], r["variant"], r["stratum"])]
-        a = acc.setdefault((r["game"], r["variant"], r["a"]), [0.0, 0.0, 0.0])
+        a = acc.setdefault((r["game"], r["variant"], r["a"]), [0.0, 0.0])
         a[0] += r["k"]
         a[1] += r["n"] * k_all / n_all
-        a[2] += r["n"]
-    return {key: Habit(scale=(k + 1) / (e + 1)) if k <= e else Habit(regardless=(k - e) / (n - e + 1))
-            for key, (k, e, n) in acc.items()}
+    return {key: (k + 1) / (e + 1) for key, (k, e) in acc.items()}
 
 
 def population_phi(counts: Iterable[Shared]) -> float:

@@ -49,11 +49,21 @@ with s as (
           or (not d.lead and d.can_beat and d.target_seat <> al.mate
               and (al.mate - d.seat + al.n) % al.n < (d.target_seat - d.seat + al.n) % al.n)
           or (d.lead and d.act = 'play' and d.next_lead = false and d.next_left[d.seat + 1] > 0))
+), x as (  -- a's chances to beat an opponent's play in the hand, and how many it passed
+    select c.*, count(*) filter (where c.sig in ('leave', 'control')) over hp as n_opp,
+           count(*) filter (where c.sig in ('leave', 'control') and c.hit) over hp as k_opp
+    from c
+    window hp as (partition by c.game, c.hand_id, c.a, c.b)
 )
 select c.game, c.variant, coalesce(h.match_id, c.hand_id) as c, c.hand_id, c.idx, c.a, c.b, c.sig, c.hit,
        c.sig || ' ' || c.place || (case when c.sig = 'leave' then '/' || c.played_from else '' end)
            || ' b' || (case when c.b_left <= 2 then c.b_left when c.b_left <= 5 then 5 when c.b_left <= 10 then 10 else 99 end)
            || (case when c.sig = 'lead' then ' o' || (case when c.others_left <= 2 then c.others_left
                    when c.others_left <= 5 then 5 when c.others_left <= 10 then 10 else 99 end) else '' end) as stratum
-from c
+from x as c
 join hands h on h.id = c.hand_id and h.game = c.game
+-- a thrown hand: a passed at every one of its (at least three) chances to beat an
+-- opponent's play, whether its partner could take the trick or not; such passes say
+-- nothing of the partner's cards (a dumper passes on every play of the hands it throws),
+-- so neither its leave nor its control chances of that hand count, for anyone (the nulls too)
+where not (c.sig in ('leave', 'control') and c.n_opp >= 3 and c.k_opp = c.n_opp)
