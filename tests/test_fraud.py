@@ -325,6 +325,31 @@ def test_soft_play_runs_within_a_hand_weigh_less_than_a_steady_habit():
     assert in_run.evidence["design_effect"] == round(1.05 + 0.3 * 58 / 10, 3)
 
 
+def test_soft_play_clusters_are_sittings_or_matches():
+    """The chances of a pair go together within a sitting (the same players at one table,
+    hand after hand: two honest Shuangkou players who met in one sitting of 44 hands were
+    flagged when each hand was a cluster of its own), and within a match where hands come
+    in matches; the hands of another table make another cluster."""
+    import duckdb
+
+    from paipu.analysis.fraud import SQL_DIR, sql_text
+
+    con = duckdb.connect()
+    tables = {"h1": "ABC", "h2": "ABC", "h3": "ABD", "h4": "ABD", "h5": "ABC"}  # h3, h4: one match
+    con.execute("create temp table fraud_seats as select * from (values " + ", ".join(
+        f"('g', '{h}', '{p}')" for h, ps in tables.items() for p in ps) + ") t(game, hand_id, player)")
+    con.execute("create temp table hands as select * from (values ('h1', 'g', null), ('h2', 'g', null), "
+                "('h3', 'g', 'm1'), ('h4', 'g', 'm1'), ('h5', 'g', null)) t(id, game, match_id)")
+    con.execute("create temp table decisions as select * from (values " + ", ".join(
+        f"('g', 'v', '{h}', 1, 'A', 0, 'B', 3, true, 'opponent', {str(k == 1).lower()})"
+        for h, k in (("h1", 1), ("h1", 0), ("h2", 1), ("h3", 0), ("h4", 1), ("h5", 1)))
+        + ") t(game, variant, hand_id, seat, player, target_seat, target_player, options, can_beat, relation, spared)")
+    rows = con.execute(sql_text("soft_clusters", SQL_DIR)).fetchall()
+    con.close()
+    # (seat - target seat) x 10 + options: place 13; the sitting of A, B, C (h1, h2, h5), the match m1
+    assert rows == [("g", "v", "A", "B", "[A, B, C]", 13, 4, 3), ("g", "v", "A", "B", "m1", 13, 2, 1)]
+
+
 def test_overdispersion_of_the_population_by_the_method_of_moments():
     from paipu.analysis.fraud import overdispersion
 
