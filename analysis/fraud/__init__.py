@@ -400,12 +400,14 @@ def co_seating(seat_times: pl.DataFrame, eligible: set[tuple[str, str, str]], mi
 def overdispersion(hands: pl.DataFrame, min_pair: int = MIN_SOFT) -> dict[tuple[str, str], tuple[float, float]]:
     """The population's over-dispersion of sparing, per game and variant, by the method of
     moments: (ρ_hand, ρ_pair). *hands*: every ordered pair's chances ``n`` and spares ``k``
-    per hand ``c`` and place (``soft_clusters.sql``), each chance's rate p the sparer's own
-    at that place over all its opponents.
+    per sitting ``c`` (the hands the same players played at one table; a match where hands
+    come in matches) and place (``soft_clusters.sql``), each chance's rate p the sparer's
+    own at that place over all its opponents.
 
-    ρ_hand, the correlation of two chances of one hand (a hand whose shape makes a player
-    keep its cards passes on the same opponent again and again) =
-    Σ[(k_c − μ_c)² − v_c] / Σ n_c(n_c − 1) p̄_c q̄_c over the (pair, hand) clusters, μ_c =
+    ρ_hand, the correlation of two chances of one sitting (a hand whose shape makes a player
+    keep its cards passes on the same opponent again and again, and a table's partner and
+    opponents shape its play hand after hand) =
+    Σ[(k_c − μ_c)² − v_c] / Σ n_c(n_c − 1) p̄_c q̄_c over the (pair, sitting) clusters, μ_c =
     Σ n·p, v_c = Σ n·p·q, p̄_c = μ_c / n_c. ρ_pair, what is left between pairs of at least
     *min_pair* chances (some opponents are easier to spare than others, whoever sits
     there) = Σ(z₀² − 1) / Σ x over the pairs, z₀ = (K − E) / √V₀ with V₀ the binomial
@@ -474,11 +476,11 @@ def soft_play(rows: pl.DataFrame, eligible: set, hands: pl.DataFrame | None = No
     chances times A's rate on the others there ((k + ½) / (n + 1)) and whose variance is
 
         V = Σ_place n·p·q·(1 + n / (n_base + 1))        (the binomial and the baseline's own)
-          + ρ_hand · Σ_hands n_h(n_h − 1)·p̄_h·q̄_h        (chances of one hand go together)
+          + ρ_hand · Σ_sittings n_h(n_h − 1)·p̄_h·q̄_h     (chances of one sitting go together)
           + ρ_pair · N(N − 1)·p̄·q̄                         (pairs differ, whoever cheats)
 
     with *rho* = (ρ_hand, ρ_pair) of the game and variant measured on the population
-    (:func:`overdispersion`) and *hands* the pair's chances per hand and place. The pooled
+    (:func:`overdispersion`) and *hands* the pair's chances per sitting and place. The pooled
     count counts in full (a steady excess over many hands), while the hand term keeps a
     run of spares within one hand from passing for a habit (the exact tail of a
     beta-binomial with the same variance is what the p reads). Until issue #27 the p was
