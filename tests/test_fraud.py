@@ -949,3 +949,28 @@ def test_an_honest_population_stays_clean(tmp_path):
     assert any("p_net" in t.evidence for t in result.tests if t.kind == "chip_flow")
     assert result.flagged == []
     assert min(t.p for t in soft) > 1e-4  # nothing near a flag among some hundred pair tests
+
+
+def test_dumping_combines_chip_flow_and_soft_play_of_one_direction():
+    """A dumper loses to its receiver and passes on its plays: the two p's of the same
+    ordered pair combined by Fisher's method; a pair with one of them, or the two in
+    opposite directions, gets no dumping test."""
+    from scipy.stats import chi2
+
+    from paipu.analysis.fraud import dumping
+    from paipu.analysis.fraud.words import evidence_words
+
+    flow = FraudTest("chip_flow", "g", "v", "D", "R", 2.8e-5, 1.0, 51, {"losses_of_giver": 32})
+    soft = FraudTest("soft_play", "g", "v", "D", "R", 1.8e-4, 0.2, 119,
+                     {"spared": 48, "chances": 119, "rate": 0.4034, "baseline_rate": 0.1897})
+    others = [FraudTest("chip_flow", "g", "v", "A", "B", 0.01, 1.0, 40, {}),  # no soft play A -> B
+              FraudTest("soft_play", "g", "v", "B", "A", 0.01, 0.1, 60, {}),  # the other way
+              FraudTest("soft_play", "g", "v", "X", "Y", 0.02, 0.1, 60, {})]
+    (d,) = dumping([flow, soft] + others)
+    x = -2 * (math.log(2.8e-5) + math.log(1.8e-4))
+    assert (d.kind, d.player, d.other, d.n) == ("dumping", "D", "R", 51)
+    assert d.p == pytest.approx(float(chi2.sf(x, 4))) and d.p == pytest.approx(1.02e-7, rel=0.01)
+    assert d.effect == round(x, 3)
+    assert evidence_words("dumping", d.evidence) == (
+        "threw hands to the receiver both ways: chip flow p < 0.0001 over 51 hands met (the giver lost 32), "
+        "soft play p 0.0002 (spared 48 of 119 chances, 40.3%, against 19.0%)")

@@ -140,7 +140,7 @@ class FraudResult:
 
 
 #: the pair screens whose family is filtered before Benjamini–Hochberg (:func:`in_family`)
-FILTERED = ("soft_play", "feeding", "chip_flow", "card_sharing")
+FILTERED = ("soft_play", "feeding", "chip_flow", "dumping", "card_sharing")
 
 
 def in_family(tests: list) -> list[bool]:
@@ -940,6 +940,35 @@ def _round(x, k: int = 4):
     return None if x is None else round(x, k)
 
 
+def dumping(tests: list[Test]) -> list[Test]:
+    """Dumping (issue #27): one test per ordered pair (giver → receiver) that has both a
+    chip-flow test and a soft-play test the same way, their p's combined by Fisher's method
+    (χ² with 4 degrees of freedom). A dumper throws hands to its receiver in two ways
+    each screen sees apart, losing to it (chip flow) and passing on its plays (soft play);
+    at ~300 hands neither reading alone is always strong enough for its screen's cut
+    (Dou Dizhu: chip flow p 2.8e-5 and soft play 1.8e-4 for one ×4 dumper, q 0.045 and
+    0.14), together they are. The two are different facts of the same hands (results,
+    passes), not independent under the null where passing on a player's plays helps it win;
+    the honest-only populations measure what that costs (docs/fraud.md). n: the hands met
+    as opponents (chip flow's)."""
+    from scipy.stats import chi2
+
+    soft = {(t.game, t.variant, t.player, t.other): t for t in tests if t.kind == "soft_play"}
+    out = []
+    for t in tests:
+        s = soft.get((t.game, t.variant, t.player, t.other)) if t.kind == "chip_flow" else None
+        if s is None:
+            continue
+        x = -2.0 * (math.log(max(t.p, 1e-300)) + math.log(max(s.p, 1e-300)))
+        p = float(chi2.sf(x, 4))
+        evidence = {"p_chip_flow": _sig(t.p), "p_soft_play": _sig(s.p), "hands_as_opponents": t.n,
+                    "losses_of_giver": t.evidence.get("losses_of_giver"), "spared": s.evidence.get("spared"),
+                    "chances": s.evidence.get("chances"), "rate": s.evidence.get("rate"),
+                    "baseline_rate": s.evidence.get("baseline_rate")}
+        out.append(Test("dumping", t.game, t.variant, t.player, t.other, p, round(x, 3), t.n, evidence))
+    return out
+
+
 def bot_timing(players: pl.DataFrame, min_decisions: int, timed: bool) -> list[Test]:
     """Timing that does not look human, scored against the population itself: each
     feature (transformed, oriented bot-wards) as a robust z against the players of the
@@ -1009,6 +1038,7 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
                            eligible, MIN_FLOW, _frame(con, "pair_net", {"min_pair": MIN_STAKE}))
+        tests += dumping(tests)
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
         con.execute(sql_text("share_chances", SQL_DIR))
         share_counts = _frame(con, "share_counts", {})
@@ -1051,7 +1081,7 @@ def write_tables(root: str, result: FraudResult, game: str | None = None) -> Non
 
 def _telling(con, t: Test, limit: int) -> list[str]:
     """The ids of the hands that show a flagged suspicion best (for ``paipu replay --hand``)."""
-    name = {"soft_play": "telling_soft", "feeding": "telling_feed", "chip_flow": "telling_flow", "co_seating": "telling_pair",
-            "bot_timing": "telling_player"}[t.kind]
+    name = {"soft_play": "telling_soft", "feeding": "telling_feed", "chip_flow": "telling_flow", "dumping": "telling_flow",
+            "co_seating": "telling_pair", "bot_timing": "telling_player"}[t.kind]
     params = {"a": t.player, "b": t.other, "g": t.game, "v": t.variant, "limit": limit}
     return _frame(con, name, params)["hand_id"].to_list()

@@ -31,6 +31,9 @@ SENTENCES = {
                  "in {receiver_hands_elsewhere} other hands; {share_flowed} hands' worth of the giver's losses "
                  "({coins_flowed} coins) went to the receiver; t {t_giver} (giver), {t_receiver} (receiver), "
                  "{t_df} degrees of freedom",
+    "dumping": "threw hands to the receiver both ways: chip flow p {p_chip_flow} over {hands_as_opponents} hands met "
+               "(the giver lost {losses_of_giver}), soft play p {p_soft_play} (spared {spared} of {chances} chances, "
+               "{rate}, against {baseline_rate})",
     "card_sharing": "acted as a partner who sees the cards would on {hits} of {chances} chances ({rate}, 95% interval "
                     "{ci95}) where the population's rates at the same kinds of decision give {expected} "
                     "({baseline_rate})",
@@ -80,7 +83,7 @@ def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
 
 
 #: what each kind's n counts (the watch list says how many more of them would settle a test)
-UNITS = {"co_seating": "sittings", "soft_play": "chances", "feeding": "leads", "chip_flow": "hands met",
+UNITS = {"co_seating": "sittings", "soft_play": "chances", "feeding": "leads", "chip_flow": "hands met", "dumping": "hands met",
          "bot_timing": "decisions", "card_sharing": "chances"}
 
 
