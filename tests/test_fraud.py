@@ -346,8 +346,9 @@ def test_soft_play_clusters_are_sittings_or_matches():
         + ") t(game, variant, hand_id, seat, player, target_seat, target_player, options, can_beat, relation, spared)")
     rows = con.execute(sql_text("soft_clusters", SQL_DIR)).fetchall()
     con.close()
-    # (seat - target seat) x 10 + options: place 13; the sitting of A, B, C (h1, h2, h5), the match m1
-    assert rows == [("g", "v", "A", "B", "[A, B, C]", 13, 4, 3), ("g", "v", "A", "B", "m1", 13, 2, 1)]
+    # (seat - target seat) x 10 + options: place 13; the sitting of A, B, C (h1, h2, h5: 3 hands),
+    # the match m1 (h3, h4)
+    assert rows == [("g", "v", "A", "B", "[A, B, C]", 13, 4, 3, 3), ("g", "v", "A", "B", "m1", 13, 2, 1, 2)]
 
 
 def test_overdispersion_of_the_population_by_the_method_of_moments():
@@ -974,3 +975,18 @@ def test_dumping_combines_chip_flow_and_soft_play_of_one_direction():
     assert evidence_words("dumping", d.evidence) == (
         "threw hands to the receiver both ways: chip flow p < 0.0001 over 51 hands met (the giver lost 32), "
         "soft play p 0.0002 (spared 48 of 119 chances, 40.3%, against 19.0%)")
+
+
+def test_soft_play_evidence_counts_hands_and_sittings():
+    rows = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "place": p, "n_ab": 10, "k_ab": 6,
+                          "n_other": 199, "k_other": 2} for p in (1, 2)])
+    eligible = {("g", "v", "A"), ("g", "v", "B")}
+    # two sittings: s1 with 3 hands (chances at both places), s2 with 2
+    clusters = pl.DataFrame([{"game": "g", "variant": "v", "a": "A", "b": "B", "c": c, "place": p, "n": n, "k": k,
+                              "hands": h} for c, p, n, k, h in (("s1", 1, 6, 4, 3), ("s1", 2, 8, 5, 3),
+                                                               ("s2", 1, 4, 2, 2), ("s2", 2, 2, 1, 2))])
+    (t,) = soft_play(rows, eligible, clusters, {("g", "v"): (0.1, 0.0)})
+    assert (t.evidence["hands"], t.evidence["sittings"]) == (5, 2)
+    (old,) = soft_play(rows, eligible, clusters.drop("hands"), {("g", "v"): (0.1, 0.0)})
+    assert (old.evidence["hands"], old.evidence["sittings"]) == (2, 2)  # (no hands column: the clusters)
+    assert old.p == t.p

@@ -496,6 +496,7 @@ def soft_play(rows: pl.DataFrame, eligible: set, hands: pl.DataFrame | None = No
     every p would be 1, and the screen would still count among the K screens of the
     correction (:func:`bh_by_kind`), costing every other screen's q a factor K / (K − 1)."""
     by_hand = _cluster_rows(hands)
+    hand_count = _hands_of_pairs(hands)
     tests = []
     parts: dict[tuple, tuple[int, int, float, float]] = {}
     spares: dict[tuple[str, str], int] = {}
@@ -509,7 +510,7 @@ def soft_play(rows: pl.DataFrame, eligible: set, hands: pl.DataFrame | None = No
             c = _beta_binomial_pair(strata, by_hand.get(key, []), rho_h, rho_p)
             if c is None:
                 continue
-            k, n, expected, var, n_hands, k_base, n_base = c
+            k, n, expected, var, n_sittings, k_base, n_base = c
             p0 = expected / n
             p, rho_eff = beta_binomial_upper(k, n, p0, var)
             lo, hi = inference.wilson(k, n)
@@ -518,7 +519,7 @@ def soft_play(rows: pl.DataFrame, eligible: set, hands: pl.DataFrame | None = No
             tests.append(Test("soft_play", game, variant, a, b, p, k / n - p0, n, {
                 "spared": k, "chances": n, "rate": round(k / n, 4), "ci95": [round(lo, 4), round(hi, 4)],
                 "baseline_rate": round(p0, 4), "baseline_chances": n_base, "baseline_spared": k_base,
-                "hands": n_hands, "design_effect": round(var / (n * p0 * (1 - p0)), 3) if 0 < p0 < 1 else 1.0,
+                "hands": hand_count.get(key, n_sittings), "sittings": n_sittings, "design_effect": round(var / (n * p0 * (1 - p0)), 3) if 0 < p0 < 1 else 1.0,
                 "rho": _sig(rho_eff), "rho_hand": _sig(rho_h), "rho_pair": _sig(rho_p), "z": _finite(z)}))
     for t in tests:  # both ways: colluders spare each other
         back = parts.get((t.game, t.variant, t.other, t.player))
@@ -539,7 +540,7 @@ def _group(pairs: dict[tuple, list[dict]]) -> list[tuple[tuple[str, str], dict[t
 
 def _beta_binomial_pair(strata: list[dict], hands: list[tuple[str, int, int, int]], rho_h: float,
                         rho_p: float) -> tuple[int, int, float, float, int, int, int] | None:
-    """(K, N, E, V, hands, baseline spares, baseline chances) of :func:`soft_play`'s test
+    """(K, N, E, V, sittings, baseline spares, baseline chances) of :func:`soft_play`'s test
     of one pair; None without a baseline."""
     k = n = n_base = k_base = 0
     expected = var = 0.0
@@ -583,6 +584,16 @@ def both_ways(ab: tuple[int, int, float, float], ba: tuple[int, int, float, floa
 def _sig(p: float) -> float:
     """*p* to three significant digits."""
     return float(f"{p:.3g}")
+
+
+def _hands_of_pairs(frame: pl.DataFrame | None) -> dict[tuple, int]:
+    """The hands with chances of each ordered pair, from ``soft_clusters.sql``'s rows (each
+    sitting's ``hands`` on every one of its places' rows); none without that column."""
+    if frame is None or "hands" not in frame.columns:
+        return {}
+    per = frame.group_by("game", "variant", "a", "b", "c").agg(pl.col("hands").max())
+    return {(g, v, a, b): int(h) for g, v, a, b, h in
+            per.group_by("game", "variant", "a", "b").agg(pl.col("hands").sum()).iter_rows()}
 
 
 def _cluster_rows(frame: pl.DataFrame | None) -> dict[tuple, list[tuple[str, int, int, int]]]:
