@@ -53,7 +53,7 @@ NAMES = {"think_options_corr": "think time's correlation with the options", "hou
          "rho_hand": "correlation within a sitting (population)", "rho_pair": "between pairs (population)"}
 #: what each sentence says beside its own fields when they are there
 #: (the first that fits; the others are the soft-play evidence of older tables)
-EXTRAS = {"hands": ("over {hands} hands in {sittings} sittings, variance {design_effect} times the binomial "
+EXTRAS = {"hands": ("over {hands} hands (sittings: {sittings}), variance {design_effect} times the binomial "
                     "(beta-binomial, correlation {rho})",
                     "over {hands} hands, variance {design_effect} times the binomial (beta-binomial, correlation {rho})",
                     "over {hands} hands, {spared_capped} spared with runs within a hand capped (p {p_capped})",
@@ -107,7 +107,7 @@ def evidence_words(kind: str, evidence: dict) -> str:
     >>> evidence_words("soft_play", {"spared": 661, "chances": 785, "rate": 0.842, "ci95": [0.8149, 0.8659],
     ...     "baseline_rate": 0.1277, "baseline_chances": 799, "baseline_spared": 97, "z": 25.1,
     ...     "hands": 141, "sittings": 12, "design_effect": 2.66, "rho": 0.00212, "rho_hand": 0.124, "rho_pair": 0.0})
-    'spared 661 of 785 chances to beat (84.2%, 95% interval 81.5% to 86.6%) against 97 of 799 (12.8%) with the other opponents from the same places; z 25.1; over 141 hands in 12 sittings, variance 2.66 times the binomial (beta-binomial, correlation 0.002); correlation within a sitting (population) 0.124; between pairs (population) 0'
+    'spared 661 of 785 chances to beat (84.2%, 95% interval 81.5% to 86.6%) against 97 of 799 (12.8%) with the other opponents from the same places; z 25.1; over 141 hands (sittings: 12), variance 2.66 times the binomial (beta-binomial, correlation 0.002); correlation within a sitting (population) 0.124; between pairs (population) 0'
     >>> evidence_words("bot_timing", {"regularity": {"value": 0.9296, "population_median": -0.3416, "z": 4.19},
     ...     "long_pause_rate": {"value": 0.0, "population_median": 0.0526, "z": 24.96},
     ...     "features_needed": "3 of 5", "decisions": 5584, "players_compared": 12})
