@@ -53,6 +53,7 @@ def two_hands(tmp_path_factory):
 def test_share_chances_of_two_hands(two_hands):
     con = connect(two_hands)
     con.execute(sql_text("_hands", SQL_DIR), {"game": None, "variant": None})
+    con.execute("create temp table spared_pairs (game varchar, a varchar, t varchar)")  # no one found sparing
     con.execute(sql_text("share_chances", SQL_DIR))
     rows = sorted(con.execute("select hand_id, idx, a, b, sig, hit, stratum from share_chances").fetchall())
     con.close()
@@ -218,10 +219,11 @@ def test_a_players_habit_of_passing_scales_the_null_of_its_passes():
     assert counts[("g", "v", "C", "D")]["leave"].expected == pytest.approx(100 * (16 / 40) * 4 / 7)
 
 
-def _chances(decisions: list[tuple]) -> list[tuple]:
+def _chances(decisions: list[tuple], spared: tuple[tuple[str, str], ...] = ()) -> list[tuple]:
     """share_chances.sql on hand-made decisions of Dou Dizhu hands: the landlord L at seat
     0, the farmers A (seat 1) and B (seat 2); each decision (hand, idx, seat, act, target
-    seat, beaters), every seat with 10 cards; A's rows (hand, idx, sig, hit)."""
+    seat, beaters), every seat with 10 cards; A's rows (hand, idx, sig, hit). *spared*:
+    (sparer, spared) pairs found by soft play."""
     import duckdb
 
     con = duckdb.connect()
@@ -233,9 +235,16 @@ def _chances(decisions: list[tuple]) -> list[tuple]:
     con.execute("create temp table hands as select * from (values " + ", ".join(
         f"('{h}', 'doudizhu', null)" for h in hands) + ") t(id, game, match_id)")
     con.execute("create temp table decisions (game varchar, variant varchar, hand_id varchar, idx int, seat tinyint, "
-                "act varchar, lead boolean, can_beat boolean, target_seat tinyint, beaters smallint, seats_left smallint[])")
-    con.executemany("insert into decisions values ('doudizhu', 'classic', ?, ?, ?, ?, false, true, ?, ?, [10, 10, 10])",
-                    decisions)
+                "act varchar, lead boolean, can_beat boolean, target_seat tinyint, target_player varchar, "
+                "beaters smallint, seats_left smallint[])")
+    con.execute("create temp table decisions_in (hand_id varchar, idx int, seat tinyint, act varchar, "
+                "target_seat tinyint, beaters smallint)")
+    con.executemany("insert into decisions_in values (?, ?, ?, ?, ?, ?)", decisions)
+    con.execute("insert into decisions select 'doudizhu', 'classic', hand_id, idx, seat, act, false, true, target_seat, "
+                "['L', 'A', 'B'][target_seat + 1], beaters, [10, 10, 10] from decisions_in")
+    con.execute("create temp table spared_pairs (game varchar, a varchar, t varchar)")
+    for a, t in spared:
+        con.execute("insert into spared_pairs values ('doudizhu', ?, ?)", [a, t])
     con.execute(sql_text("share_chances", SQL_DIR))
     rows = con.execute("select hand_id, idx, sig, hit from share_chances where a = 'A' order by all").fetchall()
     con.close()
@@ -255,3 +264,14 @@ def test_a_thrown_hands_passes_on_opponents_are_no_chances():
     ])
     assert rows == [("h2", 1, "leave", True), ("h2", 4, "control", False), ("h2", 7, "leave", True),
                     ("h3", 1, "leave", True), ("h3", 4, "leave", True)]
+
+
+def test_passes_on_an_opponent_the_player_is_found_sparing_are_no_chances():
+    """A colluder spares its friend whoever its partner is: where soft play found A sparing
+    L (``spared_pairs``), A's passes on L's plays are no card-sharing chances; without it
+    they are (ten honest Guandan team mates of colluders were flagged on them)."""
+    leave, control = 0b110, 0b010
+    hand = [("h1", 1, 1, "pass", 0, leave), ("h1", 4, 1, "play", 0, control), ("h1", 7, 1, "pass", 0, leave)]
+    assert _chances(hand) == [("h1", 1, "leave", True), ("h1", 4, "control", False), ("h1", 7, "leave", True)]
+    assert _chances(hand, spared=(("A", "L"),)) == []
+    assert _chances(hand, spared=(("B", "L"),)) == _chances(hand)  # another sparer: A's chances stay

@@ -139,6 +139,10 @@ class FraudResult:
 # ----------------------------------------------------------------------------- statistics
 
 
+#: a soft-play test this strong explains the sparer's passes on that opponent's plays: card
+#: sharing leaves them out of its pass chances (``share_chances.sql``, ``spared_pairs``)
+SPARING_P = 1e-3
+
 #: the pair screens whose family is filtered before Benjamini–Hochberg (:func:`in_family`)
 FILTERED = ("soft_play", "feeding", "chip_flow", "dumping", "card_sharing")
 
@@ -1051,6 +1055,9 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
                            eligible, MIN_FLOW, _frame(con, "pair_net", {"min_pair": MIN_STAKE}))
         tests += dumping(tests)
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
+        sparing = pl.DataFrame([(t.game, t.player, t.other) for t in tests if t.kind == "soft_play" and t.p <= SPARING_P],
+                               schema=["game", "a", "t"], orient="row")
+        con.register("spared_pairs", sparing.to_arrow())
         con.execute(sql_text("share_chances", SQL_DIR))
         share_counts = _frame(con, "share_counts", {})
         tests += [Test("card_sharing", f.game, f.variant, f.player, f.other, f.p, f.effect, f.n, f.evidence)

@@ -28,12 +28,12 @@ with s as (
     join t on t.game = x.game and t.hand_id = x.hand_id
     where (t.teamed and x.side = y.side and x.side_size > 1) or not t.teamed
 ), d as (
-    select game, variant, hand_id, idx, seat, act, lead, can_beat, target_seat, beaters, seats_left,
+    select game, variant, hand_id, idx, seat, act, lead, can_beat, target_seat, target_player, beaters, seats_left,
            lead(beaters) over w as next_beaters, lead(seats_left) over w as next_left, lead(lead) over w as next_lead
     from decisions
     window w as (partition by game, hand_id order by idx)
 ), c as (
-    select d.game, d.variant, d.hand_id, d.idx, al.a, al.b,
+    select d.game, d.variant, d.hand_id, d.idx, al.a, al.b, d.target_player as t,
            case when not d.lead and d.target_seat = al.mate then 'block'
                 when not d.lead and (d.beaters >> al.mate) & 1 = 1 then 'leave'
                 when not d.lead then 'control' else 'lead' end as sig,
@@ -67,3 +67,7 @@ join hands h on h.id = c.hand_id and h.game = c.game
 -- nothing of the partner's cards (a dumper passes on every play of the hands it throws),
 -- so neither its leave nor its control chances of that hand count, for anyone (the nulls too)
 where not (c.sig in ('leave', 'control') and c.n_opp >= 3 and c.k_opp = c.n_opp)
+-- a pass on the play of an opponent a is found sparing (its soft-play test at p <= SPARING_P,
+-- `spared_pairs`: a colluder spares its friend whoever its partner is) is no chance either
+  and not (c.sig in ('leave', 'control')
+           and exists (select 1 from spared_pairs sp where sp.game = c.game and sp.a = c.a and sp.t = c.t))
