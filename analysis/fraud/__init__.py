@@ -961,7 +961,7 @@ def dumping(tests: list[Test]) -> list[Test]:
     (χ² with 4 degrees of freedom). A dumper throws hands to its receiver in two ways
     each screen sees apart, losing to it (chip flow) and passing on its plays (soft play);
     at ~300 hands neither reading alone is always strong enough for its screen's cut
-    (Dou Dizhu: chip flow p 2.8e-5 and soft play 1.8e-4 for one ×4 dumper, q 0.045 and
+    (one planted ×4 dumper: chip flow p 2.8e-5 and soft play 1.8e-4, q 0.045 and
     0.14), together they are. The two are different facts of the same hands (results,
     passes), not independent under the null where passing on a player's plays helps it win;
     the honest-only populations measure what that costs (docs/fraud.md). n: the hands met

@@ -2,7 +2,7 @@
 -- of each sitting, the hands the same players played at one table (each match, where hands
 -- come in matches: a match's levels and seats hold for all of its hands; outside matches a
 -- player's play depends on who else sits there, partner and opponents, hand after hand:
--- two honest Shuangkou players who met in one sitting of 44 hands were flagged when each
+-- two honest players who met in one sitting of 44 hands were flagged when each
 -- hand was taken apart),
 -- for the hand-level test (a player's rare passes come in runs within one hand: a hand
 -- whose shape makes it keep its cards passes on the same opponent again and again), and,
