@@ -990,3 +990,27 @@ def test_soft_play_evidence_counts_hands_and_sittings():
     (old,) = soft_play(rows, eligible, clusters.drop("hands"), {("g", "v"): (0.1, 0.0)})
     assert (old.evidence["hands"], old.evidence["sittings"]) == (2, 2)  # (no hands column: the clusters)
     assert old.p == t.p
+
+
+def test_collusion_combines_co_seating_and_the_pairs_stronger_soft_play():
+    """Colluders seek each other's tables and spare each other there: co-seating's p and
+    the pair's soft-play p (2 x the smaller of its two directions') combined by Fisher's
+    method; a pair without both gets no collusion test."""
+    from scipy.stats import chi2
+
+    from paipu.analysis.fraud import collusion
+    from paipu.analysis.fraud.words import evidence_words
+
+    seat = FraudTest("co_seating", "g", "v", "A", "B", 5.7e-4, 1.5, 60, {"sittings_together": 30, "expected": 17.2})
+    ab = FraudTest("soft_play", "g", "v", "A", "B", 3.8e-5, 0.1, 153,
+                   {"spared": 40, "chances": 153, "rate": 0.2614, "baseline_rate": 0.1699})
+    ba = FraudTest("soft_play", "g", "v", "B", "A", 9e-5, 0.1, 161, {"spared": 47, "chances": 161})
+    others = [FraudTest("co_seating", "g", "v", "C", "D", 0.01, 1.2, 20, {}),  # no soft play between C and D
+              FraudTest("soft_play", "g", "v", "E", "F", 0.02, 0.1, 60, {})]  # no co-seating test
+    (c,) = collusion([seat, ab, ba] + others)
+    x = -2 * (math.log(5.7e-4) + math.log(2 * 3.8e-5))
+    assert (c.kind, c.player, c.other, c.n) == ("collusion", "A", "B", 60)
+    assert c.p == pytest.approx(float(chi2.sf(x, 4))) and c.p == pytest.approx(8.0e-7, rel=0.05)
+    assert evidence_words("collusion", c.evidence) == (
+        "sought each other's tables and spared each other there: co-seating p 0.0006 (30 sittings together where "
+        "17.2 were expected), soft play p < 0.0001 (A spared 40 of 153 chances, 26.1%, against 17.0%)")

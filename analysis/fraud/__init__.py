@@ -984,6 +984,40 @@ def dumping(tests: list[Test]) -> list[Test]:
     return out
 
 
+def collusion(tests: list[Test]) -> list[Test]:
+    """Collusion (issue #27): one test per pair with both a co-seating test and a soft-play
+    test (either way), co-seating's p and the soft-play p of the pair (2 × the smaller of
+    its two directions', each of which counts both ways already) combined by Fisher's
+    method (χ² with 4 degrees of freedom). Colluders seek each other's tables and spare
+    each other there; at ~300 hands, co-seated at twice chance, neither reading alone is
+    always strong enough for its screen's cut (one planted pair: co-seating p 5.7e-4 and
+    soft play 3.8e-5, q 1 and 0.069). Under the null the two are independent: how often
+    two players sit together, and how they play once seated. n: the pair's sittings
+    together (co-seating's)."""
+    from scipy.stats import chi2
+
+    soft: dict[tuple, Test] = {}
+    for t in tests:
+        if t.kind == "soft_play" and t.other is not None:
+            key = (t.game, t.variant, *sorted((t.player, t.other)))
+            if key not in soft or t.p < soft[key].p:
+                soft[key] = t
+    out = []
+    for t in tests:
+        s = soft.get((t.game, t.variant, *sorted((t.player, t.other)))) if t.kind == "co_seating" and t.other else None
+        if s is None:
+            continue
+        p_soft = min(1.0, 2.0 * s.p)
+        x = -2.0 * (math.log(max(t.p, 1e-300)) + math.log(max(p_soft, 1e-300)))
+        evidence = {"p_co_seating": _sig(t.p), "p_soft_play": _sig(p_soft),
+                    "sittings_together": t.evidence.get("sittings_together"), "expected": t.evidence.get("expected"),
+                    "sparer": s.player, "spared": s.evidence.get("spared"), "chances": s.evidence.get("chances"),
+                    "rate": s.evidence.get("rate"), "baseline_rate": s.evidence.get("baseline_rate")}
+        out.append(Test("collusion", t.game, t.variant, t.player, t.other, float(chi2.sf(x, 4)), round(x, 3), t.n,
+                        evidence))
+    return out
+
+
 def bot_timing(players: pl.DataFrame, min_decisions: int, timed: bool) -> list[Test]:
     """Timing that does not look human, scored against the population itself: each
     feature (transformed, oriented bot-wards) as a robust z against the players of the
@@ -1053,7 +1087,7 @@ def screen(root: str, game: str | None = None, variant: str | None = None, min_h
         tests += feeding(_frame(con, "pair_feed", {"min_pair": MIN_SOFT}), _frame(con, "feed_clusters", {}), eligible)
         tests += chip_flow(_frame(con, "pair_flow", {"min_pair": MIN_FLOW}), _frame(con, "flow_seats", {}),
                            eligible, MIN_FLOW, _frame(con, "pair_net", {"min_pair": MIN_STAKE}))
-        tests += dumping(tests)
+        tests += dumping(tests) + collusion(tests)
         tests += bot_timing(players.filter(pl.col("hands") >= min_hands), 4 * min_hands, timed)
         sparing = pl.DataFrame([(t.game, t.player, t.other) for t in tests if t.kind == "soft_play" and t.p <= SPARING_P],
                                schema=["game", "a", "t"], orient="row")
@@ -1100,6 +1134,6 @@ def write_tables(root: str, result: FraudResult, game: str | None = None) -> Non
 def _telling(con, t: Test, limit: int) -> list[str]:
     """The ids of the hands that show a flagged suspicion best (for ``paipu replay --hand``)."""
     name = {"soft_play": "telling_soft", "feeding": "telling_feed", "chip_flow": "telling_flow", "dumping": "telling_flow",
-            "co_seating": "telling_pair", "bot_timing": "telling_player"}[t.kind]
+            "co_seating": "telling_pair", "collusion": "telling_pair", "bot_timing": "telling_player"}[t.kind]
     params = {"a": t.player, "b": t.other, "g": t.game, "v": t.variant, "limit": limit}
     return _frame(con, name, params)["hand_id"].to_list()

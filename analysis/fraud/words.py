@@ -34,6 +34,9 @@ SENTENCES = {
     "dumping": "threw hands to the receiver both ways: chip flow p {p_chip_flow} over {hands_as_opponents} hands met "
                "(the giver lost {losses_of_giver}), soft play p {p_soft_play} (spared {spared} of {chances} chances, "
                "{rate}, against {baseline_rate})",
+    "collusion": "sought each other's tables and spared each other there: co-seating p {p_co_seating} ({sittings_together} "
+                 "sittings together where {expected} were expected), soft play p {p_soft_play} ({sparer} spared "
+                 "{spared} of {chances} chances, {rate}, against {baseline_rate})",
     "card_sharing": "acted as a partner who sees the cards would on {hits} of {chances} chances ({rate}, 95% interval "
                     "{ci95}) where the population's rates at the same kinds of decision give {expected} "
                     "({baseline_rate})",
@@ -74,7 +77,7 @@ def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
     """A suspect's lines: rank, mark, kind, who, q, p, effect and n; its evidence; its telling hands."""
     # soft play, feeding and chip flow are directed (the sparer, the feeder, the giver first); co-seating
     # and card sharing are not
-    who = t.player + (f" {'&' if t.kind in ('co_seating', 'card_sharing') else '->'} {t.other}" if t.other else "")
+    who = t.player + (f" {'&' if t.kind in ('co_seating', 'collusion', 'card_sharing') else '->'} {t.other}" if t.other else "")
     mark = "FLAG" if t.q <= alpha else "    "
     lines = [f"{rank:3d} {mark} {t.kind:<10} {t.game}/{t.variant} {who}  q {human.p_value(t.q)}  p {human.p_value(t.p)}  "
              f"effect {_number(t.effect)}  n {t.n:,}",
@@ -85,7 +88,7 @@ def suspect_lines(rank: int, t: Test, alpha: float) -> list[str]:
 
 
 #: what each kind's n counts (the watch list says how many more of them would settle a test)
-UNITS = {"co_seating": "sittings", "soft_play": "chances", "feeding": "leads", "chip_flow": "hands met", "dumping": "hands met",
+UNITS = {"co_seating": "sittings", "soft_play": "chances", "feeding": "leads", "chip_flow": "hands met", "dumping": "hands met", "collusion": "sittings",
          "bot_timing": "decisions", "card_sharing": "chances"}
 
 
