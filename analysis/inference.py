@@ -71,6 +71,20 @@ def prop_p(k: float, n: float, p0: float) -> float:
     return float(binomtest(int(round(k)), int(round(n)), p0).pvalue)
 
 
+def fisher_combined(pvalues: list[float]) -> tuple[float, float]:
+    """Fisher's method: (X, p), X = −2 Σ ln p_i and p = P(χ² with 2m degrees of freedom ≥ X),
+    each p kept at 1e-300 or more (one p of 0 would make the combination 0 whatever the
+    others). Assumes independent p's.
+
+    >>> x, p = fisher_combined([0.01, 0.01]); round(x, 3), round(p, 6)
+    (18.421, 0.001021)
+    """
+    from scipy.stats import combine_pvalues
+
+    r = combine_pvalues([max(p_i, 1e-300) for p_i in pvalues], method="fisher")
+    return float(r.statistic), float(r.pvalue)
+
+
 def holm(pvalues: list[float]) -> list[float]:
     """Holm–Bonferroni adjusted p-values (same order as given)."""
     m = len(pvalues)

@@ -966,16 +966,13 @@ def dumping(tests: list[Test]) -> list[Test]:
     passes), not independent under the null where passing on a player's plays helps it win;
     the honest-only populations measure what that costs (docs/fraud.md). n: the hands met
     as opponents (chip flow's)."""
-    from scipy.stats import chi2
-
     soft = {(t.game, t.variant, t.player, t.other): t for t in tests if t.kind == "soft_play"}
     out = []
     for t in tests:
         s = soft.get((t.game, t.variant, t.player, t.other)) if t.kind == "chip_flow" else None
         if s is None:
             continue
-        x = -2.0 * (math.log(max(t.p, 1e-300)) + math.log(max(s.p, 1e-300)))
-        p = float(chi2.sf(x, 4))
+        x, p = inference.fisher_combined([t.p, s.p])
         evidence = {"p_chip_flow": _sig(t.p), "p_soft_play": _sig(s.p), "hands_as_opponents": t.n,
                     "losses_of_giver": t.evidence.get("losses_of_giver"), "spared": s.evidence.get("spared"),
                     "chances": s.evidence.get("chances"), "rate": s.evidence.get("rate"),
@@ -994,8 +991,6 @@ def collusion(tests: list[Test]) -> list[Test]:
     soft play 3.8e-5, q 1 and 0.069). Under the null the two are independent: how often
     two players sit together, and how they play once seated. n: the pair's sittings
     together (co-seating's)."""
-    from scipy.stats import chi2
-
     soft: dict[tuple, Test] = {}
     for t in tests:
         if t.kind == "soft_play" and t.other is not None:
@@ -1008,13 +1003,12 @@ def collusion(tests: list[Test]) -> list[Test]:
         if s is None:
             continue
         p_soft = min(1.0, 2.0 * s.p)
-        x = -2.0 * (math.log(max(t.p, 1e-300)) + math.log(max(p_soft, 1e-300)))
+        x, p = inference.fisher_combined([t.p, p_soft])
         evidence = {"p_co_seating": _sig(t.p), "p_soft_play": _sig(p_soft),
                     "sittings_together": t.evidence.get("sittings_together"), "expected": t.evidence.get("expected"),
                     "sparer": s.player, "spared": s.evidence.get("spared"), "chances": s.evidence.get("chances"),
                     "rate": s.evidence.get("rate"), "baseline_rate": s.evidence.get("baseline_rate")}
-        out.append(Test("collusion", t.game, t.variant, t.player, t.other, float(chi2.sf(x, 4)), round(x, 3), t.n,
-                        evidence))
+        out.append(Test("collusion", t.game, t.variant, t.player, t.other, p, round(x, 3), t.n, evidence))
     return out
 
 

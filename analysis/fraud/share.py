@@ -168,8 +168,6 @@ def card_sharing(rows: pl.DataFrame, eligible: set, min_chances: int = MIN_SHARE
     signature only keeps its strength), over the signatures whose population rate is
     :data:`INFORMATIVE`. Effect: the hit rate above the null's, all
     signatures together."""
-    from scipy.stats import combine_pvalues
-
     from .. import inference
 
     counts = pair_counts(rows)
@@ -201,8 +199,7 @@ def card_sharing(rows: pl.DataFrame, eligible: set, min_chances: int = MIN_SHARE
             evidence |= {f"{sig}_hits": c.k, f"{sig}_chances": c.n, f"{sig}_expected": round(c.expected, 2),
                          f"z_{sig}": round((c.k - c.expected) / sd, 3) if sd > 0 else None,
                          f"{sig}_dispersion": round(f, 3), f"p_{sig}": _sig(p_sig)}
-        # (each p kept at 1e-300 or more: one p of 0 would make the combination 0 whatever the others)
-        p = float(combine_pvalues([max(p_i, 1e-300) for p_i in ps], method="fisher").pvalue) if ps else 1.0
+        p = inference.fisher_combined(ps)[1] if ps else 1.0
         lo, hi = inference.wilson(k, n)
         evidence = {"hits": k, "chances": n, "rate": round(k / n, 4), "ci95": [round(lo, 4), round(hi, 4)],
                     "baseline_rate": round(expected / n, 4), "expected": round(expected, 2), **evidence,
