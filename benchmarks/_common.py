@@ -20,6 +20,21 @@ def base_hands(game: str, n: int, seed: int = 1, variant: str | None = None) -> 
     return list(simulate(game, variant, n, seed, escape_rate=0.01))
 
 
+def paired(diffs: list[float]) -> tuple[float, float, float]:
+    """The mean of paired differences (per deal) and its 95% t interval (NaN with fewer than two)."""
+    import math
+
+    from scipy.stats import t
+
+    n = len(diffs)
+    if n < 2:
+        return (diffs[0] if diffs else math.nan), math.nan, math.nan
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
 def best(fn, times: int = 3) -> float:
     """The least wall time of *times* calls of *fn*."""
     out = []

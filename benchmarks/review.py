@@ -20,8 +20,9 @@ Accuracy (--agreement N, 0 to skip): N decisions with two options or more, drawn
 from --agree-hands other hands (seed 2), are evaluated at the default budget and again at
 10x the samples and the budget (another seed). Printed: the median standard error of an
 option's win probability at the default budget, the decisions whose two best options at
-10x differ by more than --gap points of win probability, and the share of those where the
-best option at the default budget is the best at 10x (the target: at least 90%).
+10x differ by more than --gap points of win probability (clear), those where the best option
+at the default budget is the best at 10x (same), their share and its 95% Wilson interval
+(the target: at least 90%).
 
 With --separation (``--hands 300 --game doudizhu``): populations of players at known levels
 (random legal moves, ``simple``, ``fast``, and ``search`` when that bot exists), each one
@@ -43,6 +44,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 # run as a script, this folder is first on the path and this file would shadow the package
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
+from benchmarks._common import paired  # noqa: E402
 
 GAMES = (("doudizhu", "huopin"), ("paodekuai", "huopin"), ("paodekuai", "classic"), ("guandan", "standard"),
          ("shuangkou", "huopin"))
@@ -128,9 +130,12 @@ def agreement(game: str, variant: str, args: argparse.Namespace) -> str:
         if top[0].win.mean - top[1].win.mean > args.gap / 100:
             clear += 1
             agree += ev.best("win").cards == big.best("win").cards
+    from paipu.analysis.inference import wilson
+
     share = f"{agree / clear:6.0%}" if clear else f"{'-':>6}"
+    lo, hi = wilson(agree, clear) if clear else (math.nan, math.nan)
     return (f"{game + '/' + variant:20} {seen:9d} {100 * statistics.median(ses) if ses else float('nan'):9.1f} "
-            f"{clear:5d} {share} {CLOCK() - start:7.0f}")
+            f"{clear:5d} {agree:5d} {share} {f'{100 * lo:.0f}-{100 * hi:.0f}%':>9} {CLOCK() - start:7.0f}")
 
 
 # ---------------------------------------------------------------------------- separation
@@ -189,19 +194,6 @@ def side_won(record: dict, seat: int) -> int | None:
     if len(record["players"]) == 4:
         return int(first % 2 == seat % 2)
     return int(first == seat)
-
-
-def paired(diffs: list[float]) -> tuple[float, float, float]:
-    """The mean of paired differences and its 95% t interval (NaN with fewer than two)."""
-    from scipy.stats import t
-
-    n = len(diffs)
-    if n < 2:
-        return (diffs[0] if diffs else math.nan), math.nan, math.nan
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
-    half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
 
 
 def strength_gaps(names: list[str], pops: list[list[dict]], n: int) -> list[tuple[str, int, tuple, tuple]]:
@@ -331,7 +323,8 @@ def main() -> None:
         for game, variant in games:
             print(speed(game, variant, args), flush=True)
     if args.agreement:
-        print(f"\n{'game':20} {'decisions':>9} {'SE points':>9} {'clear':>5} {'agree':>6} {'s':>7}", flush=True)
+        print(f"\n{'game':20} {'decisions':>9} {'SE points':>9} {'clear':>5} {'same':>5} {'share':>6} {'Wilson 95%':>9} "
+              f"{'s':>7}", flush=True)
         for game, variant in games:
             print(agreement(game, variant, args), flush=True)
 

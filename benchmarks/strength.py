@@ -28,7 +28,6 @@ One process per game (``--jobs`` at most at once); CPU time per search decision 
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import os
 import sys
@@ -38,21 +37,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # run as a script, this folder is first on the path and this file would shadow the package
 sys.path[:] = [os.path.dirname(HERE)] + [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 
+from benchmarks._common import paired as paired_mean  # noqa: E402
 from paipu.analysis.inference import wilson  # noqa: E402
 
-Z = 1.959964
 VARIANTS = {"doudizhu": "huopin", "paodekuai": "huopin", "guandan": "standard", "shuangkou": "huopin"}
 SEED = 26
 
 
 def paired(diffs: list[float]) -> str:
+    """The mean of per-deal differences in points, with its 95% t interval (``_common.paired``)."""
     n = len(diffs)
     if n < 2:
         return f"– (n={n})"
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
-    half = Z * sd / math.sqrt(n)
-    return f"{100 * mean:+6.1f} points [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}] over {n} deals"
+    mean, lo, hi = paired_mean(diffs)
+    return f"{100 * mean:+6.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}] over {n} deals"
 
 
 def rate(k: int, n: int) -> str:
