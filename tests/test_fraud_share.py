@@ -196,27 +196,24 @@ def test_card_sharing_in_words():
     assert suspect_lines(1, t, 0.01)[0].startswith("  1 FLAG card_sharing doudizhu/huopin A & B  q < 0.0001")
 
 
-def test_a_players_habit_of_passing_scales_the_null_of_its_passes():
-    from paipu.analysis.fraud.share import player_habit
-
+def test_passes_where_the_partner_cannot_beat_do_not_move_the_null_of_a_pairs_passes():
+    # (until 2026-12-04 a player's passes at its control chances scaled the null of its
+    # leave chances, its "habit"; thrown hands and passes on a spared opponent are left out
+    # in the SQL instead, and the scale only cost the sharers power: docs/fraud.md)
     control = [("g", "v", "A", "B", "control", "control s", 10, 5), ("g", "v", "C", "D", "control", "control s", 30, 3)]
     leave = [("g", "v", "A", "B", "leave", "leave s", 20, 9), ("g", "v", "B", "A", "leave", "leave s", 20, 7),
              ("g", "v", "C", "D", "leave", "leave s", 100, 10), ("g", "v", "A", "B", "lead", "lead s", 10, 1),
              ("g", "v", "C", "D", "lead", "lead s", 10, 1)]
     rows = rows_of(control + leave + [("g", "v", "A", "B", "block", "block s", 10, 10),
                                       ("g", "v", "C", "D", "block", "block s", 10, 9)])
-    # control: 8 of 40 (20%); A passed 5 of 10 where 2 were expected: (5 + 1) / (2 + 1) = 2;
-    # C 3 of 30, 6 expected: 4 / 7
-    habit = player_habit(rows, {("g", "v", "control s"): [40, 8]})
-    assert habit == {("g", "v", "A"): 2.0, ("g", "v", "C"): pytest.approx(4 / 7)}
     counts = pair_counts(rows)
     ab = counts[("g", "v", "A", "B")]
-    # leave without A-B: 10 of 100; A's 20 chances at 2 x 10%, B's (no control chances) at 10%;
-    # the lead is not a pass on an opponent: not scaled
-    assert ab["leave"] == Shared(16, 40, pytest.approx(20 * 0.2 + 20 * 0.1), pytest.approx(20 * 0.2 * 0.8 + 20 * 0.1 * 0.9))
+    # leave without A-B: 10 of 100, for both directions, whatever A did at its 10 control
+    # chances (5 passes where the population's 20% gives 2)
+    assert ab["leave"] == Shared(16, 40, pytest.approx(40 * 0.1), pytest.approx(40 * 0.1 * 0.9))
     assert ab["lead"].expected == pytest.approx(1.0) and "control" not in ab
-    assert ab["block"].expected == pytest.approx(9.0)  # letting the partner's play stand: not scaled either
-    assert counts[("g", "v", "C", "D")]["leave"].expected == pytest.approx(100 * (16 / 40) * 4 / 7)
+    assert ab["block"].expected == pytest.approx(9.0)
+    assert counts[("g", "v", "C", "D")]["leave"].expected == pytest.approx(100 * 16 / 40)
 
 
 def _chances(decisions: list[tuple], spared: tuple[tuple[str, str], ...] = ()) -> list[tuple]:

@@ -31,10 +31,6 @@ MIN_SHARE = 20
 #: the median of a chi-square with one degree of freedom (the robust over-dispersion's target)
 CHI2_1_MEDIAN = 0.454936
 SIGNATURES = ("leave", "block", "lead")
-#: the signatures whose null is scaled by the player's habit (:func:`player_habit`): passing on
-#: an opponent's play; letting the partner's play stand is another decision (partners
-#: against a declarer do it 99.6% of the time, whatever their habit against the declarer)
-PASSES = ("leave",)
 #: a signature enters a pair's combination only where the population's rate of it lies
 #: within these: a hit that (almost) everyone makes (partners against a declarer let each
 #: other's play stand 99.6% of the time) or no one can make (a pass where the rules force a
@@ -68,29 +64,27 @@ def pair_counts(rows: pl.DataFrame) -> dict[tuple[str, str, str, str], dict[str,
         acc = total.setdefault((r["game"], r["variant"], r["stratum"]), [0, 0])
         acc[0] += r["n"]
         acc[1] += r["k"]
-    habit = player_habit(rows, total)
-    parts: dict[tuple[str, str, str, str], list[tuple[str, str, int, int, float]]] = {}
+    parts: dict[tuple[str, str, str, str], list[tuple[str, str, int, int]]] = {}
     for r in rows.iter_rows(named=True):
         if r["sig"] not in SIGNATURES:
-            continue  # (the control chances only measure the player's habit)
+            continue  # (the control chances only tell thrown hands, in the SQL)
         a, b = sorted((r["a"], r["b"]))
-        scale = habit.get((r["game"], r["variant"], r["a"]), 1.0) if r["sig"] in PASSES else 1.0
-        parts.setdefault((r["game"], r["variant"], a, b), []).append((r["sig"], r["stratum"], r["n"], r["k"], scale))
+        parts.setdefault((r["game"], r["variant"], a, b), []).append((r["sig"], r["stratum"], r["n"], r["k"]))
     out = {}
     for key, strata in parts.items():
         game, variant = key[0], key[1]
         own: dict[str, list[int]] = {}
-        for _, stratum, n, k, _ in strata:
+        for _, stratum, n, k in strata:
             acc = own.setdefault(stratum, [0, 0])
             acc[0] += n
             acc[1] += k
         by_sig: dict[str, list[float]] = {}
-        for sig, stratum, n, k, scale in strata:
+        for sig, stratum, n, k in strata:
             n_all, k_all = total[(game, variant, stratum)]
             n_rest, k_rest = n_all - own[stratum][0], k_all - own[stratum][1]
             if n_rest <= 0:
                 continue  # no one else met this kind of decision: no null for it
-            rate = min(1.0, scale * k_rest / n_rest)
+            rate = k_rest / n_rest
             acc2 = by_sig.setdefault(sig, [0, 0, 0.0, 0.0])
             acc2[0] += k
             acc2[1] += n
@@ -99,26 +93,6 @@ def pair_counts(rows: pl.DataFrame) -> dict[tuple[str, str, str, str], dict[str,
         if by_sig:
             out[key] = {s: Shared(int(v[0]), int(v[1]), float(v[2]), float(v[3])) for s, v in by_sig.items()}
     return out
-
-
-def player_habit(rows: pl.DataFrame, total: dict[tuple[str, str, str], list[int]]) -> dict[tuple[str, str, str], float]:
-    """Each player's habit of passing where its partner's cards cannot matter: its hits of
-    the ``control`` chances (it could beat an opponent's play and its partner, to act
-    before the trick returns, could not) over what the population's rates of those kinds
-    give, (hits + 1) / (expected + 1) (shrunk toward 1 with few chances). It scales the
-    null rates of the player's ``leave`` chances: a player who passes whenever it may (a
-    dumper with its receiver at the table, a colluder sparing its friend) passes whatever
-    its partner holds, and is not a card sharer for that; a sharer passes as others do
-    when its partner could not take the trick."""
-    acc: dict[tuple[str, str, str], list[float]] = {}
-    for r in rows.iter_rows(named=True):
-        if r["sig"] != "control":
-            continue
-        n_all, k_all = total[(r["game"], r["variant"], r["stratum"])]
-        a = acc.setdefault((r["game"], r["variant"], r["a"]), [0.0, 0.0])
-        a[0] += r["k"]
-        a[1] += r["n"] * k_all / n_all
-    return {key: (k + 1) / (e + 1) for key, (k, e) in acc.items()}
 
 
 def population_phi(counts: Iterable[Shared]) -> float:

@@ -7,9 +7,8 @@
 --          before the trick comes back to the one who played: hit = a passed (left it to b);
 --   lead   a led with b holding cards: hit = b could beat the lead and no other seat could
 --          (the next decision's `beaters`); leads with which a went out are not chances;
--- and `control`: as leave, but b could not beat: hit = a passed. Not a signature: a's own
--- habit of passing where the partner's cards cannot matter (a dumper or a colluder
--- passes whoever its partner is), which scales the null of a's leave chances.
+-- and `control`: as leave, but b could not beat: hit = a passed. Not a signature: with
+-- a's leave chances it tells a thrown hand (below).
 -- `stratum`: the kind of decision, within which the population's rate is the null: the
 -- signature, b's seats from a, (leave) the player's seats from a, b's cards left and (lead)
 -- the opponents' cards left, bucketed. `c`: the sitting (a match; a hand outside matches).
