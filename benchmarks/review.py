@@ -239,19 +239,23 @@ def level_row(per_hand: list[tuple]) -> dict:
     _, clo, chi = ratio_interval([x[0] for x in counted], [x[1] for x in counted])
     loss, llo, lhi = loss_interval([x[0] for x in counted], [x[2] for x in counted])
     return {"hands": len(per_hand), "decisions": d, "match": m / d, "wilson": (wlo, whi), "clustered": (clo, chi),
-            "loss": (loss, llo, lhi), "mistakes": sum(x[3] for x in per_hand) / d,
+            "loss": (loss, llo, lhi), "per_hand": paired([x[2] for x in per_hand]), "mistakes": sum(x[3] for x in per_hand) / d,
             "blunders": sum(x[4] for x in per_hand) / d, "cpu": sum(x[5] for x in per_hand)}
 
 
 def separated(rows: list[dict]) -> tuple[bool, bool]:
     """(in order, 95% intervals apart between neighbours) of the mean loss, weakest level first."""
-    ordered = all(b["loss"][0] < a["loss"][0] for a, b in zip(rows, rows[1:]))
-    apart = all(b["loss"][2] < a["loss"][1] for a, b in zip(rows, rows[1:]))
+    return _separated(rows, "loss")
+
+
+def _separated(rows: list[dict], key: str) -> tuple[bool, bool]:
+    ordered = all(b[key][0] < a[key][0] for a, b in zip(rows, rows[1:]))
+    apart = all(b[key][2] < a[key][1] for a, b in zip(rows, rows[1:]))
     return ordered, apart
 
 
 def separation(game: str, hands: int, samples: int, budget: float | None, workers: int, strength: int,
-               only: list[str] | None = None) -> None:
+               only: list[str] | None = None, seed: int = 1) -> None:
     from paipu.replay.distributed import run_parts
     from paipu.replay.games import find_rules
 
@@ -260,9 +264,9 @@ def separation(game: str, hands: int, samples: int, budget: float | None, worker
     deals = max(hands, strength)
     print(f"separation: {game}, {hands} hands per level (the level's player at each seat in turn, fast bots "
           f"elsewhere, the same deals), its decisions reviewed at {samples} samples, budget "
-          f"{'none' if budget is None else f'{budget:g} ms'}; {workers} worker(s)", flush=True)
+          f"{'none' if budget is None else f'{budget:g} ms'}; deals of seed {seed}; {workers} worker(s)", flush=True)
     start = time.process_time()
-    pops = [population(game, level, policy, deals) for level, policy in measured]
+    pops = [population(game, level, policy, deals, seed) for level, policy in measured]
     print(f"{deals} hands played per level ({time.process_time() - start:.0f} s CPU)", flush=True)
     if strength:
         print(f"\nstrength on the same {strength} deals (paired, 95% t interval):")
@@ -273,7 +277,8 @@ def separation(game: str, hands: int, samples: int, budget: float | None, worker
     if not hands:
         return
     print(f"\n{'level':8} {'hands':>5} {'decisions':>9} {'match %':>7} {'Wilson 95%':>11} {'by hand 95%':>11} "
-          f"{'mean loss':>9} {'95% (by hand)':>13} {'mistake %':>9} {'blunder %':>9} {'CPU s':>6}")
+          f"{'mean loss':>9} {'95% (by hand)':>13} {'per hand':>8} {'95%':>13} {'mistake %':>9} {'blunder %':>9} "
+          f"{'CPU s':>6}")
     rows = []
     for (level, _), pop in zip(measured, pops):
         # (paipu's pool: its workers die with this process, however it ends)
@@ -282,13 +287,18 @@ def separation(game: str, hands: int, samples: int, budget: float | None, worker
         row = level_row(per_hand)
         rows.append(row)
         (wlo, whi), (clo, chi), (loss, llo, lhi) = row["wilson"], row["clustered"], row["loss"]
+        hand, hlo, hhi = row["per_hand"]
         print(f"{level:8} {row['hands']:5d} {row['decisions']:9,d} {100 * row['match']:7.1f} "
               f"{f'{100 * wlo:.1f}-{100 * whi:.1f}':>11} {f'{100 * clo:.1f}-{100 * chi:.1f}':>11} "
-              f"{loss:9.2f} {f'{llo:.2f}-{lhi:.2f}':>13} {100 * row['mistakes']:9.1f} {100 * row['blunders']:9.1f} "
+              f"{loss:9.2f} {f'{llo:.2f}-{lhi:.2f}':>13} {hand:8.2f} {f'{hlo:.2f}-{hhi:.2f}':>13} "
+              f"{100 * row['mistakes']:9.1f} {100 * row['blunders']:9.1f} "
               f"{row['cpu']:6.0f}", flush=True)
     ordered, apart = separated(rows)
     print(f"the rating (mean loss): levels {'in order' if ordered else 'NOT in order'}, 95% intervals "
           f"{'apart' if apart else 'overlapping'} between neighbours")
+    ordered, apart = _separated(rows, "per_hand")
+    print(f"(the loss per hand: {'in order' if ordered else 'NOT in order'}, 95% intervals "
+          f"{'apart' if apart else 'overlapping'})")
     m_ordered = all(b["match"] > a["match"] for a, b in zip(rows, rows[1:]))
     m_apart = all(b["clustered"][0] > a["clustered"][1] for a, b in zip(rows, rows[1:]))
     print(f"(the match rate: {'in order' if m_ordered else 'NOT in order'}, intervals by hand "
@@ -310,11 +320,12 @@ def main() -> None:
     ap.add_argument("--strength", type=int, default=None,
                     help="--separation: deals of the strength check between neighbouring levels (default: --hands; 0: none)")
     ap.add_argument("--levels", default="", help="--separation: only these levels (comma-separated)")
+    ap.add_argument("--seed", type=int, default=1, help="--separation: the deals' seed")
     args = ap.parse_args()
     if args.separation:
         strength = args.hands if args.strength is None else args.strength
         separation(args.game, args.hands, args.samples, args.budget or None, args.workers, strength,
-                   [x for x in args.levels.split(",") if x])
+                   [x for x in args.levels.split(",") if x], args.seed)
         return
     games = [g for g in GAMES if not args.games or g[0] in args.games.split(",")]
     if args.hands:
