@@ -749,6 +749,15 @@ def bidding_of(table: Table) -> Callable[..., None]:
     return found
 
 
+def redeal_win_of(table: Table) -> float:
+    """What a redeal (every seat declined to bid) counts as a win for a bid's value: the
+    simulation driver's ``REDEAL_WIN``, the chance of a seat not knowing its role yet to be
+    on the winning side of the hand dealt again (no win, where the driver says nothing)."""
+    from .sim import driver
+
+    return float(getattr(driver(table.rules.game), "REDEAL_WIN", 0.0))
+
+
 def stepper(table: Table, line: list[dict[str, Any]]) -> Callable[..., None]:
     """``act(action, options)`` as the simulation drivers call it: the action appended to
     *line* and taken by *table*."""
@@ -880,6 +889,8 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     # record has it; after 双下 also that the givers did not hold both big jokers together)
     fits = tribute_fits(record["actions"], index) if handing else None
     bid_out = bidding_of(table) if bidding else None
+    # (a redeal's win: the seat's chance in the hand dealt again, as the game's driver says)
+    redeal_win = redeal_win_of(table) if bidding else 0.0
     prefix = record["actions"][:index]
     done = solved = relaxed = 0
     began = clock()  # (the deals' own time, without the set-up)
@@ -904,8 +915,8 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
                 # (after a bid the first bidder is known: the record's leader is not asked for)
                 bid_out(t, rng, stepper(t, line), [policy] * t.n, t.spec.leader if t.spec.leader is not None else seat)
             play_out(t, rng, policy, hints, line, None if solver is None else solver.keeping)
-            option.wins.append(float(side_wins(t, side_of(t, seat))))
             outcome = t.outcome()
+            option.wins.append(redeal_win if outcome.get("redeal") else float(side_wins(t, side_of(t, seat))))
             option.points.append(float(outcome["scores"][seat]))
             if "coins" in outcome:
                 option.coins.append(float(outcome["coins"][seat]))

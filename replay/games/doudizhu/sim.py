@@ -11,6 +11,15 @@ from . import SHOW_FACTOR_LANDLORD, SHOW_FACTORS_BEFORE, Doudizhu, DoudizhuRules
 from ...sim.bots import HEURISTIC
 from ...sim.core import Policy, Recorder, Room, Seat, deal as deal_cards, play_to_end, seat_names
 
+#: the landlord's win rate with the default bot in every seat (benchmarks/simulate.py,
+#: 2026-11-30: 64.6% [61.5, 67.7])
+BOT_LANDLORD_WINS = 0.646
+#: a redeal's win for a seat in the evaluator (``paipu.evaluate``, docs/review.md): the hand
+#: is dealt again, and in a new hand a seat, not knowing its role yet, is on the winning
+#: side with probability (landlord wins + 2 x farmers' wins) / 3 under the bots that play
+#: the deals out; its points, zero (the seats' scores sum to zero, and no seat is favoured)
+REDEAL_WIN = (BOT_LANDLORD_WINS + 2 * (1 - BOT_LANDLORD_WINS)) / 3
+
 ROOMS: tuple[Room, ...] = (
     {"name": "新手场", "base": 1, "coef": 100, "fee": 10},
     {"name": "初级场", "base": 1, "coef": 1200, "fee": 500},
