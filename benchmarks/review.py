@@ -1,7 +1,7 @@
 """The evaluator's speed and accuracy (``paipu.evaluate``, docs/review.md), per game.
 
     python benchmarks/review.py [--hands 3] [--samples 64] [--budget 50]
-                                [--agreement 40] [--agree-hands 200] [--gap 5]
+                                [--agreement 40] [--agree-hands 200] [--gap 5] [--ceiling]
     python benchmarks/review.py --separation [--hands 300] [--game doudizhu] [--samples 16] [--budget 0] [--workers 2]
                                 [--strength N] [--levels random,simple,fast,search]
 
@@ -22,7 +22,11 @@ from --agree-hands other hands (seed 2), are evaluated at the default budget and
 option's win probability at the default budget, the decisions whose two best options at
 10x differ by more than --gap points of win probability (clear), those where the best option
 at the default budget is the best at 10x (same), their share and its 95% Wilson interval
-(the target: at least 90%).
+(the target: at least 90%); and the same among the clear decisions whose two best at 10x
+differ by more than two standard errors of their paired difference too (sure: the 10x
+reference's own noise cannot have made the gap). --ceiling values each clear decision at
+10x once more (a third seed) and prints how often the two 10x valuations agree: the most
+any budget can reach against a reference that noisy.
 
 With --separation (``--hands 300 --game doudizhu``): populations of players at known levels
 (random legal moves, ``simple``, ``fast``, and ``search`` when that bot exists), each one
@@ -35,7 +39,6 @@ the levels come in order with intervals apart (issue 26's target at 300 hands).
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import statistics
 import sys
@@ -107,6 +110,7 @@ def speed(game: str, variant: str, args: argparse.Namespace) -> str:
 
 def agreement(game: str, variant: str, args: argparse.Namespace) -> str:
     import paipu
+    from paipu.analysis.inference import wilson
 
     records = first_hands(game, variant, args.agree_hands, 2)
     points = []
@@ -114,7 +118,9 @@ def agreement(game: str, variant: str, args: argparse.Namespace) -> str:
         for i in decisions(r):
             points.append((r, i))
     step = max(1, len(points) // max(1, 4 * args.agreement))
-    ses, clear, agree, seen = [], 0, 0, 0
+    ses, seen = [], 0
+    # per criterion: [decisions, same best at the default budget, same best at 10x again]
+    counts = {"clear": [0, 0, 0], "sure": [0, 0, 0]}
     start = CLOCK()
     for record, i in points[::step]:
         if seen == args.agreement:
@@ -127,15 +133,32 @@ def agreement(game: str, variant: str, args: argparse.Namespace) -> str:
         big = paipu.evaluate(record, i, samples=10 * args.samples, budget_ms=10 * args.budget, seed=1,
                              clock=CLOCK)
         top = sorted(big.options, key=lambda o: -o.win.mean)
-        if top[0].win.mean - top[1].win.mean > args.gap / 100:
-            clear += 1
-            agree += ev.best("win").cards == big.best("win").cards
-    from paipu.analysis.inference import wilson
+        if len(top) < 2 or top[0].win.mean - top[1].win.mean <= args.gap / 100:
+            continue
+        gap = big.difference(top[0], top[1], by="win")  # (paired: its standard error over the same deals)
+        sure = gap.se == gap.se and gap.mean > 2 * gap.se
+        ref = big.best("win").cards
+        again = None
+        if args.ceiling:
+            again = paipu.evaluate(record, i, samples=10 * args.samples, budget_ms=10 * args.budget, seed=2,
+                                   clock=CLOCK).best("win").cards == ref
+        for key in ("clear", "sure") if sure else ("clear",):
+            c = counts[key]
+            c[0] += 1
+            c[1] += ev.best("win").cards == ref
+            c[2] += bool(again)
 
-    share = f"{agree / clear:6.0%}" if clear else f"{'-':>6}"
-    lo, hi = wilson(agree, clear) if clear else (math.nan, math.nan)
+    def share(k: int, n: int) -> str:
+        if not n:
+            return f"{'-':>18}"
+        lo, hi = wilson(k, n)
+        return f"{f'{k}/{n} {k / n:.0%} [{100 * lo:.0f}, {100 * hi:.0f}]':>18}"
+
+    (clear, agree, again), (sure, s_agree, s_again) = counts["clear"], counts["sure"]
     return (f"{game + '/' + variant:20} {seen:9d} {100 * statistics.median(ses) if ses else float('nan'):9.1f} "
-            f"{clear:5d} {agree:5d} {share} {f'{100 * lo:.0f}-{100 * hi:.0f}%':>9} {CLOCK() - start:7.0f}")
+            f"{share(agree, clear)} {share(s_agree, sure)} "
+            f"{share(again, clear) if args.ceiling else '':>18} {share(s_again, sure) if args.ceiling else '':>18} "
+            f"{CLOCK() - start:7.0f}")
 
 
 # ---------------------------------------------------------------------------- separation
@@ -313,6 +336,8 @@ def main() -> None:
     ap.add_argument("--agreement", type=int, default=40, help="decisions to evaluate at 10x (0: skip)")
     ap.add_argument("--agree-hands", type=int, default=200)
     ap.add_argument("--gap", type=float, default=5.0)
+    ap.add_argument("--ceiling", action="store_true",
+                    help="--agreement: value each clear decision at 10x again (another seed): the reference's own agreement")
     ap.add_argument("--games", default="", help="only these games (comma-separated names)")
     ap.add_argument("--separation", action="store_true")
     ap.add_argument("--game", default="doudizhu", help="--separation: the game")
@@ -334,8 +359,9 @@ def main() -> None:
         for game, variant in games:
             print(speed(game, variant, args), flush=True)
     if args.agreement:
-        print(f"\n{'game':20} {'decisions':>9} {'SE points':>9} {'clear':>5} {'same':>5} {'share':>6} {'Wilson 95%':>9} "
-              f"{'s':>7}", flush=True)
+        print(f"\n{'':40} {'same best at the default budget':^37} {'10x again (--ceiling)':^37}\n"
+              f"{'game':20} {'decisions':>9} {'SE points':>9} {'clear [Wilson 95%]':>18} {'sure [Wilson 95%]':>18} "
+              f"{'clear':>18} {'sure':>18} {'s':>7}", flush=True)
         for game, variant in games:
             print(agreement(game, variant, args), flush=True)
 
