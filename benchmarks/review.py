@@ -3,7 +3,7 @@
     python benchmarks/review.py [--hands 3] [--samples 64] [--budget 50]
                                 [--agreement 40] [--agree-hands 200] [--gap 5] [--ceiling]
     python benchmarks/review.py --separation [--hands 300] [--game doudizhu] [--samples 16] [--budget 0] [--workers 2]
-                                [--strength N] [--levels random,simple,fast,search]
+                                [--strength N] [--levels random,simple,fast,search] [--seed 1]
 
 Speed: --hands simulated hands of each game (seed 1) are reviewed whole: every play and
 pass of every seat evaluated at --samples deals at most and a budget of --budget ms (the
@@ -25,8 +25,10 @@ at the default budget is the best at 10x (same), their share and its 95% Wilson 
 (the target: at least 90%); and the same among the clear decisions whose two best at 10x
 differ by more than two standard errors of their paired difference too (sure: the 10x
 reference's own noise cannot have made the gap). --ceiling values each clear decision at
-10x once more (a third seed) and prints how often the two 10x valuations agree: the most
-any budget can reach against a reference that noisy.
+10x once more (a third seed) and prints how often the two 10x valuations agree (a): the
+reference's agreement with itself. A perfect evaluator agrees with the reference as often
+as the reference names the true best (q), and two copies of it agree at least when both
+do, so a >= q^2: no evaluator can agree with this reference on more than sqrt(a) of them.
 
 With --separation (``--hands 300 --game doudizhu``): populations of players at known levels
 (random legal moves, ``simple``, ``fast``, and ``search`` when that bot exists), each one

@@ -93,7 +93,8 @@ class Option:
     cards: list[str] | None
     kind: str | None
     chosen: bool
-    #: per sample: 1.0 when the side won, else 0.0
+    #: per sample: 1.0 when the side won, else 0.0 (a Dou Dizhu redeal after a bid:
+    #: ``REDEAL_WIN``, :func:`redeal_win_of`)
     wins: list[float] = field(default_factory=list)
     #: per sample: the deciding seat's points (``outcome["scores"]``)
     points: list[float] = field(default_factory=list)
@@ -752,10 +753,15 @@ def bidding_of(table: Table) -> Callable[..., None]:
 def redeal_win_of(table: Table) -> float:
     """What a redeal (every seat declined to bid) counts as a win for a bid's value: the
     simulation driver's ``REDEAL_WIN``, the chance of a seat not knowing its role yet to be
-    on the winning side of the hand dealt again (no win, where the driver says nothing)."""
+    on the winning side of the hand dealt again (no win, where the driver says nothing).
+    The value is the default bot's, whatever ``evaluate(bot=…)`` plays the deals out with."""
     from .sim import driver
 
-    return float(getattr(driver(table.rules.game), "REDEAL_WIN", 0.0))
+    try:
+        module = driver(table.rules.game)
+    except ValueError:  # (a game without simulation: no redeal value known)
+        return 0.0
+    return float(getattr(module, "REDEAL_WIN", 0.0))
 
 
 def stepper(table: Table, line: list[dict[str, Any]]) -> Callable[..., None]:
