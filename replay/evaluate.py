@@ -865,7 +865,8 @@ def evaluate(record: dict[str, Any], index: int, *, samples: int = 64, budget_ms
     *clock*: the seconds the budget counts (``time.process_time``: the process's CPU
     time, the same figures on a loaded machine as on an idle one);
     *reveal*: seats whose hands the deciding seat is given as well (their cards are not
-    dealt at random: the value with a partner's hand known, ``paipu fraud --deep``).
+    dealt at random: the value with a partner's hand known, for a card-sharing screen; no
+    command uses it yet).
 
     :raises ValueError: when the action is no play, pass or bid, or the hand breaks a rule before it.
     """

@@ -635,3 +635,21 @@ def test_a_redeal_counts_as_a_seats_chance_in_the_hand_dealt_again():
     declined = next(o for o in first.options if o.label() == "bid no")
     assert all(w in (0.0, 1.0) or (w == REDEAL_WIN and p == 0.0) for w, p in zip(declined.wins, declined.points))
     assert REDEAL_WIN in declined.wins
+
+
+def test_a_revealed_hand_is_dealt_as_it_is():
+    """``reveal``: seat 1's hand given to seat 0 (a card sharer's partner) is in every deal as
+    the record holds it, and seat 2 (the other hidden hand of three) gets the rest; without
+    it seat 1's cards are dealt at random."""
+    record, table, blind = pass_position()
+    _, passes = decision_state(record, 3)
+    know = knowledge(table, record, 3, passes, reveal=[1])
+    held = [sorted(c for c in range(54) for _ in range(table.hands[s][c])) for s in range(3)]
+    assert sorted(know.known[1]) == held[1] and know.need == {1: 0, 2: table.left[2]}
+    for k in range(4):
+        hands, _ = know.deal(random.Random(k), table)
+        assert sorted(hands[1]) == held[1] and sorted(hands[2]) == held[2]
+    dealt = {tuple(sorted(blind.deal(random.Random(k), table)[0][1])) for k in range(4)}
+    assert len(dealt) > 1 and blind.need[1] == table.left[1]  # (blind: seat 1's cards vary)
+    ev = evaluate(record, 3, samples=3, budget_ms=None, reveal=[1])
+    assert ev.samples == 3 and [o.label() for o in ev.options] == ["Ah", "2s"]
