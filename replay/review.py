@@ -3,7 +3,8 @@
 Every decision of the hand that has more than one legal option (a play or a pass, a Dou
 Dizhu bid or grab, a Guandan tribute or return) is valued by :func:`paipu.evaluate`; the
 review keeps, per decision, the option played, the best option (by win probability, ties
-by points), the *loss* (best minus chosen, in points of win probability, 0..100, with its
+by points; a bid or grab by points, :data:`STAKES`), the *loss* (best minus chosen, in
+points of win probability, 0..100, none where the best wins less often, with its
 standard error over the same deals) and a flag, ``"mistake"`` or ``"blunder"``, only when
 the loss is beyond its standard error (:func:`flag_of`, docs/review.md "Flags").
 
@@ -60,8 +61,19 @@ def flag_of(loss: float, se: float, deals: int = MIN_DEALS) -> str | None:
     return None
 
 
+#: the acts that set the side and the stake (a Dou Dizhu bid or grab): their best option is
+#: the one with the highest expected points, since a grab doubles the stake and a call
+#: makes the seat the landlord, who wins or loses twice what a farmer does, and win
+#: probability sees neither (docs/review.md)
+STAKES = ("bid", "grab")
+
+
 def _key(o: Option) -> tuple[float, float]:
     return o.win.mean, o.score.mean
+
+
+def _points_key(o: Option) -> tuple[float, float]:
+    return o.score.mean, o.win.mean
 
 
 @dataclass(frozen=True)
@@ -111,14 +123,17 @@ class DecisionReview:
         """The review of one evaluated decision."""
         chosen = ev.chosen
         assert chosen is not None, "the recorded option is always among the options"
-        best = max(ev.options, key=_key)
-        if _key(best) == _key(chosen):
+        key = _points_key if kind in STAKES else _key
+        best = max(ev.options, key=key)
+        if key(best) == key(chosen):
             best = chosen  # a tie: the seat chose a best option
         if best is chosen:
             loss, se = 0.0, 0.0
         else:
             d = ev.difference(best, chosen, by="win")
             loss, se = 100 * d.mean, 100 * d.se
+            if loss < 0:  # (a bid or grab: the best by points wins less often; no loss in win probability)
+                loss = 0.0
         return cls(str(ev.hand_id), ev.index, ev.seat, kind, chosen.label(), best.label(), len(ev.options),
                    loss, se, flag_of(loss, se, ev.samples), ev.samples, ev.samples > 0 and ev.solved == ev.samples,
                    ev.relaxed > 0, ev)

@@ -11,7 +11,9 @@ from helpers import ANTI_SPRING, ddz
 from paipu.replay.cards import CARD_OF
 
 import paipu
-from paipu.replay.review import BLUNDER, MISTAKE, Z, HandReview, decision_at, flag_of, review_hand
+from paipu.replay.review import (
+    BLUNDER, MISTAKE, STAKES, Z, DecisionReview, HandReview, decision_at, flag_of, review_hand,
+)
 
 HANDMADE = "sample_logs/doudizhu_handmade.paipu"
 
@@ -44,13 +46,15 @@ def test_the_rocket_hand_the_landlord_matches_and_the_farmers_pass_a_winning_pai
     """The doctest hand of replay/evaluate.py: every option of the landlord's last-but-one
     lead wins, the rocket first only doubles the stake, so the loss in win probability is 0
     and the best by points (SJ BJ) is not a mistake; the farmers each pass a pair that,
-    from what they could see (the landlord's second card hidden), wins every deal."""
+    from what they could see (the landlord's second card hidden), wins every deal. Seat 2's
+    grab declined is the best by points (-0.62 against -1.50), though grabbing wins more
+    deals (3 of 8 against 2): a grab is judged by points (review.STAKES)."""
     review = review_hand(handmade(), samples=8, budget_ms=None)
     got = [(d.index, d.seat, d.kind, d.chosen, d.best, d.options, d.loss, d.flag) for d in review.decisions]
     assert got == [
         (0, 0, "bid", "bid yes", "bid yes", 2, 0.0, None),
         (1, 1, "grab", "grab no", "grab no", 2, 0.0, None),
-        (2, 2, "grab", "grab no", "grab yes", 2, 12.5, None),  # SE 29.5: not beyond its noise
+        (2, 2, "grab", "grab no", "grab no", 2, 0.0, None),  # by points (-0.62 against -1.50; grabbing wins 3 deals to 2)
         (3, 0, "play", "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As", "2s 2h 2d 2c", 24, 0.0, None),  # 178 legal: the shortlist of 24 (evaluate.MAX_OPTIONS)
         (6, 0, "play", "2s 2h 2d 2c", "2s 2h 2d 2c", 16, 0.0, None),
         (9, 0, "play", "3h 3d", "SJ BJ", 5, 0.0, None),
@@ -65,7 +69,7 @@ def test_the_rocket_hand_the_landlord_matches_and_the_farmers_pass_a_winning_pai
     assert d.samples == 8 and not d.exact and not d.relaxed and d.matched is False
     assert [(s.seat, s.player, s.decisions, s.matches, s.match_rate, s.mean_loss, s.mistakes, s.blunders)
             for s in review.seats()] == [(0, "张三", 5, 3, 0.6, 0.0, 0, 0), (1, "李四", 2, 1, 0.5, 50.0, 0, 1),
-                                         (2, "王 五", 2, 0, 0.0, 56.25, 0, 1)]
+                                         (2, "王 五", 2, 1, 0.5, 50.0, 0, 1)]
 
 
 def test_a_short_straight_instead_of_going_out_is_a_blunder():
@@ -437,3 +441,35 @@ def _alone(tmp_path):
     sub = tmp_path / "alone"
     sub.mkdir()
     return _match_file(sub, {FOURTH})
+
+
+def _decision(kind: str, chosen: tuple[list[float], list[float]], other: tuple[list[float], list[float]]) -> DecisionReview:
+    """A decision of two options valued on the same deals: (wins, points) of each."""
+    from paipu.replay.evaluate import Evaluation, Option
+
+    options = [Option(None, f"{kind} yes", True, wins=chosen[0], points=chosen[1]),
+               Option(None, f"{kind} no", False, wins=other[0], points=other[1])]
+    return DecisionReview.of(Evaluation("h", 0, 0, (), options, 8, 0, 0, 1.0, 0, "fast"), kind)
+
+
+def test_a_bid_or_grab_is_judged_by_points_and_a_play_by_win_probability():
+    # calling wins 4 deals of 8 as the landlord (+-2 a deal); declining 3 as a farmer (+-1)
+    call = ([1.0] * 4 + [0.0] * 4, [2.0] * 4 + [-2.0] * 4)
+    decline = ([1.0] * 3 + [0.0] * 5, [1.0] * 3 + [-1.0] * 5)
+    assert "bid" in STAKES and "grab" in STAKES and "play" not in STAKES
+    bid = _decision("bid", call, decline)  # 0 points against -0.25: calling is best by points too
+    assert (bid.chosen, bid.best, bid.loss, bid.flag) == ("bid yes", "bid yes", 0.0, None)
+    # the landlord's call wins 4 of 8 at +-2 (0 points), a farmer's decline 5 of 8 at +-1 (+0.25)
+    decline = ([1.0] * 5 + [0.0] * 3, [1.0] * 5 + [-1.0] * 3)
+    bid = _decision("bid", call, decline)
+    assert (bid.best, bid.matched, bid.loss, bid.flag) == ("bid no", False, 12.5, None)
+    # the decline better by points but winning fewer deals: no loss in win probability
+    weak = ([1.0] * 3 + [0.0] * 5, [3.0] * 3 + [-1.0] * 5)  # +0.5 points
+    bid = _decision("bid", call, weak)
+    assert (bid.best, bid.matched, bid.loss, bid.flag) == ("bid no", False, 0.0, None)
+    # a grab chosen that loses every deal, against a decline that wins every one: a blunder
+    grab = _decision("grab", ([0.0] * 8, [-4.0] * 8), ([1.0] * 8, [1.0] * 8))
+    assert (grab.best, grab.loss, grab.loss_se, grab.flag) == ("grab no", 100.0, 0.0, "blunder")
+    # the same values as a play: the best by win probability (4 of 8 against 3), however the points
+    play = _decision("play", call, weak)
+    assert (play.best, play.loss, play.flag) == ("play yes", 0.0, None)
