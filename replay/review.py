@@ -4,7 +4,7 @@ Every decision of the hand that has more than one legal option (a play or a pass
 Dizhu bid or grab, a Guandan tribute or return) is valued by :func:`paipu.evaluate`; the
 review keeps, per decision, the option played, the best option (by win probability, ties
 by points; a bid or grab by points, :data:`STAKES`), the *loss* (best minus chosen, in
-points of win probability, 0..100, none where the best wins less often, with its
+points of win probability, 0..100, 0 where a bid's best wins less often, with its
 standard error over the same deals) and a flag, ``"mistake"`` or ``"blunder"``, only when
 the loss is beyond its standard error (:func:`flag_of`, docs/review.md "Flags").
 
@@ -87,13 +87,16 @@ class DecisionReview:
     kind: str
     #: label of the option played (``Option.label()``)
     chosen: str
-    #: label of the best option (by win probability; ties by points; the chosen one when it ties)
+    #: label of the best option (by win probability; ties by points; a bid or grab by
+    #: points, ties by win probability, :data:`STAKES`; the chosen one when it ties)
     best: str
     #: number of legal options valued
     options: int
-    #: best minus chosen, in points of win probability (0..100)
+    #: best minus chosen, in points of win probability (0..100; 0 for a bid or grab whose
+    #: best by points wins less often than the chosen one)
     loss: float
-    #: its standard error (paired: the differences over the same deals)
+    #: its standard error (paired: the differences over the same deals; where the loss is
+    #: floored at 0, the difference's)
     loss_se: float
     #: "mistake" | "blunder" | None (:func:`flag_of`)
     flag: str | None

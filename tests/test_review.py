@@ -453,6 +453,8 @@ def _decision(kind: str, chosen: tuple[list[float], list[float]], other: tuple[l
 
 
 def test_a_bid_or_grab_is_judged_by_points_and_a_play_by_win_probability():
+    from paipu.replay.review_view import shown_options
+
     # calling wins 4 deals of 8 as the landlord (+-2 a deal); declining 3 as a farmer (+-1)
     call = ([1.0] * 4 + [0.0] * 4, [2.0] * 4 + [-2.0] * 4)
     decline = ([1.0] * 3 + [0.0] * 5, [1.0] * 3 + [-1.0] * 5)
@@ -467,9 +469,18 @@ def test_a_bid_or_grab_is_judged_by_points_and_a_play_by_win_probability():
     weak = ([1.0] * 3 + [0.0] * 5, [3.0] * 3 + [-1.0] * 5)  # +0.5 points
     bid = _decision("bid", call, weak)
     assert (bid.best, bid.matched, bid.loss, bid.flag) == ("bid no", False, 0.0, None)
+    assert bid.loss_se == pytest.approx(12.5)  # (the difference's: one deal of eight differs)
+    # a grab that wins more deals (5 of 8: +4, else -12) but fewer points than declining (1 of 8: +7, else -1)
+    grab = _decision("grab", ([1.0] * 5 + [0.0] * 3, [4.0] * 5 + [-12.0] * 3), ([1.0] + [0.0] * 7, [7.0] + [-1.0] * 7))
+    assert (grab.best, grab.loss, grab.flag) == ("grab no", 0.0, None)  # -2.0 against 0 points
+    assert [o.label() for o in shown_options(grab)] == ["grab no", "grab yes"]  # listed as judged
+    # equal points: win probability breaks the tie (call: 4 of 8 at +-2; decline 6 of 8 at +-0 / +-0)
+    tie = _decision("bid", call, ([1.0] * 6 + [0.0] * 2, [0.0] * 8))
+    assert (tie.best, tie.loss) == ("bid no", 25.0)
     # a grab chosen that loses every deal, against a decline that wins every one: a blunder
     grab = _decision("grab", ([0.0] * 8, [-4.0] * 8), ([1.0] * 8, [1.0] * 8))
     assert (grab.best, grab.loss, grab.loss_se, grab.flag) == ("grab no", 100.0, 0.0, "blunder")
     # the same values as a play: the best by win probability (4 of 8 against 3), however the points
     play = _decision("play", call, weak)
     assert (play.best, play.loss, play.flag) == ("play yes", 0.0, None)
+    assert [o.label() for o in shown_options(play)] == ["play yes", "play no"]
