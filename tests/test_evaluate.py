@@ -616,6 +616,16 @@ def test_reveal_gives_the_partners_hand_and_deals_only_the_rest():
     assert sorted(one.known[others[0]]) == sorted(c for c in range(54) for _ in range(table.hands[others[0]][c]))
     assert len(one.unseen) == len(own.unseen) - table.left[others[0]] + len(own.known.get(others[0], []))
     assert every.unseen == [] and sum(every.need.values()) == 0
+    # every deal holds the revealed hand as it is; without it, that seat's cards vary
+    held = [sorted(c for c in range(54) for _ in range(table.hands[s][c])) for s in others]
+    assert one.need == {others[0]: 0, others[1]: table.left[others[1]]}
+    for k in range(4):
+        hands, _ = one.deal(random.Random(k), table)
+        # (the other hidden hand of three, after the bidding, gets the rest)
+        assert sorted(hands[others[0]]) == held[0] and sorted(hands[others[1]]) == held[1]
+    assert len({tuple(sorted(own.deal(random.Random(k), table)[0][others[0]])) for k in range(4)}) > 1
+    ev = evaluate(hand, 9, samples=3, budget_ms=None, reveal=others[:1])
+    assert ev.samples == 3 and [o.label() for o in ev.options] == ["3h", "SJ", "BJ", "3h 3d", "SJ BJ"]
 
 
 def test_a_redeal_counts_as_a_seats_chance_in_the_hand_dealt_again():
@@ -636,20 +646,3 @@ def test_a_redeal_counts_as_a_seats_chance_in_the_hand_dealt_again():
     assert all(w in (0.0, 1.0) or (w == REDEAL_WIN and p == 0.0) for w, p in zip(declined.wins, declined.points))
     assert REDEAL_WIN in declined.wins
 
-
-def test_a_revealed_hand_is_dealt_as_it_is():
-    """``reveal``: seat 1's hand given to seat 0 (a card sharer's partner) is in every deal as
-    the record holds it, and seat 2 (the other hidden hand of three) gets the rest; without
-    it seat 1's cards are dealt at random."""
-    record, table, blind = pass_position()
-    _, passes = decision_state(record, 3)
-    know = knowledge(table, record, 3, passes, reveal=[1])
-    held = [sorted(c for c in range(54) for _ in range(table.hands[s][c])) for s in range(3)]
-    assert sorted(know.known[1]) == held[1] and know.need == {1: 0, 2: table.left[2]}
-    for k in range(4):
-        hands, _ = know.deal(random.Random(k), table)
-        assert sorted(hands[1]) == held[1] and sorted(hands[2]) == held[2]
-    dealt = {tuple(sorted(blind.deal(random.Random(k), table)[0][1])) for k in range(4)}
-    assert len(dealt) > 1 and blind.need[1] == table.left[1]  # (blind: seat 1's cards vary)
-    ev = evaluate(record, 3, samples=3, budget_ms=None, reveal=[1])
-    assert ev.samples == 3 and [o.label() for o in ev.options] == ["Ah", "2s"]
