@@ -76,6 +76,12 @@ def _points_key(o: Option) -> tuple[float, float]:
     return o.score.mean, o.win.mean
 
 
+def rank_key(kind: str) -> Callable[[Option], tuple[float, float]]:
+    """How a decision of act *kind* ranks its options, highest first: by win probability,
+    then points; a bid or grab (:data:`STAKES`) by points, then win probability."""
+    return _points_key if kind in STAKES else _key
+
+
 @dataclass(frozen=True)
 class DecisionReview:
     """One decision reviewed (see the module's text)."""
@@ -126,7 +132,7 @@ class DecisionReview:
         """The review of one evaluated decision."""
         chosen = ev.chosen
         assert chosen is not None, "the recorded option is always among the options"
-        key = _points_key if kind in STAKES else _key
+        key = rank_key(kind)
         best = max(ev.options, key=key)
         if key(best) == key(chosen):
             best = chosen  # a tie: the seat chose a best option

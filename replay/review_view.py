@@ -14,7 +14,7 @@ from rich.text import Text
 from paipu.replay.fmt import clip
 
 from .evaluate import Option
-from .review import BLUNDER, MISTAKE, STAKES, Z, DecisionReview, HandReview
+from .review import BLUNDER, MISTAKE, Z, DecisionReview, HandReview, rank_key
 from .view import known_game, token_words, view_words, zh
 
 #: options shown per decision: the best few, and the chosen one when it is not among them
@@ -85,11 +85,8 @@ def _cells(text: str, n: int) -> str:
 
 def shown_options(d: DecisionReview, top: int = TOP) -> list[Option]:
     """The *top* best options (by win probability, then points; a bid or grab by points,
-    then win probability, as the review judges it: ``review.STAKES``) and the chosen one."""
-    if d.kind in STAKES:
-        ranked = sorted(d.evaluation.options, key=lambda o: (-o.score.mean, -o.win.mean))
-    else:
-        ranked = sorted(d.evaluation.options, key=lambda o: (-o.win.mean, -o.score.mean))
+    then win probability, as the review judges it: ``review.rank_key``) and the chosen one."""
+    ranked = sorted(d.evaluation.options, key=rank_key(d.kind), reverse=True)  # (stable: ties keep their order)
     shown = ranked[:top]
     chosen = d.evaluation.chosen
     if chosen is not None and chosen not in shown:
