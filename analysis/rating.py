@@ -6,7 +6,9 @@ more) in the hands reviewed without a violation:
 
 - ``review_hands``, ``review_decisions``: the hands reviewed and the decisions counted;
 - ``review_matches`` and ``review_match_rate`` (``_lo``, ``_hi``): decisions whose option
-  was the best one (or as good: no loss), with the 95% Wilson interval;
+  was the best one (a tie with the best counts: the review records the option chosen as
+  the best then), with the 95% Wilson interval, as the per-seat summary of ``paipu review
+  --hand`` counts them;
 - ``review_mean_loss`` (``review_loss_lo``, ``review_loss_hi``): the mean loss in points
   of win probability, with a 95% t interval whose standard error is clustered by hand
   (the decisions of one hand are not independent: the ratio estimator Σloss/Σn over hands,

@@ -246,7 +246,7 @@ def _review_seat(job: tuple) -> tuple[int, int, float, int, int, float]:
     start = time.process_time()
     review = paipu.review_hand(record, seats=[seat], samples=samples, budget_ms=budget, seed=0)
     ds = review.decisions
-    return (len(ds), sum(d.chosen == d.best or d.loss <= 0 for d in ds), sum(d.loss for d in ds),
+    return (len(ds), sum(d.matched for d in ds), sum(d.loss for d in ds),
             sum(d.flag == "mistake" for d in ds), sum(d.flag == "blunder" for d in ds), time.process_time() - start)
 
 

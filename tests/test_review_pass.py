@@ -144,7 +144,7 @@ def test_the_players_rating_counts_the_reviews(reviewed, tmp_path):
     rows = _reviews(root).filter(pl.col("options") > 1)
     con.register("r", rows.to_arrow())
     expected = {(g, p): (n, m, f) for g, p, n, m, f in con.execute(
-        "select game, player, count(*), count(*) filter (where chosen = best or loss <= 0), "
+        "select game, player, count(*), count(*) filter (where chosen = best), "
         "count(*) filter (where flag is not null) from r group by all").fetchall()}
     got = {(g, p): (n, m, a + b) for g, p, n, m, a, b in players.select(
         "game", "player", "review_decisions", "review_matches", "review_mistakes", "review_blunders").iter_rows()
@@ -159,8 +159,9 @@ def test_the_players_rating_counts_the_reviews(reviewed, tmp_path):
 
 def _known_con() -> duckdb.DuckDBPyConnection:
     """Two hands of players A, B, C: A decides 3 times with a choice in each (losses 0, 10,
-    20: a match, a mistake, a blunder) and once without one; B twice, both matches; C
-    never has a choice."""
+    20: a match, a mistake, a blunder) and once without one; B twice, no loss in either but
+    a match only in the first (in the second an option as good in win probability, and
+    better in points, was not played); C never has a choice."""
     con = duckdb.connect()
     con.execute("create table hands as select * from (values ('h1', 'doudizhu', ['A', 'B', 'C']), "
                 "('h2', 'doudizhu', ['A', 'B', 'C'])) t(id, game, players)")
@@ -191,7 +192,8 @@ def test_the_rating_on_known_rows():
     # residuals 10 - 20 = -10 and 20 - 10 = 10; se = sqrt(2 * 200) / 3; t(1) = 12.706
     half = 12.706204736174707 * math.sqrt(2 / 1 * 200) / 3
     assert (a["review_loss_lo"], a["review_loss_hi"]) == pytest.approx((10 - half, 10 + half))
-    assert (b["review_decisions"], b["review_matches"], b["review_mean_loss"], b["review_match_rate"]) == (2, 2, 0.0, 1.0)
+    assert (b["review_decisions"], b["review_matches"], b["review_mean_loss"], b["review_match_rate"]) == (2, 1, 0.0, 0.5)
+    assert (b["review_match_lo"], b["review_match_hi"]) == pytest.approx(wilson(1, 2))
     assert (b["review_loss_lo"], b["review_loss_hi"]) == (0.0, 0.0)
     # C was reviewed (two hands) with no decision that had a choice: counts 0, rates null
     assert (c["review_hands"], c["review_decisions"], c["review_matches"]) == (2, 0, 0)
@@ -361,7 +363,7 @@ def test_stats_shows_the_review_rating_with_exact_figures(rated):
     rows = json.loads(out.stdout)["review_rating"]
     # 王五 (C) had no decision with a choice: not shown; the most decisions first
     assert [(r["player"], r["hands"], r["decisions"], r["matches"], r["mistakes"], r["blunders"]) for r in rows] == [
-        ("张三", 2, 3, 1, 1, 1), ("李四", 2, 2, 2, 0, 0)]
+        ("张三", 2, 3, 1, 1, 1), ("李四", 2, 2, 1, 0, 0)]
     a, b = rows
     assert (a["match_rate"], a["mistake_rate"], a["blunder_rate"]) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
     assert (a["match_lo"], a["match_hi"]) == pytest.approx(wilson(1, 3))
@@ -369,7 +371,8 @@ def test_stats_shows_the_review_rating_with_exact_figures(rated):
     assert (a["match_lo"], a["match_hi"]) == pytest.approx((0.0614919, 0.7923403), abs=1e-7)
     half = 12.706204736174707 * math.sqrt(2 / 1 * 200) / 3  # the clustered t interval (test_the_rating_on_known_rows)
     assert (a["mean_loss"], a["loss_lo"], a["loss_hi"]) == pytest.approx((10.0, 10 - half, 10 + half))
-    assert (b["match_rate"], b["match_lo"], b["mean_loss"], b["loss_lo"], b["loss_hi"]) == (1.0, pytest.approx(wilson(2, 2)[0]), 0.0, 0.0, 0.0)
+    # 李四's second decision had no loss but was not the best played: no match
+    assert (b["match_rate"], b["match_lo"], b["mean_loss"], b["loss_lo"], b["loss_hi"]) == (0.5, pytest.approx(wilson(1, 2)[0]), 0.0, 0.0, 0.0)
     assert (b["mistake_rate"], b["mistake_lo"], b["blunder_rate"]) == (0.0, 0.0, 0.0)
     assert (a["game"], a["variant"]) == ("doudizhu", "huopin")
     # the table for people: the three rates and their bounds in per cent, the loss in points

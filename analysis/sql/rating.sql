@@ -1,6 +1,7 @@
 -- The rating's raw counts (analysis/rating.py): per game, variant, player and hand
 -- reviewed without a violation, the player's decisions with a choice (two options or
--- more), those that matched the best option (chose it, or one as good: no loss), those
+-- more), those that matched the best option (chose it: `best` is the option chosen when
+-- it ties the best, replay/review.py), those
 -- flagged a mistake, a blunder, and the sum of their losses (points of win probability).
 -- A player reviewed in a hand where none of its decisions had a choice has n = 0.
 with took as (
@@ -13,7 +14,7 @@ with took as (
 ), d as (
     select game, variant, player, hand_id,
            count(*) as n,
-           count(*) filter (where chosen = best or loss <= 0) as matches,
+           count(*) filter (where chosen = best) as matches,
            count(*) filter (where flag = 'mistake') as mistakes,
            count(*) filter (where flag = 'blunder') as blunders,
            sum(loss::double) as loss
