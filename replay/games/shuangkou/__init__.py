@@ -528,22 +528,50 @@ def count_moves(self: Shuangkou, seat: int) -> int:
     small, big = hand[52], hand[53]
     jokers = [52] * small + [53] * big
     natural = self.packed[seat] & NATURAL
-    may_chain = chain_possible(natural, small + big, rules.chain_min_bombs)
-    classify = _COUNT_CLASSIFY.get((id(table), rules))
-    if classify is None:
-        classify = _COUNT_CLASSIFY[id(table), rules] = _classifier(table, rules)
-    n, _, made, alone = gen.count(hand, -1, jokers, natural, last, classify, names=may_chain)
-    if not (jokers or may_chain):
+    chains = _chains_of(hand, natural, small + big, rules.chain_min_bombs)
+    got = _COUNT_CLASSIFY.get(id(table))
+    if got is None or got[0] is not rules:
+        got = _COUNT_CLASSIFY[id(table)] = (rules, _classifier(table, rules))
+    classify = got[1]
+    n, _, made, alone = gen.count(hand, -1, jokers, natural, last, classify, names=chains is not None)
+    if not (jokers or chains is not None):
         return n
     memo = gen.memo
     found: list[tuple[object, list[int]]] = []  # the plays beside the table entries' moves: (name, cards)
     for k, combo in joker_plays(small, big):
         if not (alone >> k & 1 and tuple(jokers[:k]) == combo):  # (both sorted: small jokers first)
             found.append((combo, list(combo)))
-    if made is not None:  # (a chain is possible)
+    if chains:
+        assert made is not None  # (names asked: a chain is possible)
+        found += [chain for chain in chains if chain[0] not in made]  # else the same cards: every natural
+    for name, cards in found:  # card of the ranks, the lowest jokers
+        readings = memo.get(name)
+        if readings is None:
+            readings = classify(cards)
+            gen.remember(name, readings)
+        if readings and (last is None or any_beats(readings, last)):
+            n += 1
+    return n
+
+
+def _chains_of(hand: bytearray, natural: int, most: int, shortest: int
+               ) -> list[tuple[tuple[int, int, int], list[int]]] | None:
+    """The bomb chains :func:`legal_moves` would try for *hand* (card counts by id; its
+    *natural* packed counts and *most* jokers), each once by name with its cards (every
+    natural card of the run's ranks, the lowest jokers for the shortage), in that order;
+    None if no chain of *shortest* bombs is possible at all (:func:`chain_possible`).
+    Kept per hand: a seat is asked again at every pass until it plays."""
+    name = (bytes(hand), shortest)
+    if name in _CHAINS:
+        return _CHAINS[name]
+    if len(_CHAINS) > 100_000:
+        _CHAINS.clear()
+    found: list[tuple[tuple[int, int, int], list[int]]] | None = None
+    if chain_possible(natural, most, shortest):
+        found = []
         by_rank = cards_by_rank(hand)
+        jokers = by_rank[RANK_SMALL_JOKER] + by_rank[RANK_BIG_JOKER]
         lack = [max(0, 4 - len(x)) for x in by_rank]
-        most, shortest = len(jokers), rules.chain_min_bombs
         seen: set[tuple[int, int, int]] = set()
         for order in (ORDER_HIGH, ORDER_LOW):
             for start in range(len(order)):
@@ -557,25 +585,24 @@ def count_moves(self: Shuangkou, seat: int) -> int:
                         if sum(len(by_rank[r]) for r in run) + short <= 27:
                             packed = sum(len(by_rank[r]) << (5 * r) for r in run)
                             key = (packed & LOW40, packed >> 40, short)
-                            if key not in made and key not in seen:  # else the same cards: every natural
-                                seen.add(key)  # card of the ranks, the lowest jokers
+                            if key not in seen:
+                                seen.add(key)
                                 found.append((key, [c for r in run for c in by_rank[r]] + jokers[:short]))
-    for name, cards in found:
-        readings = memo.get(name)
-        if readings is None:
-            readings = classify(cards)
-            gen.remember(name, readings)
-        if readings and (last is None or any_beats(readings, last)):
-            n += 1
-    return n
+    _CHAINS[name] = found
+    return found
+
+
+_CHAINS: dict[tuple[bytes, int], list[tuple[tuple[int, int, int], list[int]]] | None] = {}
 
 
 def _classifier(table: ComboIndex, rules: ShuangkouRules) -> Callable[[list[int]], tuple[Combo, ...]]:
     return lambda cards: classify_cards(table, rules, cards)
 
 
-#: count_moves' classification of cards by table (whose identity the function keeps) and rules
-_COUNT_CLASSIFY: dict[tuple[int, ShuangkouRules], Callable[[list[int]], tuple[Combo, ...]]] = {}
+#: count_moves' classification of cards by table (whose identity the function keeps), with
+#: the rules it classifies under (made again for other rules: a look-up by identity, where
+#: the rules' own hash would cost more than the rest of the look-up)
+_COUNT_CLASSIFY: dict[int, tuple[ShuangkouRules, Callable[[list[int]], tuple[Combo, ...]]]] = {}
 
 _JOKER_PLAYS: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
 
