@@ -313,9 +313,10 @@ def _finite(x: Any) -> Any:
 def decision_at(record: dict[str, Any], index: int, previous: dict[str, Any] | None = None) -> int | None:
     """The number of legal options of the decision at action *index*; None when the action
     is no decision :func:`evaluate` values (a show, a peek, a resist, an action after a
-    rule was broken)."""
+    rule was broken) or none the seat made: an action marked ``given``, the bidding an
+    importer writes where the source log has none (docs/formats.md), is not reviewed."""
     action = record["actions"][index]
-    if action.get("act") not in KINDS:
+    if action.get("act") not in KINDS or action.get("given"):
         return None
     try:
         table, _ = decision_state(record, index, previous)

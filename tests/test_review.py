@@ -4,6 +4,7 @@ against the evaluator's best option (replay/review.py, docs/review.md)."""
 from __future__ import annotations
 
 import math
+import os
 
 import pytest
 from helpers import ANTI_SPRING, ddz
@@ -143,6 +144,24 @@ def test_what_is_no_decision_and_bad_seats():
     empty = review_hand(record, seats=[], samples=2, budget_ms=None)
     assert empty == HandReview("ddz-handmade-1", "doudizhu", (), "huopin", ("张三", "李四", "王 五"), (), 0)
     assert empty.seats() == []
+
+
+def test_the_bidding_an_importer_gives_is_not_reviewed():
+    """A DouZero log has no bidding: its record's call and two refusals to grab are marked
+    ``given`` (docs/formats.md) and are no decision of the seats, neither valued nor
+    counted among the skipped; the plays are reviewed as any others."""
+    from paipu.replay.io.readers import iter_file
+
+    record = next(i.record for i in iter_file(os.path.join(os.path.dirname(__file__), "data", "foreign", "douzero.json"))
+                  if i.record is not None and i.record["id"] == "douzero-2")
+    assert [(a["act"], a.get("given")) for a in record["actions"][:4]] == [
+        ("bid", "given"), ("grab", "given"), ("grab", "given"), ("play", None)]
+    assert [decision_at(record, i) for i in range(6)] == [None, None, None, 65, 1, 1]
+    review = review_hand(record, seats=[0], samples=2, budget_ms=None)
+    assert [d.index for d in review.decisions][:2] == [3, 6] and all(d.kind in ("play", "pass") for d in review.decisions)
+    ours = dict(record, actions=[{k: v for k, v in a.items() if k != "given"} for a in record["actions"]])
+    assert decision_at(ours, 0) == 2  # the same call, not marked given: the landlord's decision
+    assert [d.index for d in review_hand(ours, seats=[0], samples=2, budget_ms=None).decisions][:3] == [0, 3, 6]
 
 
 def test_the_public_names():
