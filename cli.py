@@ -12,6 +12,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, NoReturn, overload
 
@@ -19,6 +20,7 @@ import typer
 import typer.core
 from rich.cells import cell_len
 from rich.console import Console
+from rich.segment import Segment
 
 import paipu
 from paipu import fmt as human  # numbers for people (small, no heavy imports)
@@ -116,8 +118,20 @@ def unwrap(text: str | None) -> str | None:
 
 
 _help_without_types()
-err = Console(stderr=True, highlight=False, soft_wrap=True)  # logs and pipes never wrap at a width
-out = Console(highlight=False, soft_wrap=True)
+
+
+class SafeConsole(Console):
+    """A console that prints untrusted text (players' names, ids, anything from a log)
+    harmlessly: the text of every segment it writes goes through ``fmt.printable``, so a
+    control character in it is shown, not obeyed. Rich's own styles and cursor moves are
+    not text (a segment's style, a control segment) and are written as they are."""
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer([s if s.control else Segment(human.printable(s.text), s.style) for s in buffer])
+
+
+err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)  # logs and pipes never wrap at a width
+out = SafeConsole(highlight=False, soft_wrap=True)
 
 
 def dumps(value: object, **options: Any) -> str:
@@ -798,7 +812,7 @@ def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbe
         if out.is_terminal:
             out.print(table)
         else:  # a pipe or a log: the table's own width, never the terminal's (COLUMNS is ignored)
-            Console(width=100_000, highlight=False, file=out.file).print(table)
+            SafeConsole(width=100_000, highlight=False, file=out.file).print(table)
 
 
 def _terminal_layout(heads: list[str], cells: list[list[str]], right: list[bool],

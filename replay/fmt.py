@@ -9,6 +9,8 @@ separators, never scientific notation, rates in one unit (per cent), plurals rig
 ('-84,290', '1,234,567', '0.0398', '7,013')
 >>> percent(0.19123), percent(1), percent(None)
 ('19.1%', '100.0%', '')
+>>> printable("A\\x1b[2J\\x07B\\u202e 张三\\n")
+'A␛[2J␇B� 张三\\n'
 """
 
 from __future__ import annotations
@@ -24,6 +26,21 @@ RATE_COLUMNS = frozenset({"rate", "lo", "hi", "share",
 BOUNDS = frozenset({"lo", "hi"})
 #: the smallest p- or q-value written as a number; below it, "< 0.0001"
 SMALLEST_P = 1e-4
+
+
+#: what printable() shows for each control character: C0 as its control picture (␛ for
+#: ESC), DEL as ␡, C1 and the marks and overrides that reorder a line's direction as �
+_PRINTABLE = {**{c: 0x2400 + c for c in range(32) if c != 10}, 0x7F: 0x2421,
+              **{c: 0xFFFD for c in (*range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F),
+                                     *range(0x2066, 0x206A))}}
+
+
+def printable(text: str) -> str:
+    """*text* safe to print on a terminal: every control character but the newline (an
+    escape sequence's ESC, a bell, a carriage return, a right-to-left override) replaced by
+    a visible stand-in of one cell, so that a name from a log cannot move the cursor, clear
+    the screen or make a line read other than it is. Everything else is kept as it is."""
+    return text.translate(_PRINTABLE)
 
 
 def rate_columns(columns: Sequence[str]) -> frozenset[str]:

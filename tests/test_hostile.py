@@ -1000,3 +1000,39 @@ def test_a_hand_past_the_action_limit_is_one_reject_in_both_formats(tmp_path):
         stats, ids, rows = ingest(tmp_path / name, name, data, 2)
         assert ids == [GOOD[1]["id"]]
         assert [(r["line"], r["code"], r["message"]) for r in rows] == [(1, "bad_record", message)]
+
+
+#: a name that would clear the screen, retitle the window and reverse the line it is on
+SPOOF = "A\x1b[2J\x1b]0;pwned\x07\u202eB"
+
+
+def test_control_characters_in_names_are_shown_not_obeyed_on_the_terminal(tmp_path):
+    """A player's name went to the terminal as it was: replay, review, hands and fraud
+    printed its ESC sequences, carriage returns and direction overrides raw (found by a
+    stranger's red-team: a replay cleared the screen 21 times). Every segment of text the
+    CLI's consoles write goes through fmt.printable; rich's own styles are untouched."""
+    record = spoil(lambda r: r["players"].__setitem__(0, SPOOF), GOOD[0])
+    path = tmp_path / "h.jsonl"
+    path.write_bytes(jsonl_lines([record]))
+    ingest_files([str(path)], str(tmp_path / "ds"))
+    shown = "A␛[2J␛]0;pwned�B"  # (rich drops the bell itself)
+    for args, seen in ((["replay", str(path), "--hand", "bad"], shown), (["hands", str(tmp_path / "ds")], shown),
+                       (["review", str(path), "--hand", "bad", "--samples", "2", "--budget", "0", "--seat", "0"],
+                        "A␛[2J␛]0;pw…")):  # (the review cuts a long name)
+        r = cli(*args)
+        assert r.exit_code == 0, (args, r.output)
+        assert not set(r.output) & {"\x1b", "\x07", "\r", "\u202e"}, args
+        assert seen in r.output, (args, r.output)
+
+
+def test_the_safe_console_keeps_rich_styles():
+    """On a colour terminal the styles are rich's own escape codes: they stay; the text's are replaced."""
+    import io
+
+    from rich.text import Text
+
+    from paipu.cli import SafeConsole
+
+    buf = io.StringIO()
+    SafeConsole(file=buf, force_terminal=True, color_system="standard", width=80).print(Text(SPOOF, style="bold red"))
+    assert buf.getvalue() == "\x1b[1;31mA␛[2J␛]0;pwned�B\x1b[0m\n"  # (rich drops the bell itself)
