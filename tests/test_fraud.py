@@ -274,7 +274,11 @@ def test_soft_play_one_beta_binomial_test_per_direction():
     p_both = float(betabinom.sf(9, 30, e2 / 30 * s2, (1 - e2 / 30) * s2))
     assert t.evidence["p_both_ways"] == float(f"{p_both:.3g}")
     assert t.p == pytest.approx(2 * min(p_ab, p_both))
-    assert tests[("B", "A")].p == pytest.approx(min(1.0, 2 * min(p_ba, p_both)))
+    assert t.one_way == pytest.approx(p_ab)
+    # B spared A less often than its baseline (1 of 10, 1.125 expected): B's way keeps its own
+    # p; A's sparing is no evidence that B spares A (until 2026-12-04 it got 2 x p_both too)
+    assert tests[("B", "A")].effect < 0
+    assert tests[("B", "A")].p == tests[("B", "A")].one_way == pytest.approx(p_ba)
     # without over-dispersion and with a baseline too large to matter: the exact binomial
     from paipu.analysis.fraud import beta_binomial_upper
 
@@ -975,6 +979,14 @@ def test_dumping_combines_chip_flow_and_soft_play_of_one_direction():
     assert evidence_words("dumping", d.evidence) == (
         "threw hands to the receiver both ways: chip flow p < 0.0001 over 51 hands met (the giver lost 32), "
         "soft play p 0.0002 (spared 48 of 119 chances, 40.3%, against 19.0%)")
+    # the receiver's way: no chip flow to the dumper, and it spared the dumper less than its
+    # baseline; its soft-play p made small by the dumper's way (both ways) is not its own,
+    # and dumping combines its own: no dumping R -> D (with the both-ways p it would be 3.7e-7)
+    back_flow = FraudTest("chip_flow", "g", "v", "R", "D", 1.0, -1.0, 51, {})
+    back_soft = FraudTest("soft_play", "g", "v", "R", "D", 2e-8, -0.06, 95, {"spared": 0, "chances": 95},
+                          one_way=1.0)
+    (r,) = dumping([back_flow, back_soft])
+    assert (r.player, r.other, r.p, r.evidence["p_soft_play"]) == ("R", "D", 1.0, 1.0)
 
 
 def test_soft_play_evidence_counts_hands_and_sittings():

@@ -73,6 +73,9 @@ class Test:
     q: float = 1.0
     hands: list[str] = field(default_factory=list)
     watch: bool = False  # on the watch list (:func:`watch_list`)
+    #: soft play: the direction's own p, before the both-ways correction (:func:`soft_play`;
+    #: what :func:`dumping` combines: the giver spared the receiver, not the other way)
+    one_way: float | None = None
     more: int | None = None  # of the watched: about how many more of its units (n) would flag it
 
 
@@ -493,7 +496,11 @@ def soft_play(rows: pl.DataFrame, eligible: set, hands: pl.DataFrame | None = No
     A acted (the sparer), B was favoured (the one spared): the pair is the suspect (a
     dumper spares everyone at the receiver's table, but only the receiver at every one;
     colluders show up in both directions). Both ways (:func:`both_ways`) when B had chances
-    to spare A: each direction's p = 2 × the smaller of its own and the both-ways p.
+    to spare A: each direction that spared more than its baseline gets p = 2 × the smaller
+    of its own and the both-ways p; a direction that spared no more than its baseline keeps
+    its own (a dumper's receiver, who spares the dumper less than others do, is not said
+    to spare it because the dumper spares the receiver: until 2026-12-04 it was, and the
+    receiver was flagged a dumper of its giver).
 
     A game and variant where no chance was spared at all, by anyone (a rule that makes a
     pass while able to beat illegal: docs/fraud.md), has no soft-play test: its
@@ -526,11 +533,13 @@ def soft_play(rows: pl.DataFrame, eligible: set, hands: pl.DataFrame | None = No
                 "hands": hand_count.get(key, n_sittings), "sittings": n_sittings, "design_effect": round(var / (n * p0 * (1 - p0)), 3) if 0 < p0 < 1 else 1.0,
                 "rho": _sig(rho_eff), "rho_hand": _sig(rho_h), "rho_pair": _sig(rho_p), "z": _finite(z)}))
     for t in tests:  # both ways: colluders spare each other
+        t.one_way = t.p
         back = parts.get((t.game, t.variant, t.other, t.player))
         if back is not None:
             p_both = both_ways(parts[(t.game, t.variant, t.player, t.other)], back)
             t.evidence["p_both_ways"] = _sig(p_both)
-            t.p = min(1.0, 2 * min(t.p, p_both))
+            if t.effect > 0:
+                t.p = min(1.0, 2 * min(t.p, p_both))
     return tests
 
 
@@ -958,6 +967,7 @@ def _round(x, k: int = 4):
 def dumping(tests: list[Test]) -> list[Test]:
     """Dumping (issue #27): one test per ordered pair (giver → receiver) that has both a
     chip-flow test and a soft-play test the same way, their p's combined by Fisher's method
+    (soft play's own p that way, before its both-ways correction)
     (χ² with 4 degrees of freedom). A dumper throws hands to its receiver in two ways
     each screen sees apart, losing to it (chip flow) and passing on its plays (soft play);
     at ~300 hands neither reading alone is always strong enough for its screen's cut
@@ -972,8 +982,9 @@ def dumping(tests: list[Test]) -> list[Test]:
         s = soft.get((t.game, t.variant, t.player, t.other)) if t.kind == "chip_flow" else None
         if s is None:
             continue
-        x, p = inference.fisher_combined([t.p, s.p])
-        evidence = {"p_chip_flow": _sig(t.p), "p_soft_play": _sig(s.p), "hands_as_opponents": t.n,
+        spared = s.p if s.one_way is None else s.one_way  # this way only: the giver spared the receiver
+        x, p = inference.fisher_combined([t.p, spared])
+        evidence = {"p_chip_flow": _sig(t.p), "p_soft_play": _sig(spared), "hands_as_opponents": t.n,
                     "losses_of_giver": t.evidence.get("losses_of_giver"), "spared": s.evidence.get("spared"),
                     "chances": s.evidence.get("chances"), "rate": s.evidence.get("rate"),
                     "baseline_rate": s.evidence.get("baseline_rate")}
