@@ -1105,8 +1105,9 @@ def fraud(
     if watched:
         out.print(f"watch list: {len(watched)} not flagged, with q at most {paipu.WATCH_Q} or p at most 1 / the tests run "
                   "(docs/fraud.md)", markup=False)
-        for k, t in enumerate(watched, len(shown) + 1):
-            for line in paipu.watch_lines(k, t):
+        rank = {id(t): k for k, t in enumerate(result.tests, 1)}  # the suspects table's and --json's
+        for t in watched:
+            for line in paipu.watch_lines(rank[id(t)], t):
                 out.print(line, markup=False, soft_wrap=True)
 
 

@@ -244,7 +244,10 @@ def test_fraud_prints_the_watch_list_apart_and_json_carries_it(tmp_path, monkeyp
         "sittings_together": 8, "expected": 1.0, "sittings_a": 12, "sittings_b": 10}, q=0.3, watch=True, more=9)
     quiet = Test("co_seating", "doudizhu", "huopin", "E", "F", 0.4, 1.1, 30, {
         "sittings_together": 3, "expected": 2.7, "sittings_a": 30, "sittings_b": 33}, q=1.0)
-    result = FraudResult(pl.DataFrame({"player": list("ABCDEF")}), [flag, watched, quiet], 0.01)
+    # ranked before the watched one, not watched (too weak a p for its n): the watched is rank 3
+    between = Test("co_seating", "doudizhu", "huopin", "G", "H", 0.02, 2.0, 30, {
+        "sittings_together": 6, "expected": 3.0, "sittings_a": 30, "sittings_b": 30}, q=0.28)
+    result = FraudResult(pl.DataFrame({"player": list("ABCDEF")}), [flag, between, watched, quiet], 0.01)
     monkeypatch.setattr(paipu, "fraud_screen", lambda *a, **k: result)  # (the names the command line calls)
     monkeypatch.setattr(paipu, "write_fraud_tables", lambda *a, **k: None)
     monkeypatch.setattr(paipu, "audit_dataset", lambda *a, **k: 0)
@@ -252,17 +255,18 @@ def test_fraud_prints_the_watch_list_apart_and_json_carries_it(tmp_path, monkeyp
     r = invoke("fraud", str(tmp_path))
     assert r.exit_code == 0, r.stderr
     assert r.stdout.splitlines() == [
-        "1 suspects flagged among 3 tests of 6 player profiles (false discovery rate 0.01)",
+        "1 suspects flagged among 4 tests of 6 player profiles (false discovery rate 0.01)",
         "  1 FLAG co_seating doudizhu/huopin A & B  q < 0.0001  p < 0.0001  effect 5  n 40",
         "      sat together 40 times where 8 were expected (of 40 and 45 sittings)",
         "watch list: 1 not flagged, with q at most 0.25 or p at most 1 / the tests run (docs/fraud.md)",
-        "  2 WATCH co_seating doudizhu/huopin C & D  q 0.30  p < 0.0001  effect 8  n 12",
+        "  3 WATCH co_seating doudizhu/huopin C & D  q 0.30  p < 0.0001  effect 8  n 12",  # (its rank: --json's)
         "      sat together 8 times where 1 were expected (of 12 and 10 sittings)",
         "      about 9 more sittings like these would flag it"]
     r = invoke("fraud", str(tmp_path), "--json")
     out = json.loads(r.stdout)
     assert [s["player"] for s in out["suspects"]] == ["A"] and [s["player"] for s in out["watch"]] == ["C"]
     assert out["watch"][0]["more"] == 9 and out["watch"][0]["evidence"]["expected"] == 1.0
+    assert out["watch"][0]["rank"] == 3  # the terminal's number (it counted on from the flags: 2)
     assert out["suspects"][0]["watch"] is False
 
 
