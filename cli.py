@@ -253,6 +253,8 @@ def capped_workers(workers: None, work: int | None = None, what: str = "blocks")
 def capped_workers(workers: int | None, work: int | None = None, what: str = "blocks") -> int | None:
     """--workers at most the cores, and at most the pieces of *work* when known; a cap
     is said on stderr (a thousand processes for 17 blocks took 2.3 GB on two cores)."""
+    if workers is not None and workers < 0:
+        fail(f"--workers must be 0 or more (0: every core), got {workers}")
     if workers is None or workers <= 1:
         return workers
     cap = min(cores(), work if work is not None else workers)
@@ -1136,6 +1138,8 @@ def review(
     if hand is None and paipu.is_dataset(source):
         _review_dataset(source, sample, seed, samples, budget, workers, ray)
         return
+    if hand is None and "://" not in source and not os.path.exists(source):
+        fail(f"{source}: no such file or folder")  # (as with --hand: not a missing option)
     if hand is None:
         fail("give the hand to review with --hand ID (or a dataset, to review its hands)")
     if sample is not None or workers is not None or ray is not None:
@@ -1148,7 +1152,7 @@ def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_
     """``paipu review INPUT --hand ID``: one hand reviewed (paipu.review_hand), shown or written."""
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")
-    if samples < 2 or budget < 0:
+    if samples < 2 or not 0 <= budget < float("inf"):  # (NaN is neither)
         fail("--samples must be 2 or more and --budget 0 or more")
     if html_out is not None:
         writable_file(html_out, "--html")
@@ -1203,7 +1207,7 @@ def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, b
 
     if sample is not None and sample < 1:
         fail(f"--sample must be 1 or more, got {sample}")
-    if samples < 2 or budget < 0:
+    if samples < 2 or not 0 <= budget < float("inf"):  # (NaN is neither)
         fail("--samples must be 2 or more and --budget 0 or more")
     progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)

@@ -941,6 +941,8 @@ def test_a_population_past_its_bounds_is_refused_in_one_line(tmp_path):
     r = cli("simulate", "-g", "ddz", "-n", "10000000000", "--players", "10")
     assert (r.exit_code, r.stderr) == (2, "error: --hands must be at most 1,000,000 with --players (the hands of a "
                                           "population are scheduled up front), got 10,000,000,000\n")
+    r = cli("simulate", "-g", "ddz", "-n", "10", "--players", "-3")  # (it spoke of a --cheat not given)
+    assert (r.exit_code, r.stderr) == (2, "error: --players must be at least 3 for doudizhu, got -3\n")
     assert time.monotonic() - t < 5
 
 

@@ -253,6 +253,8 @@ def test_review_errors_are_one_line():
     assert r.exit_code == 2 and "give the hand to review with --hand ID" in r.stderr
     r = invoke("review", HANDMADE, "--hand", "ddz-handmade-1", "--lang", "fr")
     assert r.exit_code == 2 and "--lang must be en or zh" in r.stderr
+    r = invoke("review", HANDMADE, "--hand", "ddz-handmade-1", "--budget", "nan")  # (it ran as no budget)
+    assert r.exit_code == 2 and "--budget 0 or more" in r.stderr
 
 
 def test_review_html_draws_bars_flags_and_escapes_names(tmp_path):

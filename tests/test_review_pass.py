@@ -233,9 +233,14 @@ def test_the_command(ingested, tmp_path):
     assert "rating" in out.stdout
     again = runner.invoke(app, ["review", root, "--sample", "2", "--samples", "2", "--budget", "0"])
     assert "reviewed 0 hands (0 decisions) of the 2 sampled; 2 were reviewed already" in again.stderr
-    bad = runner.invoke(app, ["review", str(tmp_path / "nothing"), "--samples", "2"])
-    assert bad.exit_code == 2 and "give the hand to review with --hand ID (or a dataset" in bad.stderr
+    bad = runner.invoke(app, ["review", str(tmp_path / "nothing"), "--samples", "2"])  # (no such path: said so)
+    assert bad.exit_code == 2 and f"{tmp_path / 'nothing'}: no such file or folder" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+    (tmp_path / "file.jsonl").write_text("")
+    bad = runner.invoke(app, ["review", str(tmp_path / "file.jsonl"), "--samples", "2"])
+    assert bad.exit_code == 2 and "give the hand to review with --hand ID (or a dataset" in bad.stderr
+    negative = runner.invoke(app, ["review", root, "--sample", "2", "--workers", "-2"])
+    assert negative.exit_code == 2 and "--workers must be 0 or more (0: every core), got -2" in negative.stderr
     both = runner.invoke(app, ["review", root, "--hand", "x", "--sample", "2"])
     assert both.exit_code == 2 and "leave out --hand" in both.stderr
 

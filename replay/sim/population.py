@@ -401,10 +401,10 @@ class Population:
         rng = self.rng = random.Random(f"population:{seed}")
         parts = as_cheats(cheats)
         planted = sum(len(CHEATS[c.kind]) * c.count for c in parts)
+        if players < self.n:
+            raise ValueError(f"--players must be at least {self.n} for {self.rules.game}, got {players}")
         if planted > players:
             raise ValueError(f"--cheat plants {planted} players but --players is {players}")
-        if players < self.n:
-            raise ValueError(f"--players must be at least {self.n} for {self.rules.game}")
         if players > MAX_PLAYERS:
             raise ValueError(f"--players must be at most {MAX_PLAYERS:,} (a population's schedules are held in "
                              f"memory), got {players:,}")
