@@ -129,14 +129,16 @@ def test_feed_chances_of_the_handmade_hands(handmade):
     rows = sorted(con.execute("select hand_id, a, b, place, taken from feed_chances").fetchall())
     con.close()
     assert rows == sorted([
-        # h1 (A landlord at seat 0): A leads 3h, B takes it over with 4h; C, two seats on, did not
-        ("h1", "A", "B", 1, True), ("h1", "A", "C", 2, False),
+        # h1 (A landlord at seat 0): A leads 3h, B takes it over with 4h; C, two seats on, had
+        # no chance at it (the lead never reached C: no row, where there was one until 2026-12-04)
+        ("h1", "A", "B", 1, True),
         # B's two leads (idx 7, 10) are never taken; B's only opponent is the landlord A
         ("h1", "B", "A", 2, False), ("h1", "B", "A", 2, False),
         # h2 (B landlord): four leads, nobody plays on them
         *[("h2", "B", b, place, False) for b, place in (("C", 1), ("A", 2)) for _ in range(4)],
-        # h3 (C landlord at seat 0, A at seat 1): A takes C's 3h; A's two leads stand
-        ("h3", "C", "A", 1, True), ("h3", "C", "B", 2, False), ("h3", "A", "C", 2, False), ("h3", "A", "C", 2, False),
+        # h3 (C landlord at seat 0, A at seat 1): A takes C's 3h (B after A: no chance); A's two
+        # leads stand (both passed on by C, the only opponent)
+        ("h3", "C", "A", 1, True), ("h3", "A", "C", 2, False), ("h3", "A", "C", 2, False),
     ])
 
 
