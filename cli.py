@@ -1140,6 +1140,9 @@ def review(
         return
     if hand is None and "://" not in source and not os.path.exists(source):
         fail(f"{source}: no such file or folder")  # (as with --hand: not a missing option)
+    if hand is None and os.path.isdir(os.path.join(source, "rejects")):
+        fail(f"{source}: a dataset with no hands to review: every hand ingested into it was rejected "
+             f"(paipu sql {source} \"select * from rejects\")")
     if hand is None:
         fail("give the hand to review with --hand ID (or a dataset, to review its hands)")
     if sample is not None or workers is not None or ray is not None:

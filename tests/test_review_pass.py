@@ -239,6 +239,10 @@ def test_the_command(ingested, tmp_path):
     (tmp_path / "file.jsonl").write_text("")
     bad = runner.invoke(app, ["review", str(tmp_path / "file.jsonl"), "--samples", "2"])
     assert bad.exit_code == 2 and "give the hand to review with --hand ID (or a dataset" in bad.stderr
+    (tmp_path / "null.jsonl").write_text("null\n")  # a dataset of one reject, no hands
+    assert runner.invoke(app, ["ingest", str(tmp_path / "null.jsonl"), "--out", str(tmp_path / "dsr")]).exit_code == 0
+    bad = runner.invoke(app, ["review", str(tmp_path / "dsr")])
+    assert bad.exit_code == 2 and "dsr: a dataset with no hands to review: every hand ingested into it was rejected" in bad.stderr
     negative = runner.invoke(app, ["review", root, "--sample", "2", "--workers", "-2"])
     assert negative.exit_code == 2 and "--workers must be 0 or more (0: every core), got -2" in negative.stderr
     both = runner.invoke(app, ["review", root, "--hand", "x", "--sample", "2"])
