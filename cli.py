@@ -247,10 +247,10 @@ def cores() -> int:
 
 
 @overload
-def capped_workers(workers: int, work: int | None = None, what: str = "blocks") -> int: ...
+def capped_workers(workers: int, work: int | None = None, what: str = "block") -> int: ...
 @overload
-def capped_workers(workers: None, work: int | None = None, what: str = "blocks") -> None: ...
-def capped_workers(workers: int | None, work: int | None = None, what: str = "blocks") -> int | None:
+def capped_workers(workers: None, work: int | None = None, what: str = "block") -> None: ...
+def capped_workers(workers: int | None, work: int | None = None, what: str = "block") -> int | None:
     """--workers at most the cores, and at most the pieces of *work* when known; a cap
     is said on stderr (a thousand processes for 17 blocks took 2.3 GB on two cores)."""
     if workers is not None and workers < 0:
@@ -259,7 +259,7 @@ def capped_workers(workers: int | None, work: int | None = None, what: str = "bl
         return workers
     cap = min(cores(), work if work is not None else workers)
     if workers > max(cap, 1):
-        why = f"{human.count(cores(), 'core')}" + (f", {work:,} {what} of work" if work is not None else "")
+        why = f"{human.count(cores(), 'core')}" + (f", {human.count(work, what)} of work" if work is not None else "")
         err.print(f"--workers {workers:,}: {max(cap, 1):,} used ({why})", markup=False)
         return max(cap, 1)
     return workers
@@ -1232,7 +1232,7 @@ def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, b
         fail(str(e))
     err.print(f"{dataset}: reviewed {human.count(done.hands, 'hand')} ({done.decisions:,} decisions) of the "
               f"{selected:,} {'sampled' if sample is not None else 'in the dataset'}; "
-              f"{selected - done.hands:,} were reviewed already", markup=False)
+              f"{human.count(selected - done.hands, 'was', 'were')} reviewed already", markup=False)
     _print_frame(paipu.rating_table(players), "rating (loss in points of win probability; docs/review.md)")
 
 
