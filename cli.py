@@ -331,6 +331,9 @@ def ingest(
                   "(still being written?); ingest again once it is complete, or end the line to have it rejected",
                   markup=False, soft_wrap=True)
     out.print(ingested_line(stats, len(files), out_dir), markup=False)
+    if not paipu.is_dataset(out_dir) and not (stats.rejected or stats.held):
+        err.print(f"note: the inputs held no hand, so {out_dir} is no dataset yet (ingest hands into it to make one)",
+                  markup=False, soft_wrap=True)
 
 
 def ingested_line(stats, files: int, out_dir: str, held: str = "held back") -> str:

@@ -1038,3 +1038,16 @@ def test_the_safe_console_keeps_rich_styles():
     buf = io.StringIO()
     SafeConsole(file=buf, force_terminal=True, color_system="standard", width=80).print(Text(SPOOF, style="bold red"))
     assert buf.getvalue() == "\x1b[1;31mA␛[2J␛]0;pwned�B\x1b[0m\n"  # (rich drops the bell itself)
+
+
+def test_ingesting_no_hand_says_no_dataset_was_made(tmp_path):
+    """An empty input reported success and left a folder with only its lock, which every
+    later command called "not a paipu dataset ... make one with 'paipu ingest'"."""
+    (tmp_path / "e.jsonl").write_text("")
+    r = cli("ingest", str(tmp_path / "e.jsonl"), "--out", str(tmp_path / "ds"))
+    assert (r.exit_code, r.stdout) == (0, f"ingested 0 hands from 1 file into {tmp_path / 'ds'}; 0 already there, 0 rejected\n")
+    assert r.stderr == f"note: the inputs held no hand, so {tmp_path / 'ds'} is no dataset yet (ingest hands into it to make one)\n"
+    (tmp_path / "h.jsonl").write_bytes(jsonl_lines(GOOD[:1]))
+    r = cli("ingest", str(tmp_path / "h.jsonl"), "--out", str(tmp_path / "ds"))
+    again = cli("ingest", str(tmp_path / "e.jsonl"), "--out", str(tmp_path / "ds"))  # a dataset now: no note
+    assert (r.exit_code, again.exit_code, again.stderr) == (0, 0, "")
