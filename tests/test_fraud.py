@@ -134,8 +134,9 @@ def test_feed_chances_of_the_handmade_hands(handmade):
         ("h1", "A", "B", 1, True),
         # B's two leads (idx 7, 10) are never taken; B's only opponent is the landlord A
         ("h1", "B", "A", 2, False), ("h1", "B", "A", 2, False),
-        # h2 (B landlord): four leads, nobody plays on them
-        *[("h2", "B", b, place, False) for b, place in (("C", 1), ("A", 2)) for _ in range(4)],
+        # h2 (B landlord): four leads, nobody plays on them; C could beat the third (idx 9) and
+        # passed (a spare): that lead reached A by C's choice, no chance of A's
+        *[("h2", "B", "C", 1, False)] * 4, *[("h2", "B", "A", 2, False)] * 3,
         # h3 (C landlord at seat 0, A at seat 1): A takes C's 3h (B after A: no chance); A's two
         # leads stand (both passed on by C, the only opponent)
         ("h3", "C", "A", 1, True), ("h3", "A", "C", 2, False), ("h3", "A", "C", 2, False),

@@ -4,34 +4,47 @@
 -- a seat must play when able, this is how collusion shows, since sparing is not allowed.
 -- `place`: seats from a to b in turn order (whether b acts first or after a third seat).
 -- A lead is a chance of b only if it reached b: every seat between a and b passed on it
--- (the taker, if any, sits at b's place or after). Otherwise whether b took it over is
--- not b's doing: a colluder between them who spares a's lead hands the take-over to the
--- seat after it, and until 2026-12-04 that seat (honest) was named fed and a fed it.
+-- (the taker, if any, sits at b's place or after) and no opponent of a between them passed
+-- on it while able to beat it (a spare). Otherwise whether b took it over is not b's
+-- doing: a colluder between them who spares a's lead hands the take-over to the seat
+-- after it (and a chosen pass leaves b the leads easier to take), and until 2026-12-04
+-- that seat (honest) was named fed and a fed it.
 -- `c`: the sitting (a match; a hand outside matches) for the over-dispersion.
 create or replace temp table feed_chances as
 with p as (
     select game, variant, hand_id, idx, seat, player, lead,
-           lead(player) over w as next_player, lead(seat) over w as next_seat, lead(lead) over w as next_lead
+           lead(player) over w as next_player, lead(seat) over w as next_seat, lead(lead) over w as next_lead,
+           lead(idx) over w as next_idx
     from decisions
     where act = 'play'
     window w as (partition by game, hand_id order by idx)
 ), leads as (
-    select game, variant, hand_id, seat, player as a, case when next_lead = false then next_player end as taker,
+    select game, variant, hand_id, idx, seat, player as a, next_idx,
+           case when next_lead = false then next_player end as taker,
            case when next_lead = false then next_seat end as taker_seat
     from p
     where lead and player is not null
 ), s as (
     select game, hand_id, seat, player, side, count(*) over (partition by game, hand_id) as seats from fraud_seats
+), spares as (  -- the first place after a's lead where an opponent of a spared it
+    select l.game, l.hand_id, l.idx, min(((d.seat - l.seat) % o.seats + o.seats) % o.seats) as spare_place
+    from leads l
+    join decisions d on d.game = l.game and d.hand_id = l.hand_id and d.act = 'pass' and d.spared
+         and d.idx > l.idx and (l.next_idx is null or d.idx < l.next_idx)
+    join s me on me.hand_id = l.hand_id and me.game = l.game and me.seat = l.seat
+    join s o on o.hand_id = l.hand_id and o.game = l.game and o.seat = d.seat and o.side <> me.side
+    group by all
 ), chances as (
     select l.game, l.variant, l.hand_id, l.a, o.player as b,
            ((o.seat - l.seat) % o.seats + o.seats) % o.seats as place,
-           ((l.taker_seat - l.seat) % o.seats + o.seats) % o.seats as taker_place,
+           ((l.taker_seat - l.seat) % o.seats + o.seats) % o.seats as taker_place, sp.spare_place,
            coalesce(l.taker = o.player, false) as taken
     from leads l
     join s me on me.hand_id = l.hand_id and me.game = l.game and me.seat = l.seat
     join s o on o.hand_id = l.hand_id and o.game = l.game and o.side <> me.side
+    left join spares sp on sp.game = l.game and sp.hand_id = l.hand_id and sp.idx = l.idx
 )
 select x.game, x.variant, coalesce(h.match_id, x.hand_id) as c, x.hand_id, x.a, x.b, x.place, x.taken
 from chances x
 join hands h on h.id = x.hand_id and h.game = x.game
-where x.taker_place is null or x.taker_place >= x.place
+where (x.taker_place is null or x.taker_place >= x.place) and (x.spare_place is null or x.spare_place >= x.place)
