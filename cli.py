@@ -124,7 +124,15 @@ class SafeConsole(Console):
     """A console that prints untrusted text (players' names, ids, anything from a log)
     harmlessly: the text of every segment it writes goes through ``fmt.printable``, so a
     control character in it is shown, not obeyed. Rich's own styles and cursor moves are
-    not text (a segment's style, a control segment) and are written as they are."""
+    not text (a segment's style, a control segment) and are written as they are. Nor is
+    text read as rich markup or emoji codes unless a call asks (``markup=True``): a name
+    like ``[/]`` raised MarkupError in every table it was in, ``[vip]老王`` lost its
+    bracket and ``x:100:y`` became ``x💯y``."""
+
+    def __init__(self, **options: Any) -> None:
+        options.setdefault("markup", False)
+        options.setdefault("emoji", False)
+        super().__init__(**options)
 
     def _render_buffer(self, buffer: Iterable[Segment]) -> str:
         return super()._render_buffer([s if s.control else Segment(human.printable(s.text), s.style) for s in buffer])

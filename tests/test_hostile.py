@@ -1051,3 +1051,23 @@ def test_ingesting_no_hand_says_no_dataset_was_made(tmp_path):
     r = cli("ingest", str(tmp_path / "h.jsonl"), "--out", str(tmp_path / "ds"))
     again = cli("ingest", str(tmp_path / "e.jsonl"), "--out", str(tmp_path / "ds"))  # a dataset now: no note
     assert (r.exit_code, again.exit_code, again.stderr) == (0, 0, "")
+
+
+def test_names_are_no_rich_markup_nor_emoji_codes(tmp_path):
+    """Text went through rich's markup and emoji codes: a player named ``[/]`` raised
+    MarkupError (a traceback) in hands and stats, ``[vip]老王`` lost its bracket and
+    ``x:100:y`` became ``x💯y``; so did a reject's line ``b.jsonl:100:`` (a second red-team)."""
+    names = ["[/]", "[vip]老王", "x:100:y"]
+    record = spoil(lambda r: r.__setitem__("players", names), GOOD[0])
+    path = tmp_path / "h.jsonl"
+    path.write_bytes(jsonl_lines([record]))
+    ds = str(tmp_path / "ds")
+    assert cli("ingest", str(path), "--out", ds).exit_code == 0 and cli("audit", ds).exit_code == 0
+    for args in (["hands", ds], ["stats", ds, "--stat", "players"]):
+        r = cli(*args)
+        assert r.exit_code == 0, (args, r.output)
+        assert all(n in r.stdout for n in names) and "💯" not in r.stdout, (args, r.stdout)
+    lines = b"".join(jsonl_lines([dict(GOOD[0], id=f"g{k}")]) for k in range(99)) + b"{\n"
+    (tmp_path / "b.jsonl").write_bytes(lines)  # the 100th line is no record
+    r = cli("ingest", str(tmp_path / "b.jsonl"), "--out", str(tmp_path / "ds2"))
+    assert f"{tmp_path / 'b.jsonl'}:100: bad_record" in r.stderr and "💯" not in r.stderr, r.stderr
