@@ -128,6 +128,9 @@ class ComboIndex:
 
     #: the wild-card move generator built on this table (see :meth:`replay.wild.WildMoves.of`)
     _wild_moves: WildMoves | None = None
+    #: a straight of one suit also reads as a straight flush (Guandan's tables: False where
+    #: the rules leave ``straight_flush`` out of their kinds)
+    flushes: bool = True
 
     def classify(self, packed: int) -> tuple[Combo, ...]:
         """All readings of *packed*; empty if the cards form no combination."""

@@ -648,3 +648,54 @@ def test_simulated_matches_audit_clean_and_pay_double_tribute_after_a_double_dow
     assert after_double_down  # 双下 happens in 40 hands
     for paid in after_double_down:
         assert paid in (["tribute", "tribute", "return", "return"], ["resist"])
+
+
+# ---------------------------------------------------------------- kinds-=straight_flush
+
+NO_FLUSH = {"kinds": sorted(STANDARD.kinds - {"straight_flush"})}
+
+
+def test_without_straight_flushes_a_straight_of_one_suit_is_a_straight():
+    """``--rule kinds-=straight_flush`` was ignored: a straight of one suit still read as a
+    straight flush (a bomb), simulate played them and audit passed them (a red-team)."""
+    rank = parse_level("5")
+    table, wild = GuandanHand.combo_table(STANDARD.with_params(NO_FLUSH), rank), card_id(rank, HEARTS)
+    assert [c.kind for c in classify_cards(table, parse_cards("9c Tc Jc Qc Kc"), wild)] == ["straight"]
+    assert [c.kind for c in classify_cards(table, parse_cards("9c Tc Jc Qc 5h"), wild)] == ["straight"] * 2  # 9-K or 8-Q
+    assert kinds("9c Tc Jc Qc Kc") == ["straight_flush"]  # (the standard rules)
+
+
+def test_without_straight_flushes_one_played_on_a_bomb_does_not_beat_it():
+    """The same deals (seed 3) under the standard rules and without straight flushes: hand
+    28 plays 8♦ 9♦ 10♦ Q♦ with a wild heart on a bomb of four at action 72; without the
+    kind that is a straight, which beats no bomb. No other hand of the 30 breaks a rule."""
+    found = []
+    for record in simulate("guandan", None, 30, 3):
+        changed = dict(record, params=NO_FLUSH)
+        changed.pop("result")
+        v = replay(changed).violation
+        if v is not None:
+            found.append((record["id"], str(v.code), v.action))
+        assert replay(record).violation is None
+    assert found == [("guandan-standard-s3-000028", "does_not_beat", 72)]
+
+
+def test_without_straight_flushes_none_is_made_or_counted():
+    """The bots play none (simulate), and the moves made, counted (decisions' options) and
+    the slow reference agree at every turn of simulated hands."""
+    from paipu.replay.games.guandan import legal_moves_reference
+
+    checked = 0
+    for record in simulate("guandan", None, 3, 5, params=NO_FLUSH):
+        assert replay(record).violation is None
+        for i in range(0, len(record["actions"]), 7):
+            table = table_after(record, i)
+            if table.phase != "play" or table.over:
+                continue
+            for seat in range(4):
+                if table.left[seat]:
+                    moves = table.legal_moves(seat)
+                    assert not any(c.kind == "straight_flush" for _, rs in moves for c in rs)
+                    assert len(moves) == table.count_moves(seat) == len(legal_moves_reference(table, seat))
+                    checked += 1
+    assert checked > 100

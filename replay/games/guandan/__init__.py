@@ -173,6 +173,7 @@ class Guandan(Table):
         table = cls._level_tables.get(key)
         if table is None:
             table = cls._level_tables[key] = ComboIndex(iter_combos(rules, level))
+            table.flushes = "straight_flush" in rules.kinds  # (kinds-=straight_flush: none read, none made)
         return table
 
     def wild_cards(self) -> frozenset[int]:
@@ -429,7 +430,7 @@ def _readings(table: ComboIndex, cards: list[int], wilds: int, suits: set[int] |
                 found.append(c)
     if suits is None:  # a declared reading: its own suits
         suits = {SUIT[card] for card in cards}
-    if len(cards) + wilds == 5 and len(suits) == 1 and -1 not in suits:
+    if table.flushes and len(cards) + wilds == 5 and len(suits) == 1 and -1 not in suits:
         for c in list(found):
             if c.kind == "straight":
                 sf = Combo("straight_flush", 5, c.key, TIER_STRAIGHT_FLUSH)
@@ -838,7 +839,7 @@ def legal_moves(self: GuandanHand, seat: int | None = None) -> list[tuple[list[i
     by_rank = cards_by_rank(hand, wild)
     moves = gen.moves(by_rank, [wild] * wilds, self.packed[seat] - (wilds << (5 * self.level)), last,
                       lambda cards: classify_cards(table, cards, wild))
-    if last is not None and last[0].tier > TIER_STRAIGHT_FLUSH:
+    if not table.flushes or last is not None and last[0].tier > TIER_STRAIGHT_FLUSH:
         return list(moves)  # five cards of five ranks read as a straight flush at best
     for suit in range(4):  # straight flushes
         ends = flush_windows(hand, suit, wilds, self.level)
@@ -866,7 +867,7 @@ def count_moves(self: GuandanHand, seat: int) -> int:
         classify = _COUNT_CLASSIFY[id(table), wild] = _classifier(table, wild)
     n, one_suit, _, _ = gen.count(hand, wild, [wild] * wilds, self.packed[seat] - (wilds << (5 * self.level)),
                             last, classify)
-    if last is not None and last[0].tier > TIER_STRAIGHT_FLUSH:
+    if not table.flushes or last is not None and last[0].tier > TIER_STRAIGHT_FLUSH:
         return n
     memo = gen.memo
     seen: set[tuple[int, ...]] = set()
@@ -941,7 +942,7 @@ def legal_moves_reference(self: GuandanHand, seat: int | None = None) -> list[tu
             if need[r]:
                 cards += by_rank.get(r, [])[:need[r]]
         add(cards + [wild] * short)
-    for suit in range(4):  # straight flushes
+    for suit in range(4 if self.combos.flushes else 0):  # straight flushes (none without the kind)
         for start in range(10):
             want = [card_id(POSITION_RANK[p], suit) for p in range(start, start + 5)]
             have = [c for c in want if hand[c] and c != wild]
