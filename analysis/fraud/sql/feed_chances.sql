@@ -18,30 +18,29 @@ with p as (
     from decisions
     where act = 'play'
     window w as (partition by game, hand_id order by idx)
-), leads as (
-    select game, variant, hand_id, idx, seat, player as a, next_idx,
-           case when next_lead = false then next_player end as taker,
-           case when next_lead = false then next_seat end as taker_seat
-    from p
-    where lead and player is not null
 ), s as (
     select game, hand_id, seat, player, side, count(*) over (partition by game, hand_id) as seats from fraud_seats
+), leads as (  -- with the leader's side and the seats at its table
+    select p.game, p.variant, p.hand_id, p.idx, p.seat, p.player as a, p.next_idx, me.side, me.seats,
+           case when p.next_lead = false then p.next_player end as taker,
+           case when p.next_lead = false then p.next_seat end as taker_seat
+    from p
+    join s me on me.hand_id = p.hand_id and me.game = p.game and me.seat = p.seat
+    where p.lead and p.player is not null
 ), spares as (  -- the first place after a's lead where an opponent of a spared it
-    select l.game, l.hand_id, l.idx, min(((d.seat - l.seat) % o.seats + o.seats) % o.seats) as spare_place
+    select l.game, l.hand_id, l.idx, min(((d.seat - l.seat) % l.seats + l.seats) % l.seats) as spare_place
     from leads l
     join decisions d on d.game = l.game and d.hand_id = l.hand_id and d.act = 'pass' and d.spared
          and d.idx > l.idx and (l.next_idx is null or d.idx < l.next_idx)
-    join s me on me.hand_id = l.hand_id and me.game = l.game and me.seat = l.seat
-    join s o on o.hand_id = l.hand_id and o.game = l.game and o.seat = d.seat and o.side <> me.side
+    join s o on o.hand_id = l.hand_id and o.game = l.game and o.seat = d.seat and o.side <> l.side
     group by all
 ), chances as (
     select l.game, l.variant, l.hand_id, l.a, o.player as b,
-           ((o.seat - l.seat) % o.seats + o.seats) % o.seats as place,
-           ((l.taker_seat - l.seat) % o.seats + o.seats) % o.seats as taker_place, sp.spare_place,
+           ((o.seat - l.seat) % l.seats + l.seats) % l.seats as place,
+           ((l.taker_seat - l.seat) % l.seats + l.seats) % l.seats as taker_place, sp.spare_place,
            coalesce(l.taker = o.player, false) as taken
     from leads l
-    join s me on me.hand_id = l.hand_id and me.game = l.game and me.seat = l.seat
-    join s o on o.hand_id = l.hand_id and o.game = l.game and o.side <> me.side
+    join s o on o.hand_id = l.hand_id and o.game = l.game and o.side <> l.side
     left join spares sp on sp.game = l.game and sp.hand_id = l.hand_id and sp.idx = l.idx
 )
 select x.game, x.variant, coalesce(h.match_id, x.hand_id) as c, x.hand_id, x.a, x.b, x.place, x.taken
