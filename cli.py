@@ -1159,7 +1159,7 @@ def review(
     if hand is None and paipu.is_dataset(source):
         _review_dataset(source, sample, seed, samples, budget, workers, ray)
         return
-    if hand is None and "://" not in source and not os.path.exists(source):
+    if hand is None and not paipu.is_uri(source) and not os.path.exists(source):
         fail(f"{source}: no such file or folder")  # (as with --hand: not a missing option)
     if hand is None and os.path.isdir(os.path.join(source, "rejects")):
         fail(f"{source}: a dataset with no hands to review: every hand ingested into it was rejected "
@@ -1171,13 +1171,18 @@ def review(
     _review_hand(source, hand, seat, json_out, html_out, lang, seed, samples, budget)
 
 
+def _check_review_settings(samples: int, budget: float) -> None:
+    """review's --samples and --budget, for a hand and for a dataset alike."""
+    if samples < 2 or not 0 <= budget < float("inf"):  # (NaN is neither)
+        fail("--samples must be 2 or more and --budget 0 or more")
+
+
 def _review_hand(source: str, hand: str, seat: int | None, json_out: bool, html_out: str | None, lang: str,
                  seed: int, samples: int, budget: float) -> None:
     """``paipu review INPUT --hand ID``: one hand reviewed (paipu.review_hand), shown or written."""
     if lang not in ("en", "zh"):
         fail(f"--lang must be en or zh, got {lang!r}")
-    if samples < 2 or not 0 <= budget < float("inf"):  # (NaN is neither)
-        fail("--samples must be 2 or more and --budget 0 or more")
+    _check_review_settings(samples, budget)
     if html_out is not None:
         writable_file(html_out, "--html")
     try:
@@ -1231,8 +1236,7 @@ def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, b
 
     if sample is not None and sample < 1:
         fail(f"--sample must be 1 or more, got {sample}")
-    if samples < 2 or not 0 <= budget < float("inf"):  # (NaN is neither)
-        fail("--samples must be 2 or more and --budget 0 or more")
+    _check_review_settings(samples, budget)
     progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
     selected = 0

@@ -72,7 +72,7 @@ def two_prop_p(k1: float, n1: float, k2: float, n2: float) -> float:
 
         a, b = int(round(k1)), int(round(k2))
         return float(fisher_exact(np.array([[a, int(round(n1)) - a], [b, int(round(n2)) - b]])).pvalue)
-    p = (k1 + k2) / (n1 + n2)
+    p = hits / total
     se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
     if se == 0:
         return 1.0
