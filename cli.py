@@ -233,6 +233,12 @@ def writable_file(path: str, what: str, stdout: str = "") -> None:
         fail(f"{what} {path}: not writable (permission denied)")
 
 
+def inside(path: str, folder: str) -> bool:
+    """*path* is *folder* or lies within it (links resolved)."""
+    path, folder = os.path.realpath(path), os.path.realpath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def writable_folder(path: str, what: str) -> None:
     """Fail with one line unless *path* is, or can be made, a writable folder."""
     if os.path.exists(path) and not os.path.isdir(path):
@@ -1059,6 +1065,11 @@ def sql(
         fail("--timeout must be more than 0 and --max-rows 1 or more")
     if parquet:
         writable_file(parquet, "--parquet")
+        if csv:
+            fail("--csv and --parquet: choose one (--parquet writes the file, --csv standard output)")
+        if not paipu.is_uri(dataset) and inside(parquet, dataset):
+            fail(f"--parquet {parquet} is inside the dataset {dataset}: a file there would be read as part "
+                 f"of its tables; write it outside")
     try:
         df = paipu.sql_query(dataset, query, safe=safe, memory=memory, timeout=timeout, max_rows=max_rows)
     except (paipu.DatasetError, paipu.QueryError) as e:  # DuckDB's own errors too ("query failed: ...")

@@ -106,6 +106,19 @@ def parquet_files(folder: str) -> list[str]:
     return sorted(os.path.join(dp, f) for dp, _, fs in os.walk(folder) for f in fs if f.endswith(".parquet"))
 
 
+def stray_file(base: str, files: list[str]) -> str | None:
+    """A file of a partitioned table (*base*, its *files*) that lies outside the partition
+    folders (one a user's ``COPY ... TO`` left there), or None: DuckDB's and pyarrow's
+    readers refuse the whole table for it."""
+    if not all(f.startswith(base) for f in files):
+        return None  # (listed from another spelling of the root: not judged)
+    parts = [f[len(base):].lstrip("/" + os.sep).replace(os.sep, "/").split("/") for f in files]
+    parted = [len(p) > 1 and "=" in p[0] for p in parts]
+    if any(parted) and not all(parted):
+        return files[parted.index(False)]
+    return None
+
+
 def connect(root: str, need_audit: bool = True, safe: bool = False, memory: str | None = None) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the dataset's tables as views and the statistics' macros.
 
@@ -134,6 +147,11 @@ def connect(root: str, need_audit: bool = True, safe: bool = False, memory: str 
     # every view from one listing of whole batches: beside a running ingest, no actions
     # of hands the hands view lacks (nor the other way round)
     listed = snapshot(root, TABLES + OPTIONAL_TABLES)
+    for table in TABLES + OPTIONAL_TABLES:
+        stray = stray_file(store.join(root, table), listed[table])
+        if stray:
+            raise DatasetError(f"{root}: {stray} is not a part of the {table} table (its parts are in "
+                               f"game=... folders); move it out of the dataset")
     con = duckdb.connect()
     for table in TABLES + OPTIONAL_TABLES:
         if store.is_uri(root):

@@ -215,3 +215,27 @@ def test_sql_parquet_on_a_full_disk_keeps_the_old_file(tmp_path, records_file, m
     assert r.exit_code == 2 and r.stderr.strip() == f"error: {target}: No space left on device"
     assert target.read_bytes() == good
     assert sorted(os.listdir(tmp_path)) == ["ds", "h.jsonl", "out.parquet"]
+
+
+def test_sql_parquet_is_refused_inside_the_dataset_and_a_stray_file_is_named(tmp_path, records_file):
+    """A Parquet file written into a table's folder broke every command on the dataset with
+    DuckDB's traceback ("Hive partition mismatch"): --parquet there is refused, and a file
+    left there by other means (the query's own COPY) is named in one line, the rest intact."""
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(records_file), "--out", ds, "-q").exit_code == 0
+    stray = os.path.join(ds, "hands", "x.parquet")
+    r = invoke("sql", ds, "select 1 as a", "--parquet", stray)
+    assert r.exit_code == 2 and r.stderr.strip() == (
+        f"error: --parquet {stray} is inside the dataset {ds}: a file there would be read as part of its "
+        f"tables; write it outside")
+    assert not os.path.exists(stray)
+    r = invoke("sql", ds, "select 1 as a", "--parquet", str(tmp_path / "p.parquet"), "--csv")
+    assert r.exit_code == 2 and "--csv and --parquet: choose one" in r.stderr
+    assert invoke("sql", ds, f"copy (select 1 as a) to '{stray}'").exit_code == 0
+    r = invoke("sql", ds, "select count(*) as n from hands", "--csv")
+    assert r.exit_code == 2 and r.stderr.strip() == (
+        f"error: {ds}: {stray} is not a part of the hands table (its parts are in game=... folders); "
+        f"move it out of the dataset")
+    os.remove(stray)
+    r = invoke("sql", ds, "select count(*) as n from hands", "--csv")
+    assert r.exit_code == 0 and r.stdout == "n\n3\n"
