@@ -53,6 +53,21 @@ MAX_DEPTH = 254
 MAX_ACTIONS = 100_000
 
 
+def json_kind(value: Any) -> str:
+    """What a JSON value is, in JSON's words (not Python's: null, not NoneType)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return type(value).__name__
+
+
 def _bad(field: str, expected: str, got: Any, code: Code = Code.BAD_RECORD) -> RecordError:
     shown = repr(got)
     if len(shown) > 60:
@@ -151,7 +166,7 @@ def _hash_of(data: bytes) -> int:
 def _check_fields(obj: Any, action_cards: bool) -> None:
     """check_record without the final probe that every value is storable."""
     if not isinstance(obj, dict):
-        raise RecordError(Code.BAD_RECORD, None, f"expected a JSON object per hand, got {type(obj).__name__}")
+        raise RecordError(Code.BAD_RECORD, None, f"expected a JSON object per hand, got {json_kind(obj)}")
     # each field's usual exact type is taken at once; anything else goes to _need or _opt,
     # which accept it (a subclass) or raise the error naming the field
     get = obj.get

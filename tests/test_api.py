@@ -21,7 +21,10 @@ def test_replay_hand_checks_the_record_first():
                                              'field "actions[0].seat": expected an integer, got \'2\'')
     r = paipu.replay_hand("not a record")
     assert (r.id, r.violation.code, r.violation.action) == (None, paipu.Code.BAD_RECORD, None)
-    assert r.violation.message == "expected a JSON object per hand, got str"
+    assert r.violation.message == "expected a JSON object per hand, got a string"
+    # in JSON's words: a line 'null' was "got NoneType"
+    assert [paipu.replay_hand(x).violation.message[len("expected a JSON object per hand, got "):]
+            for x in (None, [1], 5, 2.5, True)] == ["null", "an array", "a number (5)", "a number (2.5)", "true"]
     unknown = paipu.replay_hand(dict(hand, game="poker")).violation
     assert (unknown.code, unknown.action) == (paipu.Code.UNKNOWN_GAME, None)
     assert paipu.replay_hand(hand).ok
