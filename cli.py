@@ -233,6 +233,14 @@ def writable_file(path: str, what: str, stdout: str = "") -> None:
         fail(f"{what} {path}: not writable (permission denied)")
 
 
+def no_hands(path: str, what: str) -> None:
+    """Fail with one line if *path* is a dataset that has rejects and no hands table (every
+    record ingested into it was rejected): not "no hands found" nor "not a dataset"."""
+    if not paipu.is_uri(path) and os.path.isdir(os.path.join(path, "rejects")) and not paipu.is_dataset(path):
+        fail(f"{path}: a dataset with no hands to {what}: every hand ingested into it was rejected "
+             f"(paipu sql {path} \"select * from rejects\")")
+
+
 def inside(path: str, folder: str) -> bool:
     """*path* is *folder* or lies within it (links resolved)."""
     path, folder = os.path.realpath(path), os.path.realpath(folder)
@@ -517,6 +525,8 @@ def audit(
     check_format(fmt)
     datasets = [x for x in inputs if paipu.is_dataset(x)]
     files = [x for x in inputs if not paipu.is_dataset(x)]
+    for x in files:
+        no_hands(x, "audit")
     for ds in datasets:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress  # deferred: rich.progress costs 25 ms at startup
 
@@ -1109,6 +1119,7 @@ def fraud(
     except paipu.UnknownGame as e:
         fail(str(e))
     if not paipu.is_dataset(dataset):
+        no_hands(dataset, "screen")
         fail(f"{dataset}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
     if min_hands < 1:
         fail("--min-hands must be 1 or more")
@@ -1172,9 +1183,8 @@ def review(
         return
     if hand is None and not paipu.is_uri(source) and not os.path.exists(source):
         fail(f"{source}: no such file or folder")  # (as with --hand: not a missing option)
-    if hand is None and os.path.isdir(os.path.join(source, "rejects")):
-        fail(f"{source}: a dataset with no hands to review: every hand ingested into it was rejected "
-             f"(paipu sql {source} \"select * from rejects\")")
+    if hand is None:
+        no_hands(source, "review")
     if hand is None:
         fail("give the hand to review with --hand ID (or a dataset, to review its hands)")
     if sample is not None or workers is not None or ray is not None:

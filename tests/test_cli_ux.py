@@ -361,3 +361,21 @@ def test_a_hand_not_found_names_the_lines_that_could_not_be_read(tmp_path, hands
         assert r.stderr.endswith(" (and 1 more line)\n"), r.stderr
     r = invoke("replay", str(hands_file), "--hand", "zzzzzz")  # every line read: nothing more to say
     assert r.stderr == f"error: no hand 'zzzzzz' in {hands_file}\n"
+
+
+def test_a_dataset_of_rejects_only_is_said_so_by_every_command(tmp_path):
+    """Every record rejected: the dataset has a rejects table and no hands. audit said
+    "0 hands: 0 ok" then "no hands found in the inputs", fraud "not a paipu dataset",
+    stats and report "run paipu audit first" (which could not help)."""
+    (tmp_path / "bad.jsonl").write_text("null\n5\n")
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(tmp_path / "bad.jsonl"), "--out", ds).exit_code == 0
+    tail = f"every hand ingested into it was rejected (paipu sql {ds} \"select * from rejects\")"
+    for command, what in (("audit", " to audit"), ("stats", ""), ("fraud", " to screen"), ("review", " to review")):
+        one_line_error(invoke(command, ds), f"{ds}: a dataset with no hands{what}: {tail}")
+    one_line_error(invoke("report", ds, "--out", str(tmp_path / "r.html")), f"{ds}: a dataset with no hands: {tail}")
+    assert not (tmp_path / "r.html").exists()
+    r = invoke("sql", ds, "select line, message from rejects order by line", "--csv")
+    assert r.exit_code == 0 and r.stdout.splitlines() == [
+        "line,message", '1,"expected a JSON object per hand, got null"',
+        '2,"expected a JSON object per hand, got a number (5)"']
