@@ -7,12 +7,13 @@ Exit codes: 0 clean, 1 violations found, 2 bad input or usage.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import re
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Annotated, Any, NoReturn, overload
 
@@ -27,7 +28,18 @@ from paipu import fmt as human  # numbers for people (small, no heavy imports)
 
 
 class _Group(typer.core.TyperGroup):
-    """The command group; ``--ray`` may come without its address (click cannot say that)."""
+    """The command group; ``--ray`` may come without its address (click cannot say that).
+    A usage error (a missing argument, an unknown option, a value of the wrong type) is one
+    line, like every other error, not typer's usage text and box."""
+
+    def parse_args(self, ctx, args):
+        with one_line_usage_errors():
+            return super().parse_args(ctx, args)
+
+    def invoke(self, ctx):
+        name = next(iter(getattr(ctx, "_protected_args", None) or ctx.args), None)  # the command's
+        with one_line_usage_errors(f"{ctx.command_path} {name}" if name in self.commands else ctx.command_path):
+            return super().invoke(ctx)
 
     def main(self, args=None, *rest, **kw):
         for command in self.commands.values():
@@ -41,6 +53,24 @@ class _Group(typer.core.TyperGroup):
             err.print("[bold red]error:[/] ", markup=True, end="")
             err.print(str(e), markup=False, soft_wrap=True)
             raise SystemExit(2) from None
+
+
+@contextlib.contextmanager
+def one_line_usage_errors(where: str = "paipu") -> Iterator[None]:
+    """click's usage errors as ``error: paipu CMD: MESSAGE (paipu CMD --help)``, exit 2
+    (*where*: the command, when the error does not say)."""
+    # typer 0.29 carries its own copy of click (typer._click); its exceptions are those
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+
+    try:
+        yield
+    except NoArgsIsHelpError:
+        raise  # (the help itself, asked for by giving nothing)
+    except UsageError as e:
+        where = e.ctx.command_path if e.ctx is not None else where
+        err.print("[bold red]error:[/] ", markup=True, end="")
+        err.print(f"{where}: {e.format_message().rstrip('.')} ({where} --help)", markup=False, soft_wrap=True)
+        raise typer.Exit(e.exit_code) from None
 
 
 def ray_flag_args(args: list[str]) -> list[str]:

@@ -379,3 +379,16 @@ def test_a_dataset_of_rejects_only_is_said_so_by_every_command(tmp_path):
     assert r.exit_code == 0 and r.stdout.splitlines() == [
         "line,message", '1,"expected a JSON object per hand, got null"',
         '2,"expected a JSON object per hand, got a number (5)"']
+
+
+def test_usage_errors_are_one_line_naming_the_command(dataset):
+    """click's usage errors were typer's usage text and a box of five lines or more."""
+    one_line_error(invoke("stats"), "error: paipu stats: Missing argument 'dataset' (paipu stats --help)")
+    one_line_error(invoke("stats", dataset, "--bogus"), "error: paipu stats: No such option: --bogus (paipu stats --help)")
+    one_line_error(invoke("review", dataset, "--hand"),
+                   "error: paipu review: Option '--hand' requires an argument (paipu review --help)")
+    one_line_error(invoke("audit", dataset, "--workers", "x"), "error: paipu audit: Invalid value for '--workers': ")
+    one_line_error(invoke("bogus"), "error: paipu: No such command 'bogus' (paipu --help)")
+    one_line_error(invoke("--bogus"), "error: paipu: No such option: --bogus (paipu --help)")
+    r = invoke()  # nothing at all: the help on standard output, as before (exit 2, as click has it)
+    assert r.exit_code == 2 and "Usage: paipu [OPTIONS] COMMAND" in r.stdout and "error" not in r.stderr
