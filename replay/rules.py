@@ -78,7 +78,11 @@ class Rules:
             else:
                 raise ValueError(f"params.{key}: not a parameter of {self.game}/{self.variant} "
                                  f"(known: {', '.join(self.param_names())})")
-        return replace(self, **changes)
+        out = replace(self, **changes)
+        if len(out.deck) - out.bottom < out.players:  # every seat is dealt a card
+            raise ValueError(f"params.bottom: expected at most {len(out.deck) - out.players} "
+                             f"({len(out.deck)} cards, {out.players} seats), got {out.bottom}")
+        return out
 
     def param_names(self) -> list[str]:
         """The rule names a setting may change (every field but the game and variant)."""
@@ -102,8 +106,8 @@ class Rules:
                 return CARD_OF[value]
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"params.{key}: expected an integer, got {value!r}")
-            least = self.PARAM_LEAST.get(key)
-            if least is not None and value < least:  # a chain of 1 (or 0) ranks is no chain: the tables cannot be built
+            least = self.PARAM_LEAST.get(key, 0)  # (no rule counts below nothing)
+            if value < least:  # a chain of 1 (or 0) ranks is no chain: the tables cannot be built
                 raise ValueError(f"params.{key}: expected {least} or more, got {value!r}")
             return value
         if isinstance(default, frozenset):

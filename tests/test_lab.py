@@ -345,6 +345,25 @@ def test_a_chain_of_one_rank_or_a_play_of_no_cards_is_bad_record_not_a_crash(gam
     assert at_least is None if key != "max_play" else at_least.code != "bad_record"
 
 
+def test_counts_below_zero_and_a_bottom_that_leaves_a_seat_no_card_are_bad_params(tmp_path):
+    """bottom=-3 was "seat -1 leads this trick and may not pass"; bottom=40 of 54 cards and
+    negative counts (a_fail_limit=-1, peek_limit=-2) were taken."""
+    record = dict(next(iter(simulate("doudizhu", "huopin", 1, 1))))
+    for params, message in (({"bottom": -3}, "params.bottom: expected 0 or more, got -3"),
+                            ({"bottom": 52}, "params.bottom: expected at most 51 (54 cards, 3 seats), got 52"),
+                            ({"peek_limit": -2}, "params.peek_limit: expected 0 or more, got -2")):
+        v = replay(dict(record, params=params)).violation
+        assert (v.code, v.action, v.message) == ("bad_record", None, message)
+    assert replay(dict(record, params={"bottom": 3, "peek_limit": 0})).violation is None  # the bounds themselves are rules
+    gd = dict(next(iter(simulate("guandan", None, 1, 1))), params={"a_fail_limit": -1})
+    assert replay(gd).violation.message == "params.a_fail_limit: expected 0 or more, got -1"
+    out = tmp_path / "x.jsonl"
+    r = invoke("simulate", "-g", "ddz", "-n", "2", "-r", "bottom=51", "--out", str(out))  # one card a seat: played
+    assert r.exit_code == 0 and len(out.read_text().splitlines()) == 2
+    r = invoke("simulate", "-g", "ddz", "-n", "2", "-r", "bottom=52", "--out", str(tmp_path / "y.jsonl"))
+    assert r.exit_code == 2 and r.stderr.strip() == "error: --rule bottom=52: bottom: expected at most 51 (54 cards, 3 seats), got 52"
+
+
 def test_a_setting_that_cannot_be_played_is_a_one_line_error_before_any_file(tmp_path):
     out = tmp_path / "x.jsonl"
     r = invoke("simulate", "--game", "gd", "-n", "2", "--compare", "base", "players=2", "--out", str(out))
