@@ -1063,6 +1063,10 @@ def compare(
     which are significant (Holm-corrected over every difference tested)."""
     try:
         game = paipu.game_name(game) if game else None
+    except paipu.UnknownGame as e:
+        fail(str(e))
+    _variant_or_fail(game, variant)
+    try:
         result = paipu.compare_settings(dataset, game, variant)
     except (paipu.UnknownGame, paipu.DatasetError) as e:
         fail(str(e))

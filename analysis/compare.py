@@ -20,7 +20,7 @@ from typing import NamedTuple
 import polars as pl
 from markupsafe import Markup
 
-from paipu.replay.fmt import p_value
+from paipu.replay.fmt import count, p_value
 from paipu.replay.games import UnknownGame, find_game
 from .inference import _normal_p, holm, mean_interval
 from .queries import connect, frame, sql_text
@@ -258,8 +258,11 @@ def sentences(result: pl.DataFrame) -> list[str]:
         sig = part.filter(pl.col("significant"))
         pairs = int(part.select(pl.col("pairs").max()).item())
         head = f"{game}/{variant}: {setting} against {base} on {pairs} shared deals"
+        if not part["testable"].any():
+            out.append(f"{head}: too few shared deals to test (a difference is tested from {MIN_PAIRS}).")
+            continue
         if sig.height == 0:
-            out.append(f"{head}: no significant difference (Holm-corrected 5% over {tested} tests).")
+            out.append(f"{head}: no significant difference (Holm-corrected 5% over {count(tested, 'test')}).")
             continue
         figures = figures_of(game)
         for r in sig.iter_rows(named=True):

@@ -153,6 +153,9 @@ def test_paired_difference_exact_and_too_few_pairs_never_significant():
     se = (1 / 3) ** 0.5 / 2
     assert row["lo"] == pytest.approx(-0.5 - 1.959964 * se) and row["hi"] == pytest.approx(-0.5 + 1.959964 * se)
     assert row["testable"] is False and row["significant"] is False
+    # said so, not "no significant difference (... over 0 tests)"
+    assert sentences(out) == ["doudizhu/huopin: straight_min=6 against base on 4 shared deals: too few shared deals "
+                              "to test (a difference is tested from 30)."]
 
 
 def test_a_clear_difference_is_named_and_no_difference_is_not():
@@ -180,6 +183,10 @@ def test_same_setting_compared_with_itself_gives_no_difference(tmp_path):
     assert data["differences"] and all(d["diff"] == 0 and not d["significant"] for d in data["differences"])
     assert data["summary"] == [f"doudizhu/huopin: straight_min=5 against base on 60 shared deals: no significant "
                                f"difference (Holm-corrected 5% over {len(data['differences'])} tests)."]
+    r = invoke("compare", str(ds), "--variant", "bogus")  # (was: "no deal was played under two settings")
+    assert r.exit_code == 2 and r.stderr.startswith("error: unknown variant 'bogus' (known: doudizhu: huopin,")
+    r = invoke("compare", str(ds), "-g", "ddz", "--variant", "classic")
+    assert r.exit_code == 2 and r.stderr.strip() == "error: unknown variant 'classic' of doudizhu (known: huopin, openspiel, douzero)"
 
 
 def test_a_what_if_names_its_significant_differences(tmp_path):
