@@ -261,3 +261,17 @@ def test_sql_names_a_column_given_twice_in_one_line(tmp_path):
     r = invoke("sql", ds, "select 1 as a, 2 as a")
     assert r.exit_code == 2 and r.stderr.strip().splitlines() == [
         "error: the result has more than one column named 'a': give each its own name (... as NAME)"]
+
+
+def test_guandan_levels_and_shuangkou_stars_come_in_their_order_not_as_text(tmp_path):
+    """The stats sorted levels as text (2 .. 9, A, J, T) and stars too (0, 12, 4, 8, 9)."""
+    ds = str(tmp_path / "ds")
+    logs = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sample_logs")
+    files = [os.path.join(logs, f) for f in ("guandan_standard_simulated.jsonl", "shuangkou_simulated.jsonl")]
+    assert invoke("ingest", *files, "--out", ds).exit_code == 0
+    assert invoke("audit", ds, "--workers", "1").exit_code == 0
+    got = json.loads(invoke("stats", ds, "--json", "--stat", "guandan", "--stat", "shuangkou").stdout)
+    levels = [(r["level"], r["k"]) for r in got["guandan"] if r["measure"] == "level_played"]
+    assert levels == [("2", 1), ("3", 1), ("4", 2), ("7", 2), ("T", 2), ("J", 2), ("A", 2)]
+    stars = [(r["level"], r["k"]) for r in got["shuangkou"] if r["measure"] == "stars_per_hand"]
+    assert stars == [("0", 11), ("4", 11), ("8", 3), ("9", 1), ("12", 3)]

@@ -36,4 +36,7 @@ from (
           where game = 'guandan' group by all) t using (game, variant, setting)
     group by all
 )
-order by game, variant, setting, measure, level
+-- levels in rank order (2 .. 9, T, J, Q, K, A), upgrades by number; not as text (A, J, T after 9)
+order by game, variant, setting, measure,
+         coalesce(try_cast(level as integer), case level when 'T' then 10 when 'J' then 11 when 'Q' then 12
+                                                         when 'K' then 13 when 'A' then 14 end), level

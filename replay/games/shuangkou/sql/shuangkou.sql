@@ -14,4 +14,5 @@ from (
           where game = 'shuangkou' and winner is not null group by all) t using (game, variant, setting)
     group by all
 )
-order by game, variant, setting, measure, level
+-- stars by number (0, 4, 8, 9, 12), not as text (12 before 4)
+order by game, variant, setting, measure, try_cast(level as integer), level
