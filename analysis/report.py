@@ -34,7 +34,7 @@ from markupsafe import Markup  # noqa: E402
 
 from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 
-from paipu.replay.fmt import clip, rate_columns  # noqa: E402
+from paipu.replay.fmt import clip, p_value, rate_columns  # noqa: E402
 from .inference import holm, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import STATS, all_stats, optional_table  # noqa: E402
 from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402
@@ -55,7 +55,8 @@ ALPHA = 0.05
 DEFAULT_REPORT = {"metrics": ("first_lead", "bomb_hands", "escape"),
                   "charts": ("seat_advantage", "first_lead", "bomb_hands", "bombs_by_kind", "coins_tail", "ends",
                              "compare")}
-
+#: columns of p- and q-values (shown as p-values are everywhere: 0.032, < 0.0001)
+P_COLUMNS = frozenset({"p", "p_holm", "q", "p_value"})
 
 
 @dataclass(frozen=True)
@@ -707,6 +708,7 @@ class Page:
         k = 0 if self.lang == "en" else 1
         cols = [c for c in df.columns if c not in hidden]
         rates = rate_columns(df.columns)  # lo/hi of a mean (bombs a hand) stay in its unit
+        differences = "difference" in df.columns
         head = [COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k] for c in cols]
         rows = []
         for row in df.select(cols).iter_rows(named=True):
@@ -721,10 +723,12 @@ class Page:
                     cells.append(text_cell(game_words(x, self.lang)))
                 elif c == "variant":
                     cells.append(Cell(variant_words(x, self.lang), True))
+                elif c == "difference" and isinstance(x, float) or c in ("lo", "hi") and differences and isinstance(x, float):
+                    cells.append(Cell(pp(x, self.lang)))  # (a difference's interval is in points too, not per cent)
                 elif c in rates and isinstance(x, float):
                     cells.append(Cell(pct(x)))
-                elif c == "difference" and isinstance(x, float):
-                    cells.append(Cell(pp(x, self.lang)))
+                elif c in P_COLUMNS and isinstance(x, float):
+                    cells.append(Cell(p_value(x)))  # 0.032 or < 0.0001, as everywhere (not 0.0000000011)
                 elif isinstance(x, bool) or x is None:
                     cells.append(Cell(num(x, self.lang) if x is not None else ''))
                 elif isinstance(x, (int, float)):

@@ -275,3 +275,20 @@ def test_guandan_levels_and_shuangkou_stars_come_in_their_order_not_as_text(tmp_
     assert levels == [("2", 1), ("3", 1), ("4", 2), ("7", 2), ("T", 2), ("J", 2), ("A", 2)]
     stars = [(r["level"], r["k"]) for r in got["shuangkou"] if r["measure"] == "stars_per_hand"]
     assert stars == [("0", 11), ("4", 11), ("8", 3), ("9", 1), ("12", 3)]
+
+
+def test_report_tables_show_a_differences_interval_in_points_and_p_values_as_everywhere():
+    """A difference of rates had its interval in per cent (−5.6 pp, then -42.6% … 32.6%),
+    and a small p (Holm) was printed as 0.0000000011."""
+    from paipu.analysis.report import Page
+
+    page = Page("en", None, "r.html")
+    table = pl.DataFrame([{"metric": "escaped", "hands": 40, "rate": 0.075, "difference": 0.075, "lo": -0.024,
+                           "hi": 0.199, "p_holm": 1.1e-9}, {"metric": "bombs", "hands": 40, "rate": 0.125,
+                                                            "difference": -0.168, "lo": -0.335, "hi": 0.012,
+                                                            "p_holm": 0.4512}])
+    html = str(page.table(table))
+    assert "<td>7.5%</td><td>+7.5 pp</td><td>−2.4 pp</td><td>+19.9 pp</td><td>&lt; 0.0001</td>" in html
+    assert "<td>12.5%</td><td>−16.8 pp</td><td>−33.5 pp</td><td>+1.2 pp</td><td>0.45</td>" in html
+    rates = str(page.table(pl.DataFrame([{"hands": 10, "k": 2, "rate": 0.2, "lo": 0.057, "hi": 0.51, "p": 0.0321}])))
+    assert "<td>20.0%</td><td>5.7%</td><td>51.0%</td><td>0.032</td>" in rates  # a rate's interval stays in per cent
