@@ -114,6 +114,10 @@ def test_hand_length_scores_players(stats):
     (length,) = rows(stats, "hand_length", game="doudizhu")
     assert (length["hands"], length["mean_actions"], length["median_actions"], length["mean_tricks"],
             length["max_tricks"]) == (2, 12.0, 12.0, 3.5, 4)
+    # the 90th percentile and the maximum of both, as documented (max_actions and p90_tricks were missing)
+    # (two hands of 11 and 13 actions, 3 and 4 tricks: interpolated 90th percentiles)
+    assert (length["p90_actions"], length["max_actions"], length["p90_tricks"]) == (
+        pytest.approx(12.8), 13, pytest.approx(3.9))
     (score,) = rows(stats, "scores", game="doudizhu")
     assert (score["hands"], score["mean_top_score"], score["median_top_score"], score["max_top_score"]) == (2, 9.0, 9.0, 16.0)
     players = {r["player"]: (r["hands"], r["wins"], r["points"]) for r in rows(stats, "players", game="doudizhu")}

@@ -124,11 +124,11 @@ def test_stats_on_a_narrow_terminal_shows_every_number_whole(sample_ds, tmp_path
 
 
 def test_interval_of_a_mean_is_in_the_mean_s_unit(sample_ds):
-    """bombs_by_size's lo/hi bound bombs a hand (up to 2.96 here), not a rate in per cent."""
+    """bombs_by_size's lo/hi bound bombs a hand (up to 5.66 here), not a rate in per cent."""
     r = invoke("stats", sample_ds, "--stat", "bombs_by_size", "--game", "pdk")
     assert "┃     lo ┃    hi ┃" in r.stdout and "%" not in r.stdout
     row = next(row for row in cells(r.stdout) if row[2] == '{"must_play": false}')
-    assert row[-4:] == ["1.000", "1", "0.0000", "2.960"]
+    assert row[-4:] == ["1.000", "1", "0.1765", "5.665"]  # Poisson score interval (was the normal one cut at 0: 0, 2.96)
 
 
 def test_report_interval_of_a_mean_is_in_the_mean_s_unit(small_ds, tmp_path):
@@ -136,7 +136,7 @@ def test_report_interval_of_a_mean_is_in_the_mean_s_unit(small_ds, tmp_path):
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     by_kind = page[page.index("<th>per hand</th><th>hands</th><th>95% low</th><th>95% high</th></tr>"):]
     first = re.findall(r"<td(?: class='t')?>(.*?)</td>", by_kind[:by_kind.index("</tr>", by_kind.index("<tr>"))])
-    assert first == ["huopin", "default rules", "bomb", "4", "1", "1", "1", "0", "2.96"]  # was 0%, 296.0%
+    assert first == ["huopin", "default rules", "bomb", "4", "1", "1", "1", "0.18", "5.66"]  # was 0%, 296.0%
     by_bid = page[page.index("<th>rate</th><th>95% low</th><th>95% high</th></tr>"):]
     assert "<td>100%</td><td>20.7%</td><td>100%</td>" in by_bid[:400]  # a rate's interval: per cent
 
