@@ -24,7 +24,7 @@ __version__ = "0.2.0"
 _EXPORTS = {
     "read_records": ".replay.api", "legal_moves": ".replay.api", "classify": ".replay.api",
     "beats": ".replay.api", "RecordError": ".replay.api", "ingest": ".replay.api", "audit": ".replay.api",
-    "open_dataset": ".analysis.queries", "run_stat": ".analysis.queries",
+    "open_dataset": ".analysis.queries", "run_stat": ".analysis.queries", "why_empty": ".analysis.queries",
     "replay_hand": ".replay.api", "previous_hand": ".replay.api", "Replay": ".replay.replayer",
     "find_rules": ".replay.games", "find_game": ".replay.games", "games": ".replay.games",
     "register": ".replay.games", "UnknownGame": ".replay.games",
@@ -61,7 +61,7 @@ _EXPORTS = {
     "DatasetError": ".analysis.queries", "QueryError": ".analysis.queries", "find_hands": ".analysis.queries",
     "sql_query": ".analysis.queries", "write_parquet": ".analysis.queries", "csv_text": ".analysis.queries",
     "compare_settings": ".analysis.compare:compare", "compare_for_people": ".analysis.compare:for_people",
-    "compare_sentences": ".analysis.compare:sentences",
+    "compare_sentences": ".analysis.compare:sentences", "setting_label": ".analysis.compare",
     "fraud_screen": ".analysis.fraud:screen", "write_fraud_tables": ".analysis.fraud:write_tables",
     "FraudResult": ".analysis.fraud", "WATCH_Q": ".analysis.fraud", "suspect_lines": ".analysis.fraud.words",
     "watch_lines": ".analysis.fraud.words", "report_html": ".analysis.report", "write_report": ".analysis.report",

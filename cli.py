@@ -1008,10 +1008,27 @@ def stats(
         return
     for name, df in frames.items():
         if df.height:
-            _print_frame(df, name)
-    if not any(df.height for df in frames.values()):
-        err.print("no legal hands match" + (f" --game {game}" if game else "") + (f" --variant {variant}" if variant else ""),
-                  markup=False)
+            _print_frame(_settings_as_changes(df), name)
+    empty = [name for name, df in frames.items() if not df.height]
+    if empty and (only or len(empty) == len(frames)):  # (every statistic, asked for or not, said once)
+        reasons = {name: paipu.why_empty(con, name, game, variant) for name in empty}
+        if len(set(reasons.values())) == 1 and len(empty) > 1 and not only:
+            err.print(next(iter(reasons.values())), markup=False)
+        else:
+            for name, why in reasons.items():
+                err.print(f"{name}: no rows: {why}", markup=False)
+
+
+def _settings_as_changes(df):
+    """A table's ``setting`` (the records' params as JSON text) as the rule changes that
+    make it, the way --rule and --compare write them (``must_play=false``); blank for
+    the variant's own rules. --json keeps the params."""
+    import polars as pl
+
+    if not {"game", "variant", "setting"} <= set(df.columns):
+        return df
+    shown = [paipu.setting_label(g, v, x) if x else "" for g, v, x in df.select("game", "variant", "setting").iter_rows()]
+    return df.with_columns(pl.Series("setting", shown, dtype=pl.String))
 
 
 @app.command()

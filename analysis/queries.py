@@ -200,6 +200,31 @@ def run_stat(con: duckdb.DuckDBPyConnection, name: str, game: str | None = None,
     return frame(con.sql(sql_text(name), params={"game": game, "variant": variant}))
 
 
+def legal_by_game(con: duckdb.DuckDBPyConnection, game: str | None = None,
+                  variant: str | None = None) -> dict[str, int]:
+    """The legal hands of *game* / *variant* (None: all) by game."""
+    return dict(con.execute("select game, count(*) from legal($game, $variant) group by game",
+                            {"game": game, "variant": variant}).fetchall())
+
+
+def why_empty(con: duckdb.DuckDBPyConnection, name: str, game: str | None = None,
+              variant: str | None = None) -> str:
+    """Why statistic *name* has no row for *game* / *variant*, in words."""
+    from paipu.replay.games import games
+
+    legal = legal_by_game(con, game, variant)
+    where = (f" --game {game}" if game else "") + (f" --variant {variant}" if variant else "")
+    if not legal:
+        return f"no legal hands match{where}"
+    owners = [g.name for g in games() if name in g.stats and name not in COMMON_STATS]
+    if owners and not set(owners) & set(legal):
+        return (f"a statistic of {', '.join(owners)}, and the {sum(legal.values()):,} legal hands"
+                f"{' that match' + where if where else ''} are of {', '.join(sorted(legal))}")
+    if name in NEEDS:
+        return f"it needs the tables {', '.join(NEEDS[name])} (paipu review DATASET writes them)"
+    return f"nothing to count in the {sum(legal.values()):,} legal hands{' that match' + where if where else ''}"
+
+
 def all_stats(root: str, game: str | None = None, variant: str | None = None) -> dict[str, pl.DataFrame]:
     """Every statistic of :data:`STATS` over the audited dataset *root*."""
     con = connect(root)

@@ -189,6 +189,14 @@ def test_stats_variant_the_game_does_not_have(dataset):
                    "unknown variant 'nope' (known: doudizhu: huopin, openspiel, douzero; paodekuai: huopin, classic;")
     r = invoke("stats", dataset, "--game", "pdk", "--variant", "classic")
     assert r.exit_code == 0 and r.stdout == "" and r.stderr == "no legal hands match --game paodekuai --variant classic\n"
+    # a statistic that is merely empty is not "no legal hands match": why it is empty, per statistic asked for
+    r = invoke("stats", dataset, "--stat", "guandan", "--stat", "review_rating", "--stat", "spring")
+    assert r.exit_code == 0 and r.stderr.splitlines() == [
+        "guandan: no rows: a statistic of guandan, and the 2 legal hands are of doudizhu",
+        "review_rating: no rows: it needs the tables reviewed, players (paipu review DATASET writes them)"]
+    assert "spring" in r.stdout
+    r = invoke("stats", dataset, "--stat", "spring", "--game", "ddz", "--variant", "douzero")
+    assert r.stderr == "spring: no rows: no legal hands match --game doudizhu --variant douzero\n"
 
 
 def test_replay_unknown_hand_names_the_nearest(dataset, hands_file):
