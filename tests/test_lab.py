@@ -181,7 +181,8 @@ def test_same_setting_compared_with_itself_gives_no_difference(tmp_path):
     data = json.loads(r.stdout)
     # the same rules: the same hands, every difference exactly nothing
     assert data["differences"] and all(d["diff"] == 0 and not d["significant"] for d in data["differences"])
-    assert data["summary"] == [f"doudizhu/huopin: straight_min=5 against base on 60 shared deals: no significant "
+    # (60 deals, 2 of them redealt: no play figures)
+    assert data["summary"] == [f"doudizhu/huopin: straight_min=5 against base on 58 shared deals: no significant "
                                f"difference (Holm-corrected 5% over {len(data['differences'])} tests)."]
     r = invoke("compare", str(ds), "--variant", "bogus")  # (was: "no deal was played under two settings")
     assert r.exit_code == 2 and r.stderr.startswith("error: unknown variant 'bogus' (known: doudizhu: huopin,")
@@ -200,7 +201,7 @@ def test_a_what_if_names_its_significant_differences(tmp_path):
     data = json.loads(invoke("compare", str(ds), "--json").stdout)
     bombs = next(d for d in data["differences"] if d["figure"] == "bombs")
     assert bombs["setting"] == "kinds-=bomb,rocket" and bombs["setting_mean"] == 0.0 and bombs["significant"]
-    assert any(s.startswith("doudizhu/huopin: kinds-=bomb,rocket against base on 150 shared deals: bombs a hand")
+    assert any(s.startswith("doudizhu/huopin: kinds-=bomb,rocket against base on 136 shared deals: bombs a hand")
                for s in data["summary"])
     report = tmp_path / "r.html"
     assert invoke("report", str(ds), "--out", str(report)).exit_code == 0
@@ -412,3 +413,29 @@ def test_every_bot_level_plays_legal_hands_of_every_game(bot, tmp_path):
                                  ("guandan", "standard", 3), ("shuangkou", "huopin", 3)):
         for r in records(Job(game, variant, 2, 0, hands, bot=bot, escape_rate=0.1)):
             assert matches.replay(r).ok, (bot, r["id"])
+
+
+def test_a_redealt_deal_gives_no_play_figures_to_compare(tmp_path):
+    """A redeal (nobody called) counted as 0 bombs, 0 tricks and a few actions in the paired
+    means, where stats and the report leave it out (played hands only)."""
+    out = tmp_path / "r.jsonl"
+    assert invoke("simulate", "-g", "ddz", "-n", "60", "-s", "3", "--out", str(out),
+                  "--compare", "base", "kinds-=bomb").exit_code == 0
+    ds = str(tmp_path / "ds")
+    assert invoke("ingest", str(out), "--out", ds).exit_code == 0
+    assert invoke("audit", ds).exit_code == 0
+    query = ("select count(*) filter (where redeal) as redeals, count(distinct md5(h.deal::varchar)) filter "
+             "(where not redeal) as played from outcomes o join hands h on h.id = o.hand_id")
+    counts = json.loads(invoke("sql", ds, query, "--csv").stdout.splitlines()[1].join(["[", "]"]))
+    assert counts[0] > 0  # (the seed deals some hands nobody calls)
+    both = ("select count(*) from (select md5(h.deal::varchar) from outcomes o join hands h on h.id = o.hand_id "
+            "group by 1 having count(*) filter (where not redeal) = 2)")
+    paired = int(invoke("sql", ds, both, "--csv").stdout.splitlines()[1])
+    data = json.loads(invoke("compare", ds, "--json").stdout)
+    pairs = {d["figure"]: d["pairs"] for d in data["differences"]}
+    assert pairs["bombs"] == pairs["actions"] == pairs["tricks"] == pairs["landlord_wins"] == paired < 60
+    base = json.loads(invoke("stats", ds, "--json", "--stat", "hand_length").stdout)["hand_length"]
+    mean = next(r["mean_actions"] for r in base if r["setting"] == "")
+    actions = next(d for d in data["differences"] if d["figure"] == "actions")
+    if paired == next(r["hands"] for r in base if r["setting"] == ""):  # the same hands: the same mean
+        assert actions["base_mean"] == pytest.approx(mean)

@@ -3,5 +3,5 @@
 select game, hand_id,
        case when landlord is not null and winner is not null then (winning_side = 'landlord')::int end
            as landlord_wins,
-       spring::int as spring
+       case when not coalesce(redeal, false) then spring::int end as spring  -- (a redeal has no spring to count)
 from legal($game, $variant)
