@@ -37,7 +37,8 @@ from paipu.replay.games import UnknownGame, find_game  # noqa: E402
 from paipu.replay.fmt import clip, p_value, rate_columns  # noqa: E402
 from .inference import holm, newcombe_diff, prop_p, two_prop_p, wilson  # noqa: E402
 from .queries import STATS, all_stats, optional_table  # noqa: E402
-from .report_fmt import group_words, interval, num, pct, pp, pval, setting_words, variant_words  # noqa: E402
+from .report_fmt import (VALUE_COLUMNS, group_words, interval, num, pct, pp, pval, setting_words,  # noqa: E402
+                         value_words, variant_words)
 
 plt.rcParams.update({
     "svg.fonttype": "none", "svg.hashsalt": "paipu", "text.parse_math": False, "font.size": 9,
@@ -711,7 +712,7 @@ class Page:
         differences = "difference" in df.columns
         head = [COLUMN_WORDS.get(c, (c.replace('_', ' '),) * 2)[k] for c in cols]
         rows = []
-        for row in df.select(cols).iter_rows(named=True):
+        for row in df.iter_rows(named=True):  # (every column: a hidden game still names the codes' words)
             cells = []
             for c in cols:
                 x = row[c]
@@ -723,6 +724,9 @@ class Page:
                     cells.append(text_cell(game_words(x, self.lang)))
                 elif c == "variant":
                     cells.append(Cell(variant_words(x, self.lang), True))
+                elif c in VALUE_COLUMNS and isinstance(x, str) and self.lang != "en":
+                    said = value_words(row.get("game"), x, self.lang)  # (the code itself on hover)
+                    cells.append(Cell(said, True, None if said == x else x))
                 elif c == "difference" and isinstance(x, float) or c in ("lo", "hi") and differences and isinstance(x, float):
                     cells.append(Cell(pp(x, self.lang)))  # (a difference's interval is in points too, not per cent)
                 elif c in rates and isinstance(x, float):

@@ -27,6 +27,14 @@ PARAM_WORDS = {
     "triple_chain_min": ("shortest triple chain", "最短三顺"), "kinds": ("combinations", "牌型"), "deck": ("deck", "牌"),
 }
 ON_OFF = {"en": ("on", "off"), "zh": ("开", "关")}
+#: the statistics' codes that every game may have in a table (a measure, an event, a level),
+#: in words; a game's own are in its ``words`` module's ``VALUE_WORDS`` (:func:`value_words`)
+VALUE_WORDS = {
+    "all": ("all", "全部"), "none": ("none", "无"), "coins": ("coins", "金币"), "points": ("points", "分数"),
+    "bombs": ("bombs", "炸弹"), "redeal": ("redeal", "重新发牌"), "escape": ("escape", "逃跑"),
+}
+#: the table columns whose text is such a code
+VALUE_COLUMNS = frozenset({"kind", "role", "event", "measure", "breakdown", "driver", "level"})
 DEFAULT = {"en": "default rules", "zh": "默认规则"}
 
 
@@ -127,6 +135,34 @@ def collected(name: str) -> dict[str, tuple[str, str]]:
         for key, words in getattr(g.part("words"), name, {}).items():
             out.setdefault(key, words)
     return out
+
+
+def value_words(game: str | None, value: str, lang: str = "en") -> str:
+    """A statistic's code (``let_go``, ``double_down``, ``landlord``, ``team 1``) in *lang*:
+    itself in English; in Chinese the game's own word (its ``VALUE_WORDS``, its combination
+    kinds, its roles), else a word of every game (:data:`VALUE_WORDS`), else the code.
+
+    >>> value_words("guandan", "double_down", "zh"), value_words("doudizhu", "rocket", "zh")
+    ('双下', '火箭')
+    >>> value_words("guandan", "double", "zh"), value_words("shuangkou", "double", "zh"), value_words("x", "team 1", "zh")
+    ('双贡', '双扣', '队伍 1')
+    """
+    if lang == "en" or not value:
+        return value
+    from paipu.replay.games import UnknownGame, find_game
+
+    try:
+        g = find_game(game) if game else None
+    except UnknownGame:
+        g = None
+    if g is not None:
+        own = getattr(g.part("words"), "VALUE_WORDS", {})
+        for words in (own, {k: (k, v) for k, v in g.kinds.items()}, {k: (k, v) for k, v in g.roles.items()}):
+            if value in words:
+                return words[value][1]
+    if value.startswith("team ") and value[5:].isdigit():
+        return f"队伍 {value[5:]}"
+    return VALUE_WORDS.get(value, (value, value))[1]
 
 
 def group_words(variant: str, setting: str | None, lang: str = "en") -> str:

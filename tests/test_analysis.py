@@ -296,3 +296,21 @@ def test_report_tables_show_a_differences_interval_in_points_and_p_values_as_eve
     assert "<td>12.5%</td><td>−16.8 pp</td><td>−33.5 pp</td><td>+1.2 pp</td><td>0.45</td>" in html
     rates = str(page.table(pl.DataFrame([{"hands": 10, "k": 2, "rate": 0.2, "lo": 0.057, "hi": 0.51, "p": 0.0321}])))
     assert "<td>20.0%</td><td>5.7%</td><td>51.0%</td><td>0.032</td>" in rates  # a rate's interval stays in per cent
+
+
+def test_the_chinese_report_says_the_statistics_codes_in_chinese():
+    """The zh report's tables showed let_go, double_down, landlord, team 0 as they are."""
+    from paipu.analysis.report import HIDDEN_COLUMNS, Page
+
+    df = pl.DataFrame([{"game": "guandan", "measure": "tribute", "level": "double", "hands": 10},
+                       {"game": "shuangkou", "measure": "kou", "level": "double", "hands": 4},
+                       {"game": "paodekuai", "measure": "let_go_paid", "level": "A", "hands": 2},
+                       {"game": "doudizhu", "measure": "bombs", "level": "team 1", "hands": 1}])
+    assert "game" in HIDDEN_COLUMNS  # (inside its own section: the game still chooses the words)
+    zh = str(Page("zh", None, "r.html").table(df))
+    for said, code in (("进贡", "tribute"), ("双贡", "double"), ("扣", "kou"), ("双扣", "double"), ("包赔", "let_go_paid"),
+                       ("炸弹", "bombs"), ("队伍 1", "team 1")):
+        assert f"title=\"{code}\">{said}<" in zh or f"title='{code}'>{said}<" in zh, (said, zh)
+    assert ">A<" in zh  # a level's rank is no code
+    en = str(Page("en", None, "r.html").table(df))
+    assert ">let_go_paid<" in en and ">double<" in en and "包赔" not in en

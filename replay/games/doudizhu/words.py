@@ -120,3 +120,9 @@ PARAM_WORDS: dict[str, tuple[str, str]] = {
     "escape_landlord": ("landlord escape penalty", "地主逃跑罚分"),
     "escape_farmer": ("farmer escape penalty", "农民逃跑罚分"),
 }
+
+#: the codes of this game's statistics in words (English, Chinese): analysis.report_fmt.value_words
+VALUE_WORDS: dict[str, tuple[str, str]] = {
+    "show": ("show", "明牌"), "grabs": ("grabs", "抢地主"), "spring": ("spring", "春天"),
+    "anti_spring": ("anti-spring", "反春"),
+}

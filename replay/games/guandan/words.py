@@ -123,3 +123,10 @@ VARIANT_WORDS: dict[str, tuple[str, str]] = {"standard": ("standard", "标准"),
 #: the game's own rule parameters (fields of its Rules, ``--rule NAME=...``) in words,
 #: English and Chinese; those several games share are analysis/report_fmt.py's
 PARAM_WORDS: dict[str, tuple[str, str]] = {"tribute": ("tribute", "进贡"), "double_bomb_size": ("bomb size that doubles", "翻倍炸弹张数")}
+
+#: the codes of this game's statistics in words (English, Chinese): analysis.report_fmt.value_words
+VALUE_WORDS: dict[str, tuple[str, str]] = {
+    "double_down": ("double down", "双下"), "level_played": ("level played", "打到的级"),
+    "tribute": ("tribute", "进贡"), "upgrade": ("levels gained", "升级"), "double": ("double tribute", "双贡"),
+    "single": ("single tribute", "单贡"), "none": ("no tribute", "不进贡"), "resisted": ("resisted", "抗贡"),
+}

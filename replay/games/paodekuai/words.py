@@ -69,3 +69,9 @@ PARAM_WORDS: dict[str, tuple[str, str]] = {
     "opening_card": ("opening card", "首出牌"), "opening_card_played": ("opening card must be played", "首出必出该牌"),
     "ace_low": ("A low in straights", "A 可作 1"), "scoring": ("scoring", "计分"),
 }
+
+#: the codes of this game's statistics in words (English, Chinese): analysis.report_fmt.value_words
+VALUE_WORDS: dict[str, tuple[str, str]] = {
+    "let_go": ("let-go", "放走"), "let_go_paid": ("paid let-go", "包赔"), "xiqian": ("喜钱 bomb", "喜钱"),
+    "spring": ("spring", "春天"),
+}

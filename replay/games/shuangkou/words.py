@@ -70,3 +70,9 @@ PARAM_WORDS: dict[str, tuple[str, str]] = {
     "max_bomb": ("largest bomb", "最大炸弹张数"), "chain_min_bombs": ("bombs in a chain", "连炸最少炸弹数"),
     "escape_base_multiple": ("escape penalty", "逃跑罚分"),
 }
+
+#: the codes of this game's statistics in words (English, Chinese): analysis.report_fmt.value_words
+VALUE_WORDS: dict[str, tuple[str, str]] = {
+    "kou": ("kou", "扣"), "stars_per_hand": ("stars a hand", "每局星数"), "double": ("双扣", "双扣"),
+    "single": ("单扣", "单扣"), "flat": ("平扣", "平扣"),
+}
