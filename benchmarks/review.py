@@ -35,7 +35,9 @@ With --separation (``--hands 300 --game doudizhu``): populations of players at k
 player sitting at every seat in turn against ``fast`` bots on the same deals, reviewed
 with ``paipu.review_hand`` (its seat only; --samples, --budget): each level's match rate
 (95% Wilson) and mean loss (95% t, clustered by hand: analysis/rating.py), and whether
-the levels come in order with intervals apart (issue 26's target at 300 hands).
+the levels come in order with intervals apart (issue 26's target at 300 hands); and the
+same for the lead loss (the mean loss over the plays that open a trick), a second reading
+registered before it was run on the deals of seed 2 (docs/review.md).
 """
 
 from __future__ import annotations
@@ -238,16 +240,34 @@ def strength_gaps(names: list[str], pops: list[list[dict]], n: int) -> list[tupl
     return out
 
 
-def _review_seat(job: tuple) -> tuple[int, int, float, int, int, float]:
-    """(decisions, matches, summed loss, mistakes, blunders, CPU seconds) of one hand's seat."""
+def leads(record: dict) -> set[int]:
+    """The action indexes of the record's leads: the plays that open a trick (the first play
+    of the hand, and any play after the other seats all passed on the last one)."""
+    n, owner, passes, out = len(record["players"]), None, 0, set()
+    for i, a in enumerate(record["actions"]):
+        if a.get("act") == "play":
+            if owner is None or passes >= n - 1:
+                out.add(i)
+            owner, passes = a["seat"], 0
+        elif a.get("act") == "pass":
+            passes += 1
+    return out
+
+
+def _review_seat(job: tuple) -> tuple[int, int, float, int, int, float, int, float]:
+    """(decisions, matches, summed loss, mistakes, blunders, CPU seconds, leads, their summed
+    loss) of one hand's seat."""
     import paipu
 
     record, seat, samples, budget = job
     start = time.process_time()
     review = paipu.review_hand(record, seats=[seat], samples=samples, budget_ms=budget, seed=0)
     ds = review.decisions
+    opened = leads(record)
+    led = [d for d in ds if d.index in opened]
     return (len(ds), sum(d.matched for d in ds), sum(d.loss for d in ds),
-            sum(d.flag == "mistake" for d in ds), sum(d.flag == "blunder" for d in ds), time.process_time() - start)
+            sum(d.flag == "mistake" for d in ds), sum(d.flag == "blunder" for d in ds), time.process_time() - start,
+            len(led), sum(d.loss for d in led))
 
 
 def level_row(per_hand: list[tuple]) -> dict:
@@ -263,9 +283,14 @@ def level_row(per_hand: list[tuple]) -> dict:
     wlo, whi = wilson(m, d)
     _, clo, chi = ratio_interval([x[0] for x in counted], [x[1] for x in counted])
     loss, llo, lhi = loss_interval([x[0] for x in counted], [x[2] for x in counted])
-    return {"hands": len(per_hand), "decisions": d, "match": m / d, "wilson": (wlo, whi), "clustered": (clo, chi),
-            "loss": (loss, llo, lhi), "per_hand": paired([x[2] for x in per_hand]), "mistakes": sum(x[3] for x in per_hand) / d,
-            "blunders": sum(x[4] for x in per_hand) / d, "cpu": sum(x[5] for x in per_hand)}
+    row = {"hands": len(per_hand), "decisions": d, "match": m / d, "wilson": (wlo, whi), "clustered": (clo, chi),
+           "loss": (loss, llo, lhi), "per_hand": paired([x[2] for x in per_hand]), "mistakes": sum(x[3] for x in per_hand) / d,
+           "blunders": sum(x[4] for x in per_hand) / d, "cpu": sum(x[5] for x in per_hand)}
+    opened = [x for x in per_hand if len(x) > 6 and x[6]]
+    if opened:  # the lead loss (docs/review.md: registered 2026-12-06 before its run on seed 2)
+        row["leads"] = sum(x[6] for x in opened)
+        row["lead_loss"] = loss_interval([x[6] for x in opened], [x[7] for x in opened])
+    return row
 
 
 def separated(rows: list[dict]) -> tuple[bool, bool]:
@@ -324,6 +349,13 @@ def separation(game: str, hands: int, samples: int, budget: float | None, worker
     ordered, apart = _separated(rows, "per_hand")
     print(f"(the loss per hand: {'in order' if ordered else 'NOT in order'}, 95% intervals "
           f"{'apart' if apart else 'overlapping'})")
+    if all("lead_loss" in r for r in rows):
+        for (level, _), r in zip(measured, rows):
+            loss, lo, hi = r["lead_loss"]
+            print(f"  {level:8} leads {r['leads']:6,d}  lead loss {loss:6.2f} [{lo:.2f}, {hi:.2f}]")
+        ordered, apart = _separated(rows, "lead_loss")
+        print(f"(the lead loss, registered before its run on seed 2: {'in order' if ordered else 'NOT in order'}, "
+              f"95% intervals {'apart' if apart else 'overlapping'} between neighbours)")
     m_ordered = all(b["match"] > a["match"] for a, b in zip(rows, rows[1:]))
     m_apart = all(b["clustered"][0] > a["clustered"][1] for a, b in zip(rows, rows[1:]))
     print(f"(the match rate: {'in order' if m_ordered else 'NOT in order'}, intervals by hand "

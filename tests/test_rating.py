@@ -31,6 +31,18 @@ def test_separation_figures_of_known_hands():
     weak, strong = {"loss": (10.0, 9.0, 11.0)}, {"loss": (8.0, 7.0, 9.5)}
     assert b.separated([weak, strong]) == (True, False)
     assert b.separated([weak, {"loss": (8.0, 7.0, 8.5)}]) == (True, True)
+    # the lead loss: over the hands with a lead, their leads' losses (6 and 2 over 2 and 1 leads)
+    row = b.level_row([(3, 1, 7.0, 0, 0, 0.1, 2, 6.0), (2, 2, 2.0, 0, 0, 0.1, 1, 2.0), (1, 1, 0.0, 0, 0, 0.1, 0, 0.0)])
+    assert row["leads"] == 3 and round(row["lead_loss"][0], 4) == round(8.0 / 3, 4)
+
+
+def test_leads_are_the_plays_that_open_a_trick():
+    b = bench()
+    record = {"players": ["a", "b", "c"], "actions": [
+        {"seat": 0, "act": "bid", "call": True}, {"seat": 0, "act": "play"}, {"seat": 1, "act": "pass"},
+        {"seat": 2, "act": "play"}, {"seat": 0, "act": "pass"}, {"seat": 1, "act": "pass"}, {"seat": 2, "act": "play"},
+        {"seat": 0, "act": "play"}]}
+    assert b.leads(record) == {1, 6}
 
 
 def test_side_won_and_paired_strength():
