@@ -846,12 +846,19 @@ def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbe
     from rich.table import Table  # deferred: rich.table costs 25 ms at startup
 
     rates = human.rate_columns(df.columns)
+    family = human.families(df.columns)  # a value and its interval bounds: the same decimals
+    shared: dict[str, int] = {}
+    for name in df.columns:
+        floats = [x for x in df[name].to_list() if isinstance(x, float)] if df[name].dtype.is_float() else []
+        if floats and name not in rates:
+            shared[family[name]] = max(shared.get(family[name], 0), human.decimals_for(floats))
     heads, cells, right = [], [], []
     for name in df.columns:
         numeric = df[name].dtype.is_numeric()
         heads.append(name + (" %" if numeric and name in rates else ""))
         right.append(numeric or name in numbers)
-        cells.append(human.column(name, df[name].to_list(), rates) if numeric else
+        cells.append(human.column(name, df[name].to_list(), rates,
+                                  shared.get(family[name]) if df[name].dtype.is_float() else None) if numeric else
                      ["" if x is None else str(x) for x in df[name].to_list()])
     parts: list[tuple[list[int], list[int] | None]] = [(list(range(len(heads))), None)]  # off a terminal: whole
     if out.is_terminal:

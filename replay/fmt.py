@@ -133,9 +133,10 @@ def signed(x: float | int) -> str:
     return text if text.startswith("-") or x == 0 else "+" + text
 
 
-def column(name: str, values: Sequence, rates: frozenset[str] = RATE_COLUMNS) -> list[str]:
+def column(name: str, values: Sequence, rates: frozenset[str] = RATE_COLUMNS, decimals: int | None = None) -> list[str]:
     """The cells of one table column for people: rates (the columns *rates*) as per cent,
-    numbers aligned to one number of decimals, anything else as text.
+    numbers aligned to one number of decimals (*decimals*, else the column's own), anything
+    else as text.
 
     >>> column("rate", [0.5, 0.0123]), column("coins", [-84290.0, 1667.0]), column("mean", [1.375, 8.0])
     (['50.0%', '1.2%'], ['-84,290', '1,667'], ['1.38', '8.00'])
@@ -143,9 +144,27 @@ def column(name: str, values: Sequence, rates: frozenset[str] = RATE_COLUMNS) ->
     if name in rates and all(v is None or isinstance(v, (int, float)) for v in values):
         return [percent(v) for v in values]
     floats = [v for v in values if isinstance(v, float)]
-    d = decimals_for(floats) if floats else 0
+    d = decimals if decimals is not None else decimals_for(floats) if floats else 0
     return [number(v, d) if isinstance(v, (int, float)) and not isinstance(v, bool) else ("" if v is None else str(v))
             for v in values]
+
+
+def families(columns: Sequence[str]) -> dict[str, str]:
+    """Each column's family: a value and its interval (``loss``, ``loss_lo``, ``loss_hi``;
+    ``lo`` and ``hi``), whose numbers are shown with the same decimals.
+
+    >>> families(["loss", "loss_lo", "loss_hi", "lo", "hi", "n"])
+    {'loss': 'loss', 'loss_lo': 'loss', 'loss_hi': 'loss', 'lo': 'lo', 'hi': 'lo', 'n': 'n'}
+    >>> families(["mean_loss", "loss_lo", "loss_hi"])["loss_hi"]
+    'mean_loss'
+    """
+    out = {}
+    for c in columns:
+        base = c[:-3] if c.endswith(("_lo", "_hi")) else None
+        named = [x for x in columns if base and x not in (c, base + "_lo", base + "_hi")
+                 and (x == base or x.endswith("_" + base) or x.startswith(base + "_"))]
+        out[c] = named[0] if named else base + "_lo" if base else "lo" if c == "hi" and "lo" in columns else c
+    return out
 
 
 #: the most characters of a name (a player, a hand id) shown in a table cell or a seat's label

@@ -391,6 +391,8 @@ def test_stats_shows_the_review_rating_with_exact_figures(rated):
     cells = [c.strip() for c in line.replace("│", "|").split("|") if c.strip()]
     assert cells[3:9] == ["2", "3", "1", "33.3%", "6.1%", "79.2%"]
     assert [float(c) for c in cells[9:12]] == pytest.approx([10.0, 10 - half, 10 + half], abs=0.05)  # (its decimals: fmt)
+    # the loss and its bounds with the same decimals (they had 2, 3 and 1)
+    assert len({len(c.partition(".")[2]) for c in cells[9:12]}) == 1, cells[9:12]
     # filtered to another game: none
     other = CliRunner().invoke(app, ["stats", rated, "--stat", "review_rating", "--game", "paodekuai", "--json"])
     assert json.loads(other.stdout)["review_rating"] == []
