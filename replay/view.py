@@ -124,7 +124,7 @@ _ZH_RESULT = {"order": "出完顺序", "multiplier": "倍数", "scores": "得分
 #: values the engine writes in Python's words, in Chinese (JSON's words for the constants)
 _ZH_VALUES = {"None": "null", "True": "true", "False": "false",
               "list": "列表", "dict": "对象", "str": "字符串", "int": "整数", "float": "数", "bool": "true 或 false",
-              "NoneType": "null"}
+              "NoneType": "null", "an array": "数组", "a string": "字符串", "null": "null", "true": "true", "false": "false"}
 
 
 class _Zh:
@@ -211,6 +211,7 @@ ZH_EXPECTED: list[tuple[re.Pattern[str], str]] = [(re.compile(p), t) for p, t in
     (r"a list of names", "一组名称"), (r"a list like (.+)", "形如 {0} 的列表"), (r'"(\w+)" or "(\w+)"', ' "{0}" 或 "{1}"'),
     (r"(\d+) \(never\) or more", " {0}（从不）或更大"), (r"(\d+) or (\d+) \(classic only\)", " {0} 或 {1}（仅 classic）"),
     (r"(\d+) or more", " {0} 或更大"),
+    (r"at most (\d+) \((\d+) cards, (\d+) seats\)", "至多 {0}（{1} 张牌，{2} 个座位）"),
 )]
 
 
@@ -223,7 +224,11 @@ def _expected_words(text: str) -> str:
 
 
 def _value_words(text: str) -> str:
-    """A value as the engine wrote it (Python's repr), in Chinese where it has words."""
+    """A value as the engine wrote it (Python's repr; a record's kind in JSON's words:
+    ``an array``, ``a number (5)``), in Chinese where it has words."""
+    number = re.fullmatch(r"a number \((.+)\)", text)
+    if number:
+        return f"数 {number[1]}"
     return zh().values.get(text) or re.sub(r"^'(\d+) lists'$", r"\1 组", text)
 
 
