@@ -72,6 +72,15 @@ def dataset_hands(root: str) -> int:
     return sum(parquet_rows(h) for _, h, _ in iter_hand_files(root))
 
 
+def audited_hands(root: str) -> int:
+    """The hands of the dataset *root* the audit has seen (its outcomes part files' row
+    counts: no table read); :func:`dataset_hands` less this is what the figures leave out."""
+    from .io.commit import part_files
+    from .io.store import parquet_rows
+
+    return sum(parquet_rows(f) for f in part_files(root, "outcomes"))
+
+
 def verdict_of_item(item: Item, matches=None) -> Verdict:
     if item.record is None:
         return Verdict(item.hand_id, item.source, item.line, Violation(item.code or Code.BAD_RECORD, item.action, item.message or ""),

@@ -1086,5 +1086,7 @@ def test_stats_and_report_say_which_hands_the_audit_has_not_seen(tmp_path):
     assert (r.exit_code, r.stderr) == (0, said)
     r = cli("report", ds, "--out", str(tmp_path / "r.html"))
     assert r.exit_code == 0 and said in r.stderr
+    r = cli("report", ds, "--out", "-")  # the page on standard output, the warning beside it
+    assert r.exit_code == 0 and r.stderr == said and r.stdout.startswith("<!doctype html>")
     assert cli("audit", ds).exit_code == 0
     assert cli("stats", ds, "--stat", "overview").stderr == ""
