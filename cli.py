@@ -1203,15 +1203,14 @@ def fraud(
     shown, watched = result.listed(top)
     out.print(f"{len(flagged)} suspects flagged among {len(result.tests)} tests of {result.players.height} "
               f"player profiles (false discovery rate {f'{alpha:.12f}'.rstrip('0')})", markup=False)
-    for k, t in enumerate(shown, 1):
+    for k, t in shown:
         for line in paipu.suspect_lines(k, t, alpha):
             out.print(line, markup=False, soft_wrap=True)
     if watched:
         out.print(f"watch list: {len(watched)} not flagged, with q at most {paipu.WATCH_Q} or p at most 1 / the tests run "
                   "(docs/fraud.md)", markup=False)
-        rank = {id(t): k for k, t in enumerate(result.tests, 1)}  # the suspects table's and --json's
-        for t in watched:
-            for line in paipu.watch_lines(rank[id(t)], t):
+        for k, t in watched:  # (numbered by rank: the suspects table's and --json's)
+            for line in paipu.watch_lines(k, t):
                 out.print(line, markup=False, soft_wrap=True)
 
 

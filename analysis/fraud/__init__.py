@@ -106,11 +106,13 @@ class FraudResult:
     def watched(self) -> list[Test]:
         return [t for t in self.tests if t.watch]
 
-    def listed(self, top: int = 0) -> tuple[list[Test], list[Test]]:
-        """What ``paipu fraud`` lists: the flagged tests and *top* more of the best
-        ranked, then the watched ones not among them."""
-        shown = self.tests[:len(self.flagged) + top]
-        return shown, [t for t in self.tests[len(shown):] if t.watch]  # (those within *top* are listed there)
+    def listed(self, top: int = 0) -> tuple[list[tuple[int, Test]], list[tuple[int, Test]]]:
+        """What ``paipu fraud`` lists, each test with its rank (that of :meth:`suspects`):
+        the flagged tests and *top* more of the best ranked, then the watched ones not among
+        them."""
+        ranked = list(enumerate(self.tests, 1))
+        shown = ranked[:len(self.flagged) + top]
+        return shown, [(k, t) for k, t in ranked[len(shown):] if t.watch]  # (those within *top* are listed there)
 
     def to_json(self, top: int = 0) -> FraudJson:
         """``paipu fraud --json``: the rows of :meth:`suspects` listed (:meth:`listed`),
