@@ -138,14 +138,13 @@ def collected(name: str) -> dict[str, tuple[str, str]]:
 
 
 def value_words(game: str | None, value: str, lang: str = "en") -> str:
-    """A statistic's code (``let_go``, ``double_down``, ``landlord``, ``team 1``) in *lang*:
-    itself in English; in Chinese the game's own word (its ``VALUE_WORDS``, its combination
-    kinds, its roles), else a word of every game (:data:`VALUE_WORDS`), else the code.
+    """A statistic's code (a measure, an event, a role, ``team 1``) in *lang*: itself in
+    English; in Chinese the game's own word (its ``VALUE_WORDS``, its combination kinds,
+    its roles: one code may mean two things in two games), else a word of every game
+    (:data:`VALUE_WORDS`), else the code (tests/test_analysis.py has the games' own).
 
-    >>> value_words("guandan", "double_down", "zh"), value_words("doudizhu", "rocket", "zh")
-    ('双下', '火箭')
-    >>> value_words("guandan", "double", "zh"), value_words("shuangkou", "double", "zh"), value_words("x", "team 1", "zh")
-    ('双贡', '双扣', '队伍 1')
+    >>> value_words(None, "coins", "zh"), value_words("no-such-game", "team 1", "zh"), value_words(None, "x", "zh")
+    ('金币', '队伍 1', 'x')
     """
     if lang == "en" or not value:
         return value
