@@ -579,6 +579,10 @@ def audit(
                                     ray_address=ray, decisions=decisions)
             except (paipu.DatasetLocked, paipu.DatasetWriteError, paipu.ClusterError) as e:
                 fail(str(e))
+            except KeyboardInterrupt:  # (Ctrl-C: exit 130 without a word before)
+                err.print(f"{ds}: interrupted; the {human.count(audited, 'hand')} audited are kept, and the same "
+                          "command goes on from there", markup=False, soft_wrap=True)
+                raise typer.Exit(130) from None
         err.print(f"{ds}: audited {audited:,} of {human.count(in_ds, 'hand')} ({in_ds - audited:,} "
                   f"{'was' if in_ds - audited == 1 else 'were'} audited already)", markup=False)
         cut.warn(ds)
@@ -1318,7 +1322,7 @@ def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, b
     _check_review_settings(samples, budget)
     progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True)
-    selected = 0
+    selected = kept = 0
     task = progress.add_task("review", total=None)
 
     def start(chosen: int, left: int) -> None:
@@ -1326,14 +1330,22 @@ def _review_dataset(dataset: str, sample: int | None, seed: int, samples: int, b
         selected = chosen
         progress.update(task, total=left)
 
+    def chunk(s) -> None:
+        nonlocal kept
+        kept += s.hands
+        progress.advance(task, s.hands)
+
     try:
         with progress:
             done = paipu.review_dataset(dataset, paipu.ReviewSettings(samples, budget or None, seed), sample,
-                                        capped_workers(workers), ray,
-                                        on_chunk=lambda s: progress.advance(task, s.hands), on_start=start)
+                                        capped_workers(workers), ray, on_chunk=chunk, on_start=start)
         players = paipu.update_players(dataset)
     except (paipu.DatasetError, paipu.DatasetLocked, paipu.DatasetWriteError, paipu.ClusterError) as e:
         fail(str(e))
+    except KeyboardInterrupt:  # (Ctrl-C: exit 130 without a word before)
+        err.print(f"{dataset}: interrupted; the {human.count(kept, 'hand')} reviewed are kept, and the same command "
+                  "goes on from there", markup=False, soft_wrap=True)
+        raise typer.Exit(130) from None
     err.print(f"{dataset}: reviewed {human.count(done.hands, 'hand')} ({done.decisions:,} decisions) of the "
               f"{selected:,} {'sampled' if sample is not None else 'in the dataset'}; "
               f"{human.count(selected - done.hands, 'was', 'were')} reviewed already", markup=False)

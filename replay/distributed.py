@@ -161,6 +161,10 @@ def _run_local(fn, jobs, workers: int, on_result) -> list:
             done.add(i)
             if on_result:
                 on_result(i, results[i])
+    except KeyboardInterrupt:  # Ctrl-C: stop now, not after the jobs running (a review's can take minutes)
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()  # (SIGTERM: the worker marks its row free and exits, _init_worker)
+        raise
     finally:  # an error: no job left running or queued (its output would never be committed)
         pool.shutdown(wait=True, cancel_futures=True)
     return results

@@ -410,3 +410,38 @@ def test_without_a_review_the_rating_statistic_is_empty(tmp_path):
     assert out.exit_code == 0 and json.loads(out.stdout) == {"review_rating": []}
     plain = CliRunner().invoke(app, ["stats", root])
     assert plain.exit_code == 0 and "review_rating" not in plain.stdout
+
+
+#: the child: ``paipu review DS`` on two workers whose jobs take a while (64 deals a decision)
+SLOW_REVIEW = REVIEW.replace('"--samples", "2"', '"--samples", "64"')
+
+
+def test_ctrl_c_stops_the_review_at_once_says_so_and_a_rerun_completes(ingested, tmp_path):
+    """Ctrl-C waited for the workers' running jobs (a review's take minutes), then exited
+    130 without a word."""
+    import signal
+    import time
+
+    from test_kill_safety import children, end, gone, start, wait_for
+
+    root = _copy(ingested, tmp_path)
+    child = start(tmp_path, SLOW_REVIEW, root)
+    workers: list[int] = []
+    try:
+        wait_for(lambda: len(children(child.pid)) == 2, timeout=60)
+        workers = children(child.pid)
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        assert child.wait(timeout=30) == 130
+        assert time.monotonic() - sent < 10  # not after the jobs (each a hand at 64 deals a decision)
+        wait_for(lambda: all(gone(p) for p in workers), timeout=30)
+    finally:
+        end(child, workers)
+    said = (tmp_path / "stderr.txt").read_text()
+    assert said.startswith(f"{root}: interrupted; the ") and said.endswith(
+        " reviewed are kept, and the same command goes on from there\n") and said.count("\n") == 1, said
+    done = review_dataset(root, SETTINGS, workers=1)  # the rest, each hand once
+    ledger = pl.DataFrame(pl.from_arrow(read_table(root, "reviewed")))
+    assert sorted(ledger["hand_id"].to_list()) == sorted(set(ledger["hand_id"].to_list())) and ledger.height == HANDS
+    assert done.hands <= HANDS
