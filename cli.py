@@ -266,7 +266,15 @@ def writable_file(path: str, what: str, stdout: str = "") -> None:
 def no_hands(path: str, what: str) -> None:
     """Fail with one line if *path* is a dataset that has rejects and no hands table (every
     record ingested into it was rejected): not "no hands found" nor "not a dataset"."""
-    if not paipu.is_uri(path) and os.path.isdir(os.path.join(path, "rejects")) and not paipu.is_dataset(path):
+    rejects = os.path.join(path, "rejects")
+    if paipu.is_uri(path) or not os.path.isdir(rejects) or paipu.is_dataset(path):
+        return
+    # paipu's own rejects table (its part files), not a folder of logs someone named rejects
+    try:
+        parts = any(f.startswith("part-") and f.endswith(".parquet") for f in os.listdir(rejects))
+    except OSError:
+        return  # (unreadable: the command's own reading says why)
+    if parts:
         fail(f"{path}: a dataset with no hands to {what}: every hand ingested into it was rejected "
              f"(paipu sql {path} \"select * from rejects\")")
 
@@ -850,7 +858,7 @@ def _print_frame(df, title: str | None = None, drop: tuple[str, ...] = (), numbe
     from rich.table import Table  # deferred: rich.table costs 25 ms at startup
 
     rates = human.rate_columns(df.columns)
-    family = human.families(df.columns)  # a value and its interval bounds: the same decimals
+    family = human.families(df.columns, [c for c in df.columns if df[c].dtype.is_float() and c not in rates])
     shared: dict[str, int] = {}
     for name in df.columns:
         floats = [x for x in df[name].to_list() if isinstance(x, float)] if df[name].dtype.is_float() else []
@@ -1137,6 +1145,8 @@ def sql(
     if timeout <= 0 or max_rows < 1:
         fail("--timeout must be more than 0 and --max-rows 1 or more")
     if parquet:
+        if paipu.is_uri(parquet):
+            fail(f"--parquet {parquet}: writes a local file, not to a URI; give a path")
         writable_file(parquet, "--parquet")
         if csv:
             fail("--csv and --parquet: choose one (--parquet writes the file, --csv standard output)")

@@ -107,15 +107,21 @@ def parquet_files(folder: str) -> list[str]:
 
 
 def stray_file(base: str, files: list[str]) -> str | None:
-    """A file of a partitioned table (*base*, its *files*) that lies outside the partition
-    folders (one a user's ``COPY ... TO`` left there), or None: DuckDB's and pyarrow's
-    readers refuse the whole table for it."""
+    """A file of the table at *base* (its *files*) that is not where paipu puts its parts,
+    or None. A table's parts are all ``game=<name>/<file>`` (partitioned by game) or all
+    ``<file>`` (``rejects``): a file anywhere else — one a user's ``COPY ... TO`` left
+    beside the partitions, in a folder inside one, under another key — is named, since
+    DuckDB's and pyarrow's readers refuse the whole table for it or, deeper in a
+    partition, read it as rows of the table."""
     if not all(f.startswith(base) for f in files):
         return None  # (listed from another spelling of the root: not judged)
     parts = [f[len(base):].lstrip("/" + os.sep).replace(os.sep, "/").split("/") for f in files]
-    parted = [len(p) > 1 and "=" in p[0] for p in parts]
-    if any(parted) and not all(parted):
-        return files[parted.index(False)]
+    shapes = ["flat" if len(p) == 1 else "game" if len(p) == 2 and p[0].startswith("game=") else "other"
+              for p in parts]
+    if "other" in shapes:
+        return files[shapes.index("other")]
+    if "flat" in shapes and "game" in shapes:
+        return files[shapes.index("flat")]
     return None
 
 
@@ -153,8 +159,9 @@ def connect(root: str, need_audit: bool = True, safe: bool = False, memory: str 
     for table in TABLES + OPTIONAL_TABLES:
         stray = stray_file(store.join(root, table), listed[table])
         if stray:
-            raise DatasetError(f"{root}: {stray} is not a part of the {table} table (its parts are in "
-                               f"game=... folders); move it out of the dataset")
+            where = f"{table}/game=NAME/" if table != "rejects" else f"{table}/"
+            raise DatasetError(f"{root}: {stray} is not a part of the {table} table (its parts are "
+                               f"{where}FILE); move it out of the dataset")
     con = duckdb.connect()
     for table in TABLES + OPTIONAL_TABLES:
         if store.is_uri(root):

@@ -149,21 +149,28 @@ def column(name: str, values: Sequence, rates: frozenset[str] = RATE_COLUMNS, de
             for v in values]
 
 
-def families(columns: Sequence[str]) -> dict[str, str]:
-    """Each column's family: a value and its interval (``loss``, ``loss_lo``, ``loss_hi``;
-    ``lo`` and ``hi``), whose numbers are shown with the same decimals.
+def families(columns: Sequence[str], floats: Sequence[str] | None = None) -> dict[str, str]:
+    """Each column's family: a value and its interval's bounds, whose numbers are shown
+    with the same decimals. ``X_lo``, ``X_hi`` go with ``X``, else ``mean_X``, else ``X_rate``;
+    bare ``lo``, ``hi`` with the nearest column of *floats* (default: every column) before
+    ``lo`` (``per_hand`` in ``per_hand, hands, lo, hi``).
 
-    >>> families(["loss", "loss_lo", "loss_hi", "lo", "hi", "n"])
-    {'loss': 'loss', 'loss_lo': 'loss', 'loss_hi': 'loss', 'lo': 'lo', 'hi': 'lo', 'n': 'n'}
-    >>> families(["mean_loss", "loss_lo", "loss_hi"])["loss_hi"]
+    >>> families(["loss", "loss_lo", "loss_hi", "n"])
+    {'loss': 'loss', 'loss_lo': 'loss', 'loss_hi': 'loss', 'n': 'n'}
+    >>> families(["loss_count", "mean_loss", "loss_lo", "loss_hi"])["loss_hi"]
     'mean_loss'
+    >>> families(["per_hand", "hands", "lo", "hi"], floats=["per_hand", "lo", "hi"])["hi"]
+    'per_hand'
     """
-    out = {}
+    floats = list(columns) if floats is None else floats
+    out = {c: c for c in columns}
     for c in columns:
-        base = c[:-3] if c.endswith(("_lo", "_hi")) else None
-        named = [x for x in columns if base and x not in (c, base + "_lo", base + "_hi")
-                 and (x == base or x.endswith("_" + base) or x.startswith(base + "_"))]
-        out[c] = named[0] if named else base + "_lo" if base else "lo" if c == "hi" and "lo" in columns else c
+        if c.endswith(("_lo", "_hi")):
+            base = c[:-3]
+            out[c] = next((x for x in (base, "mean_" + base, base + "_rate") if x in columns), base + "_lo")
+        elif c in ("lo", "hi") and "lo" in columns:
+            before = [x for x in columns[:list(columns).index("lo")] if x in floats]
+            out[c] = before[-1] if before else "lo"
     return out
 
 

@@ -126,9 +126,9 @@ def test_stats_on_a_narrow_terminal_shows_every_number_whole(sample_ds, tmp_path
 def test_interval_of_a_mean_is_in_the_mean_s_unit(sample_ds):
     """bombs_by_size's lo/hi bound bombs a hand (up to 5.66 here), not a rate in per cent."""
     r = invoke("stats", sample_ds, "--stat", "bombs_by_size", "--game", "pdk")
-    assert "┃     lo ┃     hi ┃" in r.stdout and "%" not in r.stdout
+    assert "┃     lo ┃     hi ┃" in r.stdout and "%" not in r.stdout and "┃ per_hand ┃" in r.stdout
     row = next(row for row in cells(r.stdout) if row[2] == 'must_play=false')  # (the params as --rule writes them)
-    assert row[-4:] == ["1.000", "1", "0.1765", "5.6649"]  # Poisson score interval (was the normal one cut at 0: 0, 2.96)
+    assert row[-4:] == ["1.0000", "1", "0.1765", "5.6649"]  # (per_hand at its interval's decimals)  # Poisson score interval (was the normal one cut at 0: 0, 2.96)
 
 
 def test_report_interval_of_a_mean_is_in_the_mean_s_unit(small_ds, tmp_path):

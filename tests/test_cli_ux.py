@@ -383,6 +383,12 @@ def test_a_dataset_of_rejects_only_is_said_so_by_every_command(tmp_path):
         one_line_error(invoke(command, ds), f"{ds}: a dataset with no hands{what}: {tail}")
     one_line_error(invoke("report", ds, "--out", str(tmp_path / "r.html")), f"{ds}: a dataset with no hands: {tail}")
     assert not (tmp_path / "r.html").exists()
+    logs = tmp_path / "logs"  # a folder of logs whose rejected ones are kept in rejects/: logs, no dataset
+    (logs / "rejects").mkdir(parents=True)
+    (logs / "rejects" / "old.jsonl").write_text("null\n")
+    (logs / "a.jsonl").write_text(json.dumps(ddz(SPRING), ensure_ascii=False) + "\n")
+    r = invoke("audit", str(logs))
+    assert r.exit_code == 1 and "2 hands: 1 ok" in r.stdout, r.stdout + r.stderr  # (the null in rejects/ is a hand that breaks)
     r = invoke("sql", ds, "select line, message from rejects order by line", "--csv")
     assert r.exit_code == 0 and r.stdout.splitlines() == [
         "line,message", '1,"expected a JSON object per hand, got null"',
