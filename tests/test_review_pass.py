@@ -412,8 +412,11 @@ def test_without_a_review_the_rating_statistic_is_empty(tmp_path):
     assert plain.exit_code == 0 and "review_rating" not in plain.stdout
 
 
-#: the child: ``paipu review DS`` on two workers whose jobs take a while (64 deals a decision)
-SLOW_REVIEW = REVIEW.replace('"--samples", "2"', '"--samples", "64"')
+#: the child: ``paipu review DS`` on two workers whose jobs take a while (64 deals a decision),
+#: Ctrl-C raising KeyboardInterrupt as at a terminal (a process started by pytest-xdist's
+#: workers inherits SIGINT ignored, and Python then installs no handler of its own)
+SLOW_REVIEW = REVIEW.replace('"--samples", "2"', '"--samples", "64"').replace(
+    "import sys\n", "import signal\nimport sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n", 1)
 
 
 def test_ctrl_c_stops_the_review_at_once_says_so_and_a_rerun_completes(ingested, tmp_path):
