@@ -4,10 +4,12 @@ rating's counts and intervals on known rows."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import shutil
+import time
 from collections import Counter
 
 import duckdb
@@ -258,20 +260,31 @@ if __name__ == "__main__":
 """
 
 
-def test_a_killed_review_takes_its_workers_with_it_and_a_rerun_completes(ingested, reviewed, tmp_path):
-    import signal
-    import time
+@contextlib.contextmanager
+def busy_review(tmp_path, script: str, root: str, settle: float):
+    """The child *script* reviewing *root*, once its two workers are up and *settle* seconds
+    busy: (the child, its workers); no process of it outlives the test."""
+    from test_kill_safety import children, end, start, wait_for
 
-    from test_kill_safety import children, end, gone, start, wait_for
-
-    reference = keys(reviewed, ["reviews", "reviewed"])
-    root = _copy(ingested, tmp_path)
-    child = start(tmp_path, REVIEW, root)
+    child = start(tmp_path, script, root)
     workers: list[int] = []
     try:
         wait_for(lambda: len(children(child.pid)) == 2, timeout=60)
         workers = children(child.pid)
-        time.sleep(0.5)
+        time.sleep(settle)
+        yield child, workers
+    finally:
+        end(child, workers)
+
+
+def test_a_killed_review_takes_its_workers_with_it_and_a_rerun_completes(ingested, reviewed, tmp_path):
+    import signal
+
+    from test_kill_safety import gone, wait_for
+
+    reference = keys(reviewed, ["reviews", "reviewed"])
+    root = _copy(ingested, tmp_path)
+    with busy_review(tmp_path, REVIEW, root, 0.5) as (child, workers):
         child.send_signal(signal.SIGKILL)  # kill -9 of the command, its workers busy
         child.wait()
         before = keys(root, ["reviews", "reviewed"])
@@ -279,8 +292,6 @@ def test_a_killed_review_takes_its_workers_with_it_and_a_rerun_completes(ingeste
         wait_for(lambda: all(gone(p) for p in workers), timeout=60)
         time.sleep(0.5)
         assert keys(root, ["reviews", "reviewed"]) == before  # none of them committed anything
-    finally:
-        end(child, workers)
     review_dataset(root, SETTINGS, workers=1)  # repairs what the kill left, reviews the rest
     assert keys(root, ["reviews", "reviewed"]) == reference
 
@@ -423,24 +434,16 @@ def test_ctrl_c_stops_the_review_at_once_says_so_and_a_rerun_completes(ingested,
     """Ctrl-C waited for the workers' running jobs (a review's take minutes), then exited
     130 without a word."""
     import signal
-    import time
 
-    from test_kill_safety import children, end, gone, start, wait_for
+    from test_kill_safety import gone, wait_for
 
     root = _copy(ingested, tmp_path)
-    child = start(tmp_path, SLOW_REVIEW, root)
-    workers: list[int] = []
-    try:
-        wait_for(lambda: len(children(child.pid)) == 2, timeout=60)
-        workers = children(child.pid)
-        time.sleep(1.0)
+    with busy_review(tmp_path, SLOW_REVIEW, root, 1.0) as (child, workers):
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
         assert child.wait(timeout=30) == 130
         assert time.monotonic() - sent < 10  # not after the jobs (each a hand at 64 deals a decision)
         wait_for(lambda: all(gone(p) for p in workers), timeout=30)
-    finally:
-        end(child, workers)
     said = (tmp_path / "stderr.txt").read_text()
     assert said.startswith(f"{root}: interrupted; the ") and said.endswith(
         " reviewed are kept, and the same command goes on from there\n") and said.count("\n") == 1, said
