@@ -163,7 +163,17 @@ def connect(root: str, need_audit: bool = True, safe: bool = False, memory: str 
             raise DatasetError(f"{root}: {stray} is not a part of the {table} table (its parts are "
                                f"{where}FILE); move it out of the dataset")
     con = duckdb.connect()
+    from paipu.replay.io.dataset import TABLES as INGESTED
+
     for table in TABLES + OPTIONAL_TABLES:
+        if not listed[table] and table in INGESTED:
+            # an ingested table with no row yet (no reject, or every hand rejected) is a view all the
+            # same, empty, with its columns (it was missing: "Table with name rejects does not exist")
+            schema = INGESTED[table]
+            if table != "rejects":
+                schema = schema.append(pa.field("game", pa.string()))
+            con.register(table, schema.empty_table())
+            continue
         if store.is_uri(root):
             files = listed[table]
             if files:  # through Arrow, safe or not: DuckDB's own S3 reader is not available

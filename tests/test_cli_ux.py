@@ -383,6 +383,14 @@ def test_a_dataset_of_rejects_only_is_said_so_by_every_command(tmp_path):
         one_line_error(invoke(command, ds), f"{ds}: a dataset with no hands{what}: {tail}")
     one_line_error(invoke("report", ds, "--out", str(tmp_path / "r.html")), f"{ds}: a dataset with no hands: {tail}")
     assert not (tmp_path / "r.html").exists()
+    # its hands and actions are views all the same, empty (they were missing: "Table with name hands does not exist")
+    r = invoke("sql", ds, "select (select count(*) from hands) as h, (select count(*) from actions) as a", "--csv")
+    assert (r.exit_code, r.stdout) == (0, "h,a\n0,0\n")
+    good = str(tmp_path / "good")  # and a dataset without a reject has its rejects view, empty
+    (tmp_path / "one.jsonl").write_text(json.dumps(ddz(SPRING), ensure_ascii=False) + "\n")
+    assert invoke("ingest", str(tmp_path / "one.jsonl"), "--out", good).exit_code == 0
+    r = invoke("sql", good, "select count(*) as n from rejects", "--csv", "--safe")
+    assert (r.exit_code, r.stdout) == (0, "n\n0\n")
     logs = tmp_path / "logs"  # a folder of logs whose rejected ones are kept in rejects/: logs, no dataset
     (logs / "rejects").mkdir(parents=True)
     (logs / "rejects" / "old.jsonl").write_text("null\n")
