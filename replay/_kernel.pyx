@@ -1525,7 +1525,7 @@ cdef bint header_line(str stripped, dict record, dict seats) except -1:
     cdef str key, value, v
     if stripped.startswith("game") and (size == 4 or stripped[4] in " \t"):
         words = stripped.split()
-        if len(words) != 3:
+        if len(words) != 3 or "game" in record:  # (a second game line: feed names the error)
             return False
         record["game"] = words[1]
         record["variant"] = words[2]

@@ -209,6 +209,29 @@ def test_a_seat_given_twice_is_an_error_at_its_line():
     assert item.record is None and item.message == f"line {SEAT_AT + 2}, column 1: seat 1 given twice"
 
 
+def test_a_second_game_line_and_extras_that_repeat_the_line_are_errors_at_their_line():
+    """A second game line won silently, and an action's JSON extras replaced its own seat,
+    act and cards ("1 pass {"act": "play", ...}" was read as a play)."""
+    game_at = next(i for i, line in enumerate(HAND) if line.startswith("game "))
+    lines = list(HAND)
+    lines.insert(game_at + 1, "game paodekuai huopin")
+    (item,) = items_of_text_blocks([(1, "\n".join(lines).encode())], "f")
+    assert item.record is None and item.message == f"line {game_at + 2}, column 1: game given twice"
+    act_at = next(i for i, line in enumerate(HAND) if line[:1].isdigit() and " pass" in line)
+    for extra, key in (('{"act": "play", "cards": ["BJ"]}', "act"), ('{"seat": 2}', "seat")):
+        lines = list(HAND)
+        lines[act_at] = HAND[act_at] + " " + extra
+        (item,) = items_of_text_blocks([(1, "\n".join(lines).encode())], "f")
+        assert item.record is None and item.message == (
+            f"line {act_at + 1}, column {len(HAND[act_at]) + 2}: the extra fields repeat the line's own {key!r}; "
+            f"write it once, on the line or in the braces")
+    lines = list(HAND)
+    lines[act_at] = HAND[act_at] + ' {"note": "kept"}'  # an extra field of its own is kept, as before
+    (item,) = items_of_text_blocks([(1, "\n".join(lines).encode())], "f")
+    assert item.record is not None and item.record["actions"][act_at - next(
+        i for i, line in enumerate(HAND) if line[:1].isdigit())]["note"] == "kept"
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from([b"\n", b"\r\n", b"hand", b"hand x", b" ", b"\t", b"\x0b", b"\xef\xbb\xbf", b"x", b"#"]),
                 max_size=20), st.sampled_from([1, 2]))

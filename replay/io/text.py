@@ -314,6 +314,10 @@ def _parse_action_full(line: str, n: int) -> dict:
     else:
         raise TextError(n, cols[1], "expected an act: play, pass, bid, grab, show, peek, tribute, return, resist, escape")
     if extra:
+        again = [k for k in extra if k in action]
+        if again:  # (it silently replaced what the line says: "1 pass {"act": "play", ...}" was a play)
+            raise TextError(n, brace + 1, f"the extra fields repeat the line's own {again[0]!r}; "
+                                          f"write it once, on the line or in the braces")
         action.update(extra)
     return action
 
@@ -340,6 +344,8 @@ class _HandBuilder:
                 raise TextError(n, indent + len(stripped) + 1 if len(words) < 3 else indent + 1,
                                 'expected the variant after the game (like "game doudizhu huopin")'
                                 if len(words) < 3 else 'expected "game GAME VARIANT"')
+            if "game" in self.record:  # (the second won, silently)
+                raise TextError(n, indent + 1, "game given twice")
             self.record["game"], self.record["variant"] = words[1], words[2]
             return
         if stripped.startswith("seat") and (len(stripped) > 4 and stripped[4] in " \t"):
