@@ -449,6 +449,11 @@ def convert(
         data, bad = paipu.convert(inputs, to, fmt, on_bad)
     except paipu.InputError as e:
         fail(str(e))
+    if not data and not bad:  # (it wrote nothing, said nothing and exited 0)
+        datasets = [x for x in inputs if paipu.is_dataset(x)]
+        fail("no hands found in the inputs" + (f" ({datasets[0]} is a dataset: convert reads record files; "
+                                               f"'paipu replay {datasets[0]} --hand ID' shows a hand of it)"
+                                               if datasets else ""))
     if output:
         try:
             paipu.write_bytes(output, data)  # the old file or the new one, whatever happens

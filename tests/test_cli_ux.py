@@ -391,6 +391,10 @@ def test_a_dataset_of_rejects_only_is_said_so_by_every_command(tmp_path):
     assert invoke("ingest", str(tmp_path / "one.jsonl"), "--out", good).exit_code == 0
     r = invoke("sql", good, "select count(*) as n from rejects", "--csv", "--safe")
     assert (r.exit_code, r.stdout) == (0, "n\n0\n")
+    (tmp_path / "empty").mkdir()  # convert of no hand wrote nothing, said nothing and exited 0
+    one_line_error(invoke("convert", str(tmp_path / "empty"), "--to", "jsonl"), "error: no hands found in the inputs")
+    one_line_error(invoke("convert", good, "--to", "jsonl"), f"no hands found in the inputs ({good} is a dataset: "
+                   f"convert reads record files; 'paipu replay {good} --hand ID' shows a hand of it)")
     logs = tmp_path / "logs"  # a folder of logs whose rejected ones are kept in rejects/: logs, no dataset
     (logs / "rejects").mkdir(parents=True)
     (logs / "rejects" / "old.jsonl").write_text("null\n")
