@@ -164,6 +164,11 @@ class SafeConsole(Console):
         options.setdefault("emoji", False)
         super().__init__(**options)
 
+    def print(self, *objects: Any, **options: Any) -> None:
+        # text is made printable before rich sees it: rich drops a bell, a backspace and a
+        # carriage return from text without a trace (a file a\rb.jsonl was named ab.jsonl)
+        super().print(*(human.printable(x) if isinstance(x, str) else x for x in objects), **options)
+
     def _render_buffer(self, buffer: Iterable[Segment]) -> str:
         return super()._render_buffer([s if s.control else Segment(human.printable(s.text), s.style) for s in buffer])
 
@@ -181,7 +186,7 @@ def dumps(value: object, **options: Any) -> str:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     err.print("[bold red]error:[/] ", markup=True, end="")
-    err.print(message, markup=False, soft_wrap=True)
+    err.print(human.one_line(message), markup=False, soft_wrap=True)  # (one line, whatever a name in it holds)
     raise typer.Exit(code)
 
 
@@ -364,7 +369,7 @@ def ingest(
 
     def on_reject(item) -> None:
         if not quiet:
-            err.print(f"{item.where}: {item.code}: {item.message}", markup=False, soft_wrap=True)
+            err.print(human.one_line(f"{item.where}: {item.code}: {item.message}"), markup=False, soft_wrap=True)
 
     if follow:
         _follow(inputs, out_dir, fmt, batch, interval, settle, idle_exit, on_reject, quiet)
@@ -443,7 +448,7 @@ def convert(
         writable_file(output, "--out", stdout="leave out --out")
 
     def on_bad(line: str) -> None:
-        err.print(line, markup=False, soft_wrap=True)
+        err.print(human.one_line(line), markup=False, soft_wrap=True)
 
     try:
         data, bad = paipu.convert(inputs, to, fmt, on_bad)
@@ -613,8 +618,8 @@ def audit(
                 sys.stdout.write(dumps(v.to_json(), ensure_ascii=False) + "\n")
             elif v.violation is not None:
                 where = f"action {v.violation.action}" if v.violation.action is not None else "record"
-                out.print(f"{v.source}:{v.line} {v.id or '?'}: {v.violation.code} at {where}: {v.violation.message}",
-                          markup=False, soft_wrap=True)
+                out.print(human.one_line(f"{v.source}:{v.line} {v.id or '?'}: {v.violation.code} at {where}: "
+                                         f"{v.violation.message}"), markup=False, soft_wrap=True)
     except paipu.InputError as e:
         fail(str(e))
     if not jsonl:

@@ -43,6 +43,12 @@ def printable(text: str) -> str:
     return text.translate(_PRINTABLE)
 
 
+def one_line(text: str) -> str:
+    """:func:`printable`, the newline shown too (␊): a message that is one line by contract
+    (an error, a reject) stays one, whatever a file name or an id holds."""
+    return printable(text).replace("\n", "\u240a")
+
+
 def rate_columns(columns: Sequence[str]) -> frozenset[str]:
     """The columns of a table shown as per cent: its rates and shares, and its interval
     bounds when it has a rate or share (an interval of a mean, such as bombs a hand, is in

@@ -1027,6 +1027,22 @@ def test_control_characters_in_names_are_shown_not_obeyed_on_the_terminal(tmp_pa
         assert seen in r.output, (args, r.output)
 
 
+def test_a_reject_or_an_error_naming_a_file_with_control_characters_stays_one_line(tmp_path):
+    """A file named with a newline split its reject line in two, and rich dropped a bell, a
+    backspace and a carriage return without a trace (a\\rb.jsonl was reported as ab.jsonl,
+    a name that does not exist: a red-team of the importers)."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a\rb.jsonl").write_text("x\n")
+    (tmp_path / "in" / "c\nd\x07e.jsonl").write_text("y\n")
+    r = cli("ingest", str(tmp_path / "in"), "--out", str(tmp_path / "ds"))
+    lines = r.stderr.splitlines()
+    assert len(lines) == 2 and not set(r.stderr) & {"\r", "\x07"}, r.stderr
+    assert lines[0].startswith(f"{tmp_path / 'in'}/a\u240db.jsonl:1: bad_record: not valid JSON")
+    assert lines[1].startswith(f"{tmp_path / 'in'}/c\u240ad\u2407e.jsonl:1: bad_record: not valid JSON")
+    r = cli("replay", str(tmp_path / "in" / "c\nd\x07e.jsonl"), "--hand", "z")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "c\u240ad\u2407e.jsonl" in r.stderr, r.stderr
+
+
 def test_the_safe_console_keeps_rich_styles():
     """On a colour terminal the styles are rich's own escape codes: they stay; the text's are replaced."""
     import io
