@@ -87,6 +87,20 @@ def test_en_entries_are_named_in_rejects(tmp_path):
     assert items[1].message == "field \"data.rounds[1].events[0].pos\": expected a seat (P1, P2, P3), got 'P9'"
 
 
+def test_a_mapping_saved_with_a_byte_order_mark_reads_and_one_not_utf8_is_named(tmp_path):
+    """A UTF-8 mark (an editor's) was "not valid TOML (Invalid statement)"; a Latin-1 file
+    was "--from 'utf-8' codec can't decode byte 0xe9 ...", the file unnamed."""
+    with open(os.path.join(EXAMPLES, "operator-en.toml"), "rb") as f:
+        text = f.read()
+    (tmp_path / "bom.toml").write_bytes(b"\xef\xbb\xbf" + text)
+    assert load_mapping(str(tmp_path / "bom.toml")).game == load_mapping(os.path.join(EXAMPLES, "operator-en.toml")).game
+    (tmp_path / "latin.toml").write_bytes(b'# ok\ngame = "\xe9"\n')
+    with pytest.raises(MappingError) as e:
+        load_mapping(str(tmp_path / "latin.toml"))
+    assert str(e.value) == f"{tmp_path / 'latin.toml'}: not UTF-8 text (line 2, byte 13: invalid continuation byte); " \
+                           f"save the mapping as UTF-8"
+
+
 def test_a_bad_mapping_is_one_line_and_exit_2(tmp_path):
     bad = tmp_path / "m.toml"
     bad.write_text('game = "doudizhu"\n[fields]\ndeal = "d"\n[actions]\nlist = "a"\nact = "n"\n[acts]\nX = "shoot"\n')

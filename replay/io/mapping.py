@@ -364,9 +364,15 @@ def load_mapping(path: str) -> Mapping:
     when it cannot be read or used."""
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            raw = f.read()
+        # UTF-8, a byte-order mark allowed (an editor's; tomllib refused it as "Invalid statement")
+        data = tomllib.loads(raw.decode("utf-8-sig"))
     except OSError as e:
         raise MappingError(f"{path}: cannot read the mapping ({e.strerror or e})") from None
+    except UnicodeDecodeError as e:  # (was "--from 'utf-8' codec can't decode ...", the file unnamed)
+        line = raw[:e.start].count(b"\n") + 1
+        raise MappingError(f"{path}: not UTF-8 text (line {line}, byte {e.start}: {e.reason}); "
+                           f"save the mapping as UTF-8") from None
     except tomllib.TOMLDecodeError as e:
         raise MappingError(f"{path}: not valid TOML ({e})") from None
     return Mapping.of(data, path)
