@@ -110,6 +110,10 @@ def test_a_bad_mapping_is_one_line_and_exit_2(tmp_path):
                                  str(tmp_path / "ds")])
     assert result.exit_code == 2
     assert "acts.X: expected one of" in result.output
+    with pytest.raises(MappingError, match=r"x.toml: variant: expected a variant of doudizhu \(huopin, openspiel, "
+                                           r"douzero\), got 'nope'"):  # (each record was rejected, exit 0)
+        Mapping.of({"game": "ddz", "variant": "nope", "fields": {"deal": "d"}, "actions": {"list": "a", "act": "b"},
+                    "acts": {"P": "play"}}, "x.toml")
     with pytest.raises(MappingError, match="fields.deal: expected the path of the dealt cards"):
         Mapping.of({"game": "ddz", "actions": {"list": "a", "act": "b"}, "acts": {"P": "play"}}, "x.toml")
 

@@ -180,6 +180,9 @@ class Mapping:
         for name in ("variant", "records"):
             if name in data:
                 typed(data[name], str, name, "a string")
+        variants = find_game(game).variants
+        if "variant" in data and data["variant"] not in variants:  # (each record was rejected, exit 0)
+            raise bad("variant", f"a variant of {game} ({', '.join(variants)}), got {data['variant']!r}")
         constants = typed(data.get("constants", {}), dict, "constants", "a table of record fields")
         return cls(source, game, data.get("variant"), data.get("records"), {k: v for k, v in fields.items() if k != "player_seats"},
                    fields.get("player_seats"), actions["list"],
