@@ -34,6 +34,9 @@ class Rules:
             raise ValueError(f"players must be 2..4, got {self.players}")
         if len(self.deck) < self.players:
             raise ValueError("deck smaller than the number of seats")
+        if len(self.deck) - self.bottom < self.players:  # every seat is dealt a card
+            raise ValueError(f"params.bottom: expected at most {len(self.deck) - self.players} "
+                             f"({len(self.deck)} cards, {self.players} seats), got {self.bottom}")
         self._own_dict(self.__dict__)
 
     def _own_dict(self, values: dict[str, Any]) -> None:
@@ -78,11 +81,7 @@ class Rules:
             else:
                 raise ValueError(f"params.{key}: not a parameter of {self.game}/{self.variant} "
                                  f"(known: {', '.join(self.param_names())})")
-        out = replace(self, **changes)
-        if len(out.deck) - out.bottom < out.players:  # every seat is dealt a card
-            raise ValueError(f"params.bottom: expected at most {len(out.deck) - out.players} "
-                             f"({len(out.deck)} cards, {out.players} seats), got {out.bottom}")
-        return out
+        return replace(self, **changes)  # (the rules check themselves: __post_init__)
 
     def param_names(self) -> list[str]:
         """The rule names a setting may change (every field but the game and variant)."""
