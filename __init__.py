@@ -45,7 +45,7 @@ _EXPORTS = {
     "write_bytes": ".replay.io.output",
     "DatasetLocked": ".replay.io.commit", "DatasetWriteError": ".replay.io.commit", "ClusterError": ".replay.distributed",
     "ingest_files": ".replay.ingest", "follow": ".replay.follow",
-    "Tally": ".replay.audit", "audit_dataset": ".replay.audit", "dataset_hands": ".replay.audit", "audited_hands": ".replay.audit",
+    "Tally": ".replay.audit", "audit_dataset": ".replay.audit", "dataset_hands": ".replay.audit", "audited_hands": ".replay.audit", "rejects_only": ".replay.audit",
     "dataset_verdicts": ".replay.audit", "iter_verdicts": ".replay.audit", "verdict_counts": ".replay.audit",
     "BOT_LEVELS": ".replay.sim.search:LEVELS", "SettingError": ".replay.sim.settings",
     "settings_of": ".replay.sim.settings", "try_setting": ".replay.sim.settings:trial",

@@ -271,17 +271,9 @@ def writable_file(path: str, what: str, stdout: str = "") -> None:
 def no_hands(path: str, what: str) -> None:
     """Fail with one line if *path* is a dataset that has rejects and no hands table (every
     record ingested into it was rejected): not "no hands found" nor "not a dataset"."""
-    rejects = os.path.join(path, "rejects")
-    if paipu.is_uri(path) or not os.path.isdir(rejects) or paipu.is_dataset(path):
-        return
-    # paipu's own rejects table (its part files), not a folder of logs someone named rejects
-    try:
-        parts = any(f.startswith("part-") and f.endswith(".parquet") for f in os.listdir(rejects))
-    except OSError:
-        return  # (unreadable: the command's own reading says why)
-    if parts:
-        fail(f"{path}: a dataset with no hands to {what}: every hand ingested into it was rejected "
-             f"(paipu sql {path} \"select * from rejects\")")
+    said = paipu.rejects_only(path, f" to {what}")
+    if said:
+        fail(said)
 
 
 def inside(path: str, folder: str) -> bool:

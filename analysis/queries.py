@@ -146,8 +146,10 @@ def connect(root: str, need_audit: bool = True, safe: bool = False, memory: str 
         if not has("hands") and not has("rejects"):
             raise DatasetError(f"{root}: not a paipu dataset (no hands/ folder); make one with 'paipu ingest'")
         if need_audit and not has("hands"):
-            raise DatasetError(f"{root}: a dataset with no hands: every hand ingested into it was rejected "
-                               f"(paipu sql {root} \"select * from rejects\")")
+            from paipu.replay.audit import rejects_only
+
+            raise DatasetError(rejects_only(root) or f"{root}: not a paipu dataset (no hands/ folder); "
+                                                     f"make one with 'paipu ingest'")
         if need_audit and not has("outcomes"):
             raise DatasetError(f"{root}: not audited yet (no outcomes/ folder); run 'paipu audit {root}' first")
     except OSError as e:

@@ -64,6 +64,23 @@ def is_dataset(path: str) -> bool:
     return os.path.isdir(path) and os.path.isdir(os.path.join(path, "hands"))
 
 
+def rejects_only(path: str, doing: str = "") -> str | None:
+    """The one line to say when *path* is a dataset whose every ingested record was
+    rejected (its ``rejects`` table has part files, it has no ``hands``), else None; *doing*
+    is what cannot be done (``" to audit"``). A folder of logs with a ``rejects`` folder of
+    its own is none."""
+    from .io import store
+    from .io.commit import part_files
+
+    try:
+        if is_dataset(path) or not store.isdir(store.join(path, "rejects")) or not part_files(path, "rejects"):
+            return None
+    except OSError:
+        return None  # (unreadable: the command's own reading says why)
+    return (f"{path}: a dataset with no hands{doing}: every hand ingested into it was rejected "
+            f"(paipu sql {path} \"select * from rejects\")")
+
+
 def dataset_hands(root: str) -> int:
     """The hands of the dataset *root* (its hands part files' row counts: no table read)."""
     from .io.dataset import iter_hand_files
